@@ -1,0 +1,560 @@
+/*
+ * driver.c - the CUDA Driver API, opened at run time.
+ *
+ * libcuda.so.1 is dlopen()ed and every entry point is looked up into a table
+ * of function pointers; cuda.h supplies only types and prototypes, so kspec
+ * builds and runs (up to PTX) on machines without a driver. cuda.h #defines
+ * many names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); the table
+ * members and the looked-up names are both spelled through the macros, so
+ * each pointer has exactly the type of the symbol it holds.
+ *
+ * One ks_drv holds one device and its retained primary context. The context
+ * is made current on the calling thread before every call, so a ks_drv may
+ * be used from any thread. Every CUresult goes through check(), which writes
+ * "driver: <call>: <name> (<description>)" into the caller's buffer.
+ */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+
+#include "ks_driver.h"
+
+#define STR(x) #x
+#define XSTR(x) STR(x) /* expands cuda.h's renames first */
+
+/* X(symbol): every driver entry point this file calls. */
+#define KS_CU_SYMBOLS(X)                                                       \
+  X(cuInit)                                                                    \
+  X(cuDriverGetVersion)                                                        \
+  X(cuGetErrorName)                                                            \
+  X(cuGetErrorString)                                                          \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute)                                                      \
+  X(cuDeviceTotalMem)                                                          \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuCtxSynchronize)                                                          \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleGetFunction)                                                       \
+  X(cuModuleUnload)                                                            \
+  X(cuFuncGetAttribute)                                                        \
+  X(cuLaunchKernel)                                                            \
+  X(cuMemAlloc)                                                                \
+  X(cuMemFree)                                                                 \
+  X(cuMemcpyHtoD)                                                              \
+  X(cuMemcpyDtoH)                                                              \
+  X(cuMemcpyDtoD)                                                              \
+  X(cuMemsetD8)                                                                \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventRecord)                                                             \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime)
+
+/* The member for cuMemAlloc is named cuMemAlloc_v2, as is every use of it. */
+struct ks_cu {
+#define KS_CU_MEMBER(f) __typeof__(f) *f;
+  KS_CU_SYMBOLS(KS_CU_MEMBER)
+#undef KS_CU_MEMBER
+};
+
+struct ks_drv {
+  void *lib; /* dlopen handle of libcuda.so.1 */
+  struct ks_cu cu;
+  int version; /* cuDriverGetVersion */
+  CUdevice dev;
+  CUcontext ctx;  /* retained primary context */
+  CUevent t0, t1; /* timer events, created on first use */
+};
+
+enum { JIT_LOG_CAP = 8192 };
+
+/* Writes a formatted message into err, truncating; err may be NULL. */
+static void say(char *err, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t cap, const char *fmt, ...) {
+  va_list ap;
+
+  if (!err || !cap)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(err, cap, fmt, ap);
+  va_end(ap);
+}
+
+/* The one place a CUresult is judged: KS_OK for success, otherwise the
+ * message "driver: fn: NAME (description)" and the status st. */
+static ks_status check(const ks_drv *d, CUresult r, const char *fn,
+                       ks_status st, char *err, size_t cap) {
+  const char *name = NULL, *desc = NULL;
+
+  if (r == CUDA_SUCCESS)
+    return KS_OK;
+  /* Both fail, leaving NULL, for codes newer than the driver. */
+  d->cu.cuGetErrorName(r, &name);
+  d->cu.cuGetErrorString(r, &desc);
+  if (name)
+    say(err, cap, "driver: %s: %s (%s)", fn, name, desc ? desc : "?");
+  else
+    say(err, cap, "driver: %s: CUresult %d", fn, (int)r);
+  return st;
+}
+
+/* Appends ": log" to the message in err, each run of line breaks turned into
+ * "; " so the message stays on one line. */
+static void append_log(char *err, size_t cap, const char *log) {
+  const char *sep = ": ";
+  size_t n, start = 0, end = strlen(log);
+
+  if (!err || !cap || (n = strnlen(err, cap)) == cap)
+    return;
+  while (start < end && isspace((unsigned char)log[start]))
+    start++;
+  while (end > start && isspace((unsigned char)log[end - 1]))
+    end--;
+  for (size_t i = start; i < end; i++) {
+    if (log[i] == '\n' || log[i] == '\r') {
+      sep = "; ";
+      continue;
+    }
+    for (; sep && *sep && n + 1 < cap; sep++)
+      err[n++] = *sep;
+    sep = NULL;
+    if (n + 1 < cap)
+      err[n++] = log[i];
+  }
+  err[n] = '\0';
+}
+
+/* Versioned symbols newer than some drivers still in use, with the older
+ * symbol of the same prototype to fall back on. */
+static const char *fallback_name(const char *name) {
+  static const char *const same_proto[][2] = {
+      {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, /* before 12.8 */
+  };
+
+  for (size_t i = 0; i < sizeof same_proto / sizeof same_proto[0]; i++)
+    if (!strcmp(name, same_proto[i][0]))
+      return same_proto[i][1];
+  return NULL;
+}
+
+/* Fills d->cu from d->lib. KS_ENODRIVER names the first missing symbol. */
+static ks_status resolve(ks_drv *d, char *err, size_t cap) {
+  static const struct {
+    const char *name;
+    size_t off;
+  } syms[] = {
+#define KS_CU_ENTRY(f) {XSTR(f), offsetof(struct ks_cu, f)},
+      KS_CU_SYMBOLS(KS_CU_ENTRY)
+#undef KS_CU_ENTRY
+  };
+
+  for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+    const char *alt = fallback_name(syms[i].name);
+    void *p = dlsym(d->lib, syms[i].name);
+
+    if (!p && alt)
+      p = dlsym(d->lib, alt);
+    if (!p) {
+      say(err, cap, "driver: libcuda.so.1 lacks %s (driver too old?)",
+          syms[i].name);
+      return KS_ENODRIVER;
+    }
+    /* POSIX: a data pointer from dlsym converts to a function pointer. */
+    memcpy((char *)&d->cu + syms[i].off, &p, sizeof p);
+  }
+  return KS_OK;
+}
+
+/* dlopen with a message that says what is missing. */
+static ks_status load_library(ks_drv *d, char *err, size_t cap) {
+  const char *why;
+
+  d->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (d->lib)
+    return KS_OK;
+  why = dlerror();
+  if (!why || strstr(why, "No such file"))
+    say(err, cap,
+        "driver: libcuda.so.1 not found (no CUDA driver on this machine)");
+  else
+    say(err, cap, "driver: cannot load libcuda.so.1: %s", why);
+  return KS_ENODRIVER;
+}
+
+/* cuInit and the device ordinal. Any cuInit failure (no device, stub
+ * library, driver older than the kernel module, ...) means "no usable
+ * driver here": KS_ENODRIVER, with the driver's reason in the message. */
+static ks_status find_device(ks_drv *d, int dev, char *err, size_t cap) {
+  const struct ks_cu *cu = &d->cu;
+  int count = 0;
+  ks_status st;
+
+  st = check(d, cu->cuInit(0), "cuInit", KS_ENODRIVER, err, cap);
+  if (!st)
+    st = check(d, cu->cuDriverGetVersion(&d->version), "cuDriverGetVersion",
+               KS_EDRIVER, err, cap);
+  if (!st)
+    st = check(d, cu->cuDeviceGetCount(&count), "cuDeviceGetCount",
+               KS_ENODEVICE, err, cap);
+  if (st)
+    return st;
+  if (dev < 0 || dev >= count) {
+    say(err, cap, "driver: no CUDA device %d (the driver sees %d)", dev, count);
+    return KS_ENODEVICE;
+  }
+  return check(d, cu->cuDeviceGet(&d->dev, dev), "cuDeviceGet", KS_ENODEVICE,
+               err, cap);
+}
+
+ks_status ks_drv_open(int dev, ks_drv **out, char *err, size_t cap) {
+  ks_drv *d;
+  ks_status st;
+
+  *out = NULL;
+  d = calloc(1, sizeof *d);
+  if (!d) {
+    say(err, cap, "driver: out of memory");
+    return KS_ENOMEM;
+  }
+  st = load_library(d, err, cap);
+  if (st)
+    goto fail_free;
+  st = resolve(d, err, cap);
+  if (!st)
+    st = find_device(d, dev, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
+               "cuDevicePrimaryCtxRetain", KS_EDRIVER, err, cap);
+  if (st)
+    goto fail_close;
+  st = check(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", KS_EDRIVER,
+             err, cap);
+  if (st)
+    goto fail_release;
+  *out = d;
+  return KS_OK;
+
+fail_release:
+  d->cu.cuDevicePrimaryCtxRelease(d->dev);
+fail_close:
+  dlclose(d->lib);
+fail_free:
+  free(d);
+  return st;
+}
+
+void ks_drv_close(ks_drv *d) {
+  if (!d)
+    return;
+  d->cu.cuCtxSetCurrent(d->ctx);
+  if (d->t0)
+    d->cu.cuEventDestroy(d->t0);
+  if (d->t1)
+    d->cu.cuEventDestroy(d->t1);
+  d->cu.cuDevicePrimaryCtxRelease(d->dev);
+  dlclose(d->lib);
+  free(d);
+}
+
+int ks_drv_version(const ks_drv *d) { return d ? d->version : 0; }
+
+/* Makes d's primary context current on the calling thread. */
+static ks_status bind(ks_drv *d, char *err, size_t cap) {
+  return check(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", KS_EDRIVER,
+               err, cap);
+}
+
+/* ---- device --------------------------------------------------------- */
+
+ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
+                             size_t cap) {
+  int major = 0, minor = 0;
+  const struct {
+    CUdevice_attribute attr;
+    int *dst;
+  } attrs[] = {
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &out->multiprocessors},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &out->max_threads_per_block},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, &out->max_block_dim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, &out->max_block_dim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, &out->max_block_dim[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &out->max_grid_dim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &out->max_grid_dim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, &out->max_grid_dim[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, &out->max_regs_per_block},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+       &out->max_regs_per_sm},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+       &out->max_smem_per_block},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       &out->max_smem_per_block_optin},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       &out->max_smem_per_sm},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+       &out->max_threads_per_sm},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &out->warp_size},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
+  };
+  ks_status st;
+
+  memset(out, 0, sizeof *out);
+  st = bind(d, err, cap);
+  for (size_t i = 0; !st && i < sizeof attrs / sizeof attrs[0]; i++)
+    st = check(d,
+               d->cu.cuDeviceGetAttribute(attrs[i].dst, attrs[i].attr, d->dev),
+               "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuDeviceGetName(out->name, sizeof out->name, d->dev),
+               "cuDeviceGetName", KS_EDRIVER, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuDeviceTotalMem(&out->total_mem, d->dev),
+               "cuDeviceTotalMem", KS_EDRIVER, err, cap);
+  out->name[sizeof out->name - 1] = '\0';
+  out->sm = major * 10 + minor;
+  out->driver_version = d->version;
+  return st;
+}
+
+/* ---- modules and launches ------------------------------------------- */
+
+/* cuModuleLoadDataEx with both JIT logs captured in logs (2 * JIT_LOG_CAP
+ * bytes: error log, then info log). */
+static CUresult load_ptx(ks_drv *d, const char *ptx, char *logs,
+                         CUmodule *mod) {
+  CUjit_option opt[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE,
+  };
+  /* Scalar option values travel in the pointer itself. */
+  void *val[] = {
+      logs,
+      (void *)(uintptr_t)JIT_LOG_CAP,
+      logs + JIT_LOG_CAP,
+      (void *)(uintptr_t)JIT_LOG_CAP,
+      (void *)(uintptr_t)1,
+  };
+
+  return d->cu.cuModuleLoadDataEx(mod, ptx, sizeof opt / sizeof opt[0], opt,
+                                  val);
+}
+
+ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
+                             ks_drv_module *out, char *err, size_t cap) {
+  CUmodule mod = NULL;
+  CUfunction f = NULL;
+  CUresult r;
+  char *logs;
+  ks_status st;
+
+  memset(out, 0, sizeof *out);
+  st = bind(d, err, cap);
+  if (st)
+    return st;
+  logs = calloc(2, JIT_LOG_CAP);
+  if (!logs) {
+    say(err, cap, "driver: out of memory for the JIT logs");
+    return KS_ENOMEM;
+  }
+  st = check(d, load_ptx(d, ptx, logs, &mod), "cuModuleLoadDataEx", KS_ELOAD,
+             err, cap);
+  if (st) {
+    /* The error log says why; some failures only fill the info log. */
+    logs[JIT_LOG_CAP - 1] = logs[2 * JIT_LOG_CAP - 1] = '\0';
+    append_log(err, cap, logs[0] ? logs : logs + JIT_LOG_CAP);
+    free(logs);
+    return st;
+  }
+  free(logs);
+  r = d->cu.cuModuleGetFunction(&f, mod, fn);
+  st = check(d, r, "cuModuleGetFunction",
+             r == CUDA_ERROR_NOT_FOUND ? KS_ENOKERNEL : KS_EDRIVER, err, cap);
+  if (st) {
+    append_log(err, cap, fn);
+    d->cu.cuModuleUnload(mod);
+    return st;
+  }
+  out->module = mod;
+  out->function = f;
+  return KS_OK;
+}
+
+void ks_drv_module_unload(ks_drv *d, ks_drv_module *m) {
+  if (!d || !m || !m->module)
+    return;
+  if (d->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS)
+    d->cu.cuModuleUnload((CUmodule)m->module);
+  m->module = NULL;
+  m->function = NULL;
+}
+
+ks_status ks_drv_func_attrs_get(ks_drv *d, void *function,
+                                ks_drv_func_attrs *out, char *err, size_t cap) {
+  const struct {
+    CUfunction_attribute attr;
+    int *dst;
+  } attrs[] = {
+      {CU_FUNC_ATTRIBUTE_NUM_REGS, &out->regs},
+      {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &out->static_smem},
+      {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &out->local_bytes},
+      {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &out->max_threads},
+      {CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &out->const_bytes},
+      {CU_FUNC_ATTRIBUTE_PTX_VERSION, &out->ptx_version},
+      {CU_FUNC_ATTRIBUTE_BINARY_VERSION, &out->binary_version},
+  };
+  ks_status st;
+
+  memset(out, 0, sizeof *out);
+  st = bind(d, err, cap);
+  for (size_t i = 0; !st && i < sizeof attrs / sizeof attrs[0]; i++)
+    st = check(d,
+               d->cu.cuFuncGetAttribute(attrs[i].dst, attrs[i].attr,
+                                        (CUfunction)function),
+               "cuFuncGetAttribute", KS_EDRIVER, err, cap);
+  return st;
+}
+
+ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],
+                        const unsigned block[3], unsigned smem, void *stream,
+                        void **args, char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d,
+               d->cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1],
+                                    grid[2], block[0], block[1], block[2], smem,
+                                    (CUstream)stream, args, NULL),
+               "cuLaunchKernel", KS_ELAUNCH, err, cap);
+}
+
+ks_status ks_drv_sync(ks_drv *d, char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuCtxSynchronize(), "cuCtxSynchronize", KS_ELAUNCH, err,
+               cap);
+}
+
+/* ---- memory --------------------------------------------------------- */
+
+/* Device memory running out is KS_ENOMEM; anything else KS_EDRIVER. */
+ks_status ks_drv_mem_alloc(ks_drv *d, size_t bytes, uint64_t *out, char *err,
+                           size_t cap) {
+  CUdeviceptr p = 0;
+  CUresult r;
+  ks_status st;
+
+  *out = 0;
+  st = bind(d, err, cap);
+  if (st)
+    return st;
+  r = d->cu.cuMemAlloc(&p, bytes);
+  st = check(d, r, "cuMemAlloc",
+             r == CUDA_ERROR_OUT_OF_MEMORY ? KS_ENOMEM : KS_EDRIVER, err, cap);
+  if (!st)
+    *out = (uint64_t)p;
+  return st;
+}
+
+void ks_drv_mem_free(ks_drv *d, uint64_t p) {
+  if (!d || !p)
+    return;
+  if (d->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS)
+    d->cu.cuMemFree((CUdeviceptr)p);
+}
+
+ks_status ks_drv_htod(ks_drv *d, uint64_t dst, const void *src, size_t n,
+                      char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuMemcpyHtoD((CUdeviceptr)dst, src, n), "cuMemcpyHtoD",
+               KS_EDRIVER, err, cap);
+}
+
+ks_status ks_drv_dtoh(ks_drv *d, void *dst, uint64_t src, size_t n, char *err,
+                      size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuMemcpyDtoH(dst, (CUdeviceptr)src, n), "cuMemcpyDtoH",
+               KS_EDRIVER, err, cap);
+}
+
+ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
+                      char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, n),
+               "cuMemcpyDtoD", KS_EDRIVER, err, cap);
+}
+
+ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,
+                         char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuMemsetD8((CUdeviceptr)dst, v, n), "cuMemsetD8",
+               KS_EDRIVER, err, cap);
+}
+
+/* ---- timer ---------------------------------------------------------- */
+
+/* The timer is one pair of events per ks_drv: concurrent timers on one
+ * ks_drv measure nonsense, so callers serialize them. */
+ks_status ks_drv_timer_start(ks_drv *d, char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (!st && !d->t0)
+    st = check(d, d->cu.cuEventCreate(&d->t0, CU_EVENT_DEFAULT),
+               "cuEventCreate", KS_EDRIVER, err, cap);
+  if (!st && !d->t1)
+    st = check(d, d->cu.cuEventCreate(&d->t1, CU_EVENT_DEFAULT),
+               "cuEventCreate", KS_EDRIVER, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuEventRecord(d->t0, NULL), "cuEventRecord", KS_EDRIVER,
+               err, cap);
+  return st;
+}
+
+/* Faults of the timed kernels surface in cuEventSynchronize: KS_ELAUNCH. */
+ks_status ks_drv_timer_stop(ks_drv *d, float *ms, char *err, size_t cap) {
+  ks_status st;
+
+  *ms = 0.0f;
+  if (!d->t0 || !d->t1) {
+    say(err, cap, "driver: timer stopped before it was started");
+    return KS_EINVAL;
+  }
+  st = bind(d, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuEventRecord(d->t1, NULL), "cuEventRecord", KS_EDRIVER,
+               err, cap);
+  if (!st)
+    st = check(d, d->cu.cuEventSynchronize(d->t1), "cuEventSynchronize",
+               KS_ELAUNCH, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuEventElapsedTime(ms, d->t0, d->t1),
+               "cuEventElapsedTime", KS_EDRIVER, err, cap);
+  return st;
+}

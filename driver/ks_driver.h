@@ -1,0 +1,81 @@
+/*
+ * ks_driver.h - internal interface of driver/: the CUDA Driver API, opened at
+ * run time with dlopen("libcuda.so.1"). cuda.h is used for types only; no
+ * symbol of libcuda is linked. This module knows nothing of LLVM.
+ *
+ * Every CUresult is checked where it is returned; failures are written to the
+ * caller's buffer as one line: "driver: cuModuleLoadDataEx: CUDA_ERROR_... (
+ * message)[: JIT log]".
+ */
+#ifndef KS_DRIVER_H
+#define KS_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kspec.h"
+
+/* Opaque: the loaded driver, one device and its retained primary context. */
+typedef struct ks_drv ks_drv;
+
+/* Opens the driver and retains device ordinal dev's primary context.
+ * KS_ENODRIVER when libcuda.so.1 cannot be opened or cuInit fails with
+ * CUDA_ERROR_NO_DEVICE-like errors that mean "no GPU here"; KS_ENODEVICE when
+ * the ordinal does not exist. err gets the message (cap bytes). */
+ks_status ks_drv_open(int dev, ks_drv **out, char *err, size_t cap);
+/* Releases the primary context and closes the library. NULL is a no-op. */
+void ks_drv_close(ks_drv *d);
+
+/* Fills *out from cuDeviceGetAttribute and friends. */
+ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
+                             size_t cap);
+
+/* Loaded module with one function. */
+typedef struct ks_drv_module {
+  void *module;   /* CUmodule */
+  void *function; /* CUfunction */
+} ks_drv_module;
+
+/* cuModuleLoadDataEx with the JIT info and error logs captured; the error log
+ * is appended to the message on failure (KS_ELOAD). Then cuModuleGetFunction
+ * for fn (KS_ENOKERNEL if missing). */
+ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
+                             ks_drv_module *out, char *err, size_t cap);
+void ks_drv_module_unload(ks_drv *d, ks_drv_module *m);
+
+/* Function attributes from cuFuncGetAttribute. */
+typedef struct ks_drv_func_attrs {
+  int regs, static_smem, local_bytes, max_threads, const_bytes;
+  int ptx_version, binary_version;
+} ks_drv_func_attrs;
+ks_status ks_drv_func_attrs_get(ks_drv *d, void *function,
+                                ks_drv_func_attrs *out, char *err, size_t cap);
+
+/* cuLaunchKernel; then cuGetLastError-like check via cuCtxGetCurrent is not
+ * needed: launch errors are returned synchronously as KS_ELAUNCH. */
+ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],
+                        const unsigned block[3], unsigned smem, void *stream,
+                        void **args, char *err, size_t cap);
+
+ks_status ks_drv_mem_alloc(ks_drv *d, size_t bytes, uint64_t *out, char *err,
+                           size_t cap);
+void ks_drv_mem_free(ks_drv *d, uint64_t p);
+ks_status ks_drv_htod(ks_drv *d, uint64_t dst, const void *src, size_t n,
+                      char *err, size_t cap);
+ks_status ks_drv_dtoh(ks_drv *d, void *dst, uint64_t src, size_t n,
+                      char *err, size_t cap);
+ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
+                      char *err, size_t cap);
+ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,
+                         char *err, size_t cap);
+/* cuCtxSynchronize: asynchronous faults surface here (KS_ELAUNCH). */
+ks_status ks_drv_sync(ks_drv *d, char *err, size_t cap);
+
+/* Two events on the default stream; stop waits and reports milliseconds. */
+ks_status ks_drv_timer_start(ks_drv *d, char *err, size_t cap);
+ks_status ks_drv_timer_stop(ks_drv *d, float *ms, char *err, size_t cap);
+
+/* cuDriverGetVersion, 13000 for CUDA 13.0. */
+int ks_drv_version(const ks_drv *d);
+
+#endif /* KS_DRIVER_H */

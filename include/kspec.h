@@ -1,0 +1,310 @@
+/*
+ * kspec.h - the public interface of kspec, a JIT specializer for GPU kernels.
+ *
+ * A template is NVPTX LLVM IR (bitcode or text) holding one or more kernels.
+ * Kernel arguments marked as parameters (see templates/kspec_device.h) can be
+ * bound to values at run time; kspec folds them into constants, runs its
+ * pipeline, emits PTX for the target GPU and loads it through the CUDA
+ * driver, which is opened at run time: everything up to PTX works with no
+ * GPU and no driver.
+ *
+ * Conventions
+ *  - Handles are opaque. Each create/load has a destroy; destroying NULL is a
+ *    no-op.
+ *  - Every fallible function returns a ks_status. On failure a one-line
+ *    message naming the stage and the cause is kept for the calling thread:
+ *    ks_errmsg() returns it.
+ *  - The library never prints, exits or aborts.
+ *  - A ks_ctx may be used from several threads at once; templates are
+ *    read-only after loading; kernels belong to their context.
+ */
+#ifndef KSPEC_H
+#define KSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define KS_API
+#else
+#define KS_API __attribute__((visibility("default")))
+#endif
+
+#define KSPEC_VERSION_MAJOR 0
+#define KSPEC_VERSION_MINOR 1
+#define KSPEC_VERSION_PATCH 0
+
+typedef struct ks_ctx ks_ctx;
+typedef struct ks_template ks_template;
+typedef struct ks_kernel ks_kernel;
+
+/* ---- status codes --------------------------------------------------- */
+
+/* X(name, message): one list makes the enum, the names and the messages. */
+#define KS_STATUS_LIST(X)                                                     \
+  X(OK, "success")                                                            \
+  X(EINVAL, "invalid argument")                                               \
+  X(ENOMEM, "out of memory")                                                  \
+  X(EIO, "cannot read input")                                                 \
+  X(EPARSE, "template does not parse as LLVM IR")                             \
+  X(EVERIFY, "template fails the LLVM verifier")                              \
+  X(ETARGET, "template is not NVPTX IR")                                      \
+  X(ETEMPLATE, "malformed template markings")                                 \
+  X(ENOKERNEL, "no such kernel")                                              \
+  X(EPARAM, "bad parameter binding")                                          \
+  X(ERANGE, "value out of range")                                             \
+  X(EARCH, "unknown or unsupported GPU architecture")                         \
+  X(EBOUNDS, "launch bounds or launch size over the limits")                  \
+  X(EPASS, "optimization pipeline failed")                                    \
+  X(ECODEGEN, "PTX code generation failed")                                   \
+  X(ENODRIVER, "CUDA driver not available")                                   \
+  X(ENODEVICE, "no CUDA device")                                              \
+  X(EDRIVER, "CUDA driver call failed")                                       \
+  X(ELOAD, "the driver rejected the PTX")                                     \
+  X(ELAUNCH, "kernel launch failed")
+
+typedef enum ks_status {
+#define KS_STATUS_ENUM(name, msg) KS_##name,
+  KS_STATUS_LIST(KS_STATUS_ENUM)
+#undef KS_STATUS_ENUM
+      KS_STATUS_COUNT
+} ks_status;
+
+/* "KS_EPARAM" and so on; "KS_?" for values outside the list. Static. */
+KS_API const char *ks_status_name(ks_status s);
+/* The fixed message of a status code. Static. */
+KS_API const char *ks_status_str(ks_status s);
+
+/* The detailed message of the calling thread's last failure, naming the
+ * stage ("bind: unknown parameter 'FOO' of kernel 'conv1d'"). Valid until the
+ * thread's next call into kspec. ctx may be NULL. Never NULL. */
+KS_API const char *ks_errmsg(const ks_ctx *ctx);
+
+/* ---- context -------------------------------------------------------- */
+
+typedef struct ks_ctx_opts {
+  /* Target architecture, "sm_75".."sm_90a". NULL: the device's, or sm_90
+   * when no driver or device can be found. */
+  const char *arch;
+  /* PTX ISA version times ten (85 = 8.5). 0: the highest the LLVM backend
+   * emits that the driver, when present, accepts. */
+  unsigned ptx_isa;
+  /* CUDA device ordinal used for loading and launching. */
+  int device;
+  /* Non-zero: never open the CUDA driver (PTX only). */
+  int no_driver;
+} ks_ctx_opts;
+
+/* Creates a context. opts may be NULL for defaults. Unless no_driver is
+ * set, the driver is opened now when arch or ptx_isa is left to be chosen
+ * (they come from the device and the driver version) and otherwise on first
+ * use; a missing driver or device is not an error here.
+ * Errors: KS_EINVAL, KS_EARCH, KS_ENOMEM. */
+KS_API ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out);
+/* Destroys a context with its cache, kernels and loaded modules. */
+KS_API void ks_ctx_destroy(ks_ctx *ctx);
+
+/* The architecture ("sm_90") and PTX ISA (85) this context compiles for. */
+KS_API const char *ks_ctx_arch(const ks_ctx *ctx);
+KS_API unsigned ks_ctx_ptx_isa(const ks_ctx *ctx);
+
+/* What the device reports. Requires a driver and a device. */
+typedef struct ks_device_info {
+  char name[128];
+  int sm;                    /* 90 for sm_90 */
+  int multiprocessors;
+  int max_threads_per_block;
+  int max_block_dim[3];
+  int max_grid_dim[3];
+  int max_regs_per_block;
+  int max_regs_per_sm;
+  int max_smem_per_block;    /* bytes, without opt-in */
+  int max_smem_per_block_optin;
+  int max_smem_per_sm;
+  int max_threads_per_sm;
+  int warp_size;
+  int driver_version;        /* 13000 for CUDA 13.0 */
+  size_t total_mem;
+} ks_device_info;
+
+/* Errors: KS_ENODRIVER, KS_ENODEVICE, KS_EDRIVER. */
+KS_API ks_status ks_device_query(ks_ctx *ctx, ks_device_info *out);
+
+/* ---- templates ------------------------------------------------------ */
+
+/* Number and names of the templates built into the library. */
+KS_API size_t ks_builtin_count(void);
+KS_API const char *ks_builtin_name(size_t i);
+
+/* Loads a template: a built-in name ("conv1d") or a path to a .ll or .bc
+ * file. The IR is parsed, verified and checked to be NVPTX; its kernels and
+ * parameters are discovered. The template is independent of ctx's lifetime
+ * only for reading its description; specialize with the same ctx.
+ * Errors: KS_EIO, KS_EPARSE, KS_EVERIFY, KS_ETARGET, KS_ETEMPLATE. */
+KS_API ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
+                                  ks_template **out);
+/* The same from memory (bitcode or NUL-free IR text of len bytes); name is
+ * used in messages. The bytes are copied. */
+KS_API ks_status ks_template_load_mem(ks_ctx *ctx, const char *name,
+                                      const void *data, size_t len,
+                                      ks_template **out);
+KS_API void ks_template_destroy(ks_template *t);
+
+KS_API const char *ks_template_name(const ks_template *t);
+KS_API size_t ks_template_kernel_count(const ks_template *t);
+KS_API const char *ks_template_kernel_name(const ks_template *t, size_t i);
+/* One-line description from the template's KS_DOC marking, or "". */
+KS_API const char *ks_template_kernel_doc(const ks_template *t, size_t i);
+
+typedef enum ks_type {
+  KS_TYPE_I32,
+  KS_TYPE_I64,
+  KS_TYPE_F32,
+  KS_TYPE_F64
+} ks_type;
+
+/* How a parameter relates to the launch: binding it also fixes the block. */
+enum {
+  KS_PARAM_BLOCK_X = 1u << 0, /* blockDim.x == value */
+  KS_PARAM_BLOCK_Y = 1u << 1, /* blockDim.y == value */
+};
+
+typedef struct ks_param_info {
+  const char *name;   /* kernel argument name, "FILTER_LEN" */
+  const char *kernel; /* owning kernel */
+  ks_type type;
+  unsigned arg_index; /* position among the kernel's arguments */
+  unsigned flags;     /* KS_PARAM_* */
+  double def, min, max; /* default and inclusive range */
+} ks_param_info;
+
+/* Parameters of kernel i (strings live as long as the template). */
+KS_API size_t ks_template_param_count(const ks_template *t, size_t kernel);
+KS_API ks_status ks_template_param(const ks_template *t, size_t kernel,
+                                   size_t i, ks_param_info *out);
+KS_API const char *ks_type_name(ks_type ty);
+
+/* ---- specialization ------------------------------------------------- */
+
+typedef enum ks_value_kind {
+  KS_VALUE_INT,  /* v.i */
+  KS_VALUE_REAL, /* v.f */
+  KS_VALUE_TEXT  /* v.s, parsed by the parameter's type */
+} ks_value_kind;
+
+typedef struct ks_binding {
+  const char *name;
+  ks_value_kind kind;
+  union {
+    int64_t i;
+    double f;
+    const char *s;
+  } v;
+} ks_binding;
+
+/* Parses "NAME=VALUE" into a text binding pointing into text (not copied).
+ * Errors: KS_EPARAM. */
+KS_API ks_status ks_binding_parse(const char *text, ks_binding *out,
+                                  char *name_buf, size_t name_cap);
+
+/* Launch bounds; 0 leaves a field unset. block[] fixes blockDim (folded into
+ * the code and emitted as .reqntid); maxntid becomes .maxntid, minctasm
+ * .minnctapersm, maxnreg .maxnreg. */
+typedef struct ks_launch_bounds {
+  unsigned block[3];
+  unsigned maxntid;
+  unsigned minctasm;
+  unsigned maxnreg;
+} ks_launch_bounds;
+
+typedef struct ks_spec_req {
+  const char *kernel;         /* NULL: the template's only kernel */
+  const ks_binding *bindings; /* parameters to fold */
+  size_t nbindings;
+  ks_launch_bounds bounds;
+  /* Non-NULL: the IR after this pipeline stage is kept (ks_kernel_ir). */
+  const char *dump_stage;
+} ks_spec_req;
+
+/* The pipeline's stage names, in order ("input", "bind", ...). */
+KS_API size_t ks_stage_count(void);
+KS_API const char *ks_stage_name(size_t i);
+
+/* Specializes a kernel of t: binds values and launch bounds, optimizes, emits
+ * PTX. The kernel is owned by ctx and cached: an identical request returns
+ * the same kernel. Unbound parameters stay arguments, so the generic and
+ * the specialized kernel take the same argument list.
+ * Errors: KS_ENOKERNEL, KS_EPARAM, KS_ERANGE, KS_EBOUNDS, KS_EPASS,
+ * KS_ECODEGEN, KS_ENOMEM. */
+KS_API ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
+                               const ks_spec_req *req, ks_kernel **out);
+
+/* The PTX text (NUL-terminated; len excludes the NUL). */
+KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
+                               size_t *len);
+/* The IR text after req->dump_stage; KS_EINVAL when the request named no
+ * stage (the IR is not kept otherwise). */
+KS_API ks_status ks_kernel_ir(const ks_kernel *k, const char **ir,
+                              size_t *len);
+/* The kernel's symbol name in the PTX. */
+KS_API const char *ks_kernel_name(const ks_kernel *k);
+
+typedef struct ks_kernel_info {
+  unsigned reqntid[3];   /* 0 when not fixed */
+  unsigned maxntid;
+  unsigned minctasm;
+  unsigned maxnreg;
+  double compile_ms;     /* template to PTX */
+  /* After loading (0 before): figures from the driver. */
+  int loaded;
+  int regs;
+  int static_smem;
+  int local_bytes;
+  int max_threads;
+} ks_kernel_info;
+KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
+
+/* Loads the PTX on the device (done by ks_launch when needed). The driver's
+ * JIT error log is part of the message on failure.
+ * Errors: KS_ENODRIVER, KS_ENODEVICE, KS_ELOAD, KS_EDRIVER. */
+KS_API ks_status ks_kernel_load(ks_kernel *k);
+
+typedef struct ks_dim3 {
+  unsigned x, y, z;
+} ks_dim3;
+
+/* Launches k on stream (a CUstream; NULL: the default stream). args are as
+ * for cuLaunchKernel: one pointer per kernel argument. The block is checked
+ * against the kernel's bounds and the device's limits first.
+ * Errors: KS_EBOUNDS, KS_ELAUNCH and those of ks_kernel_load. */
+KS_API ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
+                           unsigned smem, void *stream, void **args);
+
+/* ---- device memory and timing (for tools, tests and benchmarks) ----- */
+
+typedef uint64_t ks_devptr;
+KS_API ks_status ks_mem_alloc(ks_ctx *ctx, size_t bytes, ks_devptr *out);
+KS_API void ks_mem_free(ks_ctx *ctx, ks_devptr p);
+KS_API ks_status ks_memcpy_htod(ks_ctx *ctx, ks_devptr dst, const void *src,
+                                size_t bytes);
+KS_API ks_status ks_memcpy_dtoh(ks_ctx *ctx, void *dst, ks_devptr src,
+                                size_t bytes);
+KS_API ks_status ks_memcpy_dtod(ks_ctx *ctx, ks_devptr dst, ks_devptr src,
+                                size_t bytes);
+KS_API ks_status ks_memset8(ks_ctx *ctx, ks_devptr dst, unsigned char v,
+                            size_t bytes);
+/* Waits for all work on the context's device; reports asynchronous faults. */
+KS_API ks_status ks_synchronize(ks_ctx *ctx);
+/* Records a start event on the default stream; ks_timer_stop records the
+ * end, waits, and gives the milliseconds between them. */
+KS_API ks_status ks_timer_start(ks_ctx *ctx);
+KS_API ks_status ks_timer_stop(ks_ctx *ctx, float *ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KSPEC_H */

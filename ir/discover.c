@@ -1,0 +1,290 @@
+/*
+ * discover.c - kernels and parameters of a template.
+ *
+ * Kernels are what the NVPTX backend treats as entry points: functions named
+ * in !nvvm.annotations with "kernel" = 1, or with the PTX kernel calling
+ * convention. Parameters come from the template dialect's markings, clang
+ * annotate attributes on the kernel that land in @llvm.global.annotations:
+ *   "kspec.param NAME DEFAULT MIN MAX [block_x|block_xy]"
+ *   "kspec.doc TEXT"
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ks_ir.h"
+
+enum { CC_PTX_KERNEL = 71 };
+
+int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
+  if (LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL)
+    return 1;
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+  if (n == 0)
+    return 0;
+  LLVMValueRef *ops = malloc(n * sizeof *ops);
+  int found = 0;
+  if (!ops)
+    return 0;
+  LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  for (unsigned i = 0; i < n && !found; i++) {
+    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
+      continue;
+    LLVMValueRef f[3];
+    LLVMGetMDNodeOperands(ops[i], f);
+    unsigned len = 0;
+    const char *key = f[1] ? LLVMGetMDString(f[1], &len) : NULL;
+    found = f[0] == fn && key && len == 6 && memcmp(key, "kernel", 6) == 0 &&
+            f[2] && LLVMIsAConstantInt(f[2]) &&
+            LLVMConstIntGetZExtValue(f[2]) == 1;
+  }
+  free(ops);
+  return found;
+}
+
+static int arg_type(LLVMValueRef arg, ks_type *out) {
+  LLVMTypeRef ty = LLVMTypeOf(arg);
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMIntegerTypeKind:
+    if (LLVMGetIntTypeWidth(ty) == 32)
+      return *out = KS_TYPE_I32, 1;
+    if (LLVMGetIntTypeWidth(ty) == 64)
+      return *out = KS_TYPE_I64, 1;
+    return 0;
+  case LLVMFloatTypeKind:
+    return *out = KS_TYPE_F32, 1;
+  case LLVMDoubleTypeKind:
+    return *out = KS_TYPE_F64, 1;
+  default:
+    return 0;
+  }
+}
+
+static int parse_num(const char *s, double *out) {
+  char *end = NULL;
+  if (!s)
+    return 0;
+  *out = strtod(s, &end);
+  return end != s && *end == '\0' && isfinite(*out);
+}
+
+/* Checks that a number is representable in the parameter's type. */
+static int fits(ks_type ty, double v) {
+  if (ty == KS_TYPE_I32)
+    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
+  if (ty == KS_TYPE_I64)
+    return v == floor(v) && v >= -9223372036854775808.0 &&
+           v < 9223372036854775808.0;
+  return 1;
+}
+
+static ks_ir_kernel *find_kernel(ks_ir_desc *d, const char *name) {
+  for (size_t i = 0; i < d->nkernels; i++)
+    if (strcmp(d->kernels[i].name, name) == 0)
+      return &d->kernels[i];
+  return NULL;
+}
+
+static int find_arg(LLVMValueRef fn, const char *name, unsigned *idx) {
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n; i++) {
+    size_t len = 0;
+    const char *an = LLVMGetValueName2(LLVMGetParam(fn, i), &len);
+    if (len == strlen(name) && memcmp(an, name, len) == 0)
+      return *idx = i, 1;
+  }
+  return 0;
+}
+
+/* Fills p from the words of one "kspec.param" marking of kernel fn. */
+static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
+                             char *words, ks_ir_param *p, const char *tname,
+                             char *err, size_t cap) {
+  char *save = NULL;
+  char *name = strtok_r(words, " ", &save);
+  char *w[4] = {0};
+  for (int i = 0; i < 4; i++)
+    w[i] = strtok_r(NULL, " ", &save);
+  char *extra = strtok_r(NULL, " ", &save);
+  if (!name || !parse_num(w[0], &p->def) || !parse_num(w[1], &p->min) ||
+      !parse_num(w[2], &p->max) || extra)
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: kernel '%s': malformed parameter marking "
+                   "(want NAME DEFAULT MIN MAX [block_x|block_xy])",
+                   tname, k->name);
+  if (!find_arg(fn, name, &p->arg_index))
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: kernel '%s': parameter '%s' is not an "
+                   "argument of the kernel",
+                   tname, k->name, name);
+  if (!arg_type(LLVMGetParam(fn, p->arg_index), &p->type))
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: kernel '%s': parameter '%s' must be a "
+                   "32/64-bit integer, float or double",
+                   tname, k->name, name);
+  p->flags = 0;
+  if (w[3] && strcmp(w[3], "block_x") == 0)
+    p->flags = KS_PARAM_BLOCK_X;
+  else if (w[3] && strcmp(w[3], "block_xy") == 0)
+    p->flags = KS_PARAM_BLOCK_X | KS_PARAM_BLOCK_Y;
+  else if (w[3])
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: parameter '%s': unknown flag '%s'", tname,
+                   name, w[3]);
+  if (!(p->min <= p->def && p->def <= p->max) || !fits(p->type, p->min) ||
+      !fits(p->type, p->max) || !fits(p->type, p->def) ||
+      (p->flags && p->min < 1))
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: parameter '%s': need MIN <= DEFAULT <= MAX "
+                   "within its type (got %g %g %g)",
+                   tname, name, p->def, p->min, p->max);
+  for (size_t i = 0; i < k->nparams; i++)
+    if (k->params[i].arg_index == p->arg_index)
+      return ks_fail(err, cap, KS_ETEMPLATE,
+                     "template: %s: parameter '%s' marked twice", tname, name);
+  p->name = strdup(name);
+  return p->name ? KS_OK : KS_ENOMEM;
+}
+
+/* Applies one annotation string to kernel k (function fn). */
+static ks_status apply_marking(LLVMValueRef fn, ks_ir_kernel *k,
+                               const char *text, size_t len,
+                               const char *tname, char *err, size_t cap) {
+  static const char param[] = "kspec.param ", doc[] = "kspec.doc ";
+  if (len >= sizeof doc - 1 && memcmp(text, doc, sizeof doc - 1) == 0) {
+    free(k->doc);
+    k->doc = strndup(text + sizeof doc - 1, len - (sizeof doc - 1));
+    return k->doc ? KS_OK : KS_ENOMEM;
+  }
+  if (len < sizeof param - 1 || memcmp(text, param, sizeof param - 1) != 0)
+    return KS_OK; /* someone else's annotation */
+  char *words = strndup(text + sizeof param - 1, len - (sizeof param - 1));
+  ks_ir_param *grown =
+      realloc(k->params, (k->nparams + 1) * sizeof *k->params);
+  if (!words || !grown) {
+    free(words);
+    if (grown)
+      k->params = grown;
+    return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
+  }
+  k->params = grown;
+  ks_ir_param *p = &k->params[k->nparams];
+  memset(p, 0, sizeof *p);
+  ks_status s = parse_param(fn, k, words, p, tname, err, cap);
+  free(words);
+  if (s == KS_OK)
+    k->nparams++;
+  return s;
+}
+
+/* The string of an annotation operand: a global holding a C string. */
+static const char *annotation_text(LLVMValueRef v, size_t *len) {
+  if (!v || !LLVMIsAGlobalVariable(v) || !LLVMGetInitializer(v))
+    return NULL;
+  LLVMValueRef init = LLVMGetInitializer(v);
+  if (!LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init))
+    return NULL;
+  const char *s = LLVMGetAsString(init, len);
+  while (*len && s[*len - 1] == '\0')
+    (*len)--;
+  return s;
+}
+
+static ks_status read_markings(LLVMModuleRef m, ks_ir_desc *d,
+                               const char *tname, char *err, size_t cap) {
+  LLVMValueRef ga = LLVMGetNamedGlobal(m, "llvm.global.annotations");
+  LLVMValueRef init = ga ? LLVMGetInitializer(ga) : NULL;
+  if (!init || LLVMIsAConstantAggregateZero(init))
+    return KS_OK;
+  if (!LLVMIsAConstantArray(init))
+    return KS_OK;
+  int n = LLVMGetNumOperands(init);
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetOperand(init, i);
+    if (!LLVMIsAConstantStruct(e) || LLVMGetNumOperands(e) < 2)
+      continue;
+    LLVMValueRef fn = LLVMGetOperand(e, 0);
+    if (!LLVMIsAFunction(fn))
+      continue;
+    size_t len = 0, nlen = 0;
+    const char *text = annotation_text(LLVMGetOperand(e, 1), &len);
+    const char *fname = LLVMGetValueName2(fn, &nlen);
+    if (!text)
+      continue;
+    ks_ir_kernel *k = find_kernel(d, fname);
+    if (!k) {
+      if (len > 6 && memcmp(text, "kspec.", 6) == 0)
+        return ks_fail(err, cap, KS_ETEMPLATE,
+                       "template: %s: '%s' has kspec markings but is not a "
+                       "kernel",
+                       tname, fname);
+      continue;
+    }
+    ks_status s = apply_marking(fn, k, text, len, tname, err, cap);
+    if (s != KS_OK)
+      return s;
+  }
+  return KS_OK;
+}
+
+static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn) {
+  ks_ir_kernel *grown =
+      realloc(d->kernels, (d->nkernels + 1) * sizeof *d->kernels);
+  if (!grown)
+    return KS_ENOMEM;
+  d->kernels = grown;
+  ks_ir_kernel *k = &d->kernels[d->nkernels];
+  memset(k, 0, sizeof *k);
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(fn, &len);
+  k->name = strndup(name, len);
+  k->nargs = LLVMCountParams(fn);
+  if (!k->name)
+    return KS_ENOMEM;
+  d->nkernels++;
+  return KS_OK;
+}
+
+ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
+                         char *err, size_t cap) {
+  memset(out, 0, sizeof *out);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
+       fn = LLVMGetNextFunction(fn)) {
+    if (!ks_ir_is_kernel(m, fn))
+      continue;
+    size_t len = 0;
+    const char *fname = LLVMGetValueName2(fn, &len);
+    if (LLVMIsDeclaration(fn)) {
+      ks_ir_desc_free(out);
+      return ks_fail(err, cap, KS_ETEMPLATE,
+                     "template: %s: kernel '%.*s' has no body", name,
+                     (int)len, fname);
+    }
+    if (add_kernel(out, fn) != KS_OK) {
+      ks_ir_desc_free(out);
+      return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
+    }
+  }
+  if (out->nkernels == 0)
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: no kernels (no __global__ function)", name);
+  ks_status s = read_markings(m, out, name, err, cap);
+  if (s != KS_OK)
+    ks_ir_desc_free(out);
+  return s;
+}
+
+void ks_ir_desc_free(ks_ir_desc *d) {
+  if (!d)
+    return;
+  for (size_t i = 0; i < d->nkernels; i++) {
+    ks_ir_kernel *k = &d->kernels[i];
+    for (size_t j = 0; j < k->nparams; j++)
+      free(k->params[j].name);
+    free(k->params);
+    free(k->name);
+    free(k->doc);
+  }
+  free(d->kernels);
+  memset(d, 0, sizeof *d);
+}

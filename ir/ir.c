@@ -1,0 +1,118 @@
+/*
+ * ir.c - parsing, verification and printing of template modules.
+ *
+ * LLVM reports some errors (bitcode reader, inline asm) through the
+ * context's diagnostic handler, whose default prints and exits the process
+ * on errors; every context kspec makes captures them instead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/IRReader.h>
+
+#include "ir/ks_ir.h"
+
+ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...) {
+  if (err && cap) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+  }
+  return s;
+}
+
+/* Copies an LLVM message into dst as one line: the first line only. */
+static void copy_line(char *dst, size_t cap, const char *src) {
+  size_t n = strcspn(src, "\n");
+  if (n >= cap)
+    n = cap - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+static void diag_handler(LLVMDiagnosticInfoRef di, void *user) {
+  char *sink = user;
+  if (LLVMGetDiagInfoSeverity(di) != LLVMDSError || sink[0])
+    return; /* keep the first error; warnings and remarks are dropped */
+  char *msg = LLVMGetDiagInfoDescription(di);
+  copy_line(sink, KS_IR_DIAG_CAP, msg);
+  LLVMDisposeMessage(msg);
+}
+
+LLVMContextRef ks_ir_context_create(char *sink) {
+  LLVMContextRef c = LLVMContextCreate();
+  sink[0] = '\0';
+  LLVMContextSetDiagnosticHandler(c, diag_handler, sink);
+  return c;
+}
+
+ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
+                      const char *name, LLVMModuleRef *out, char *err,
+                      size_t cap) {
+  *out = NULL;
+  if (len == 0)
+    return ks_fail(err, cap, KS_EIO, "parse: %s: empty input", name);
+  /* Text IR must be NUL-terminated for the parser: the range copy adds it. */
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, name);
+  char *msg = NULL;
+  if (LLVMParseIRInContext(ctx, buf, out, &msg)) { /* consumes buf */
+    char line[KS_IR_DIAG_CAP];
+    copy_line(line, sizeof line, msg ? msg : "unknown error");
+    LLVMDisposeMessage(msg);
+    *out = NULL;
+    return ks_fail(err, cap, KS_EPARSE, "parse: %s: %s", name, line);
+  }
+  return KS_OK;
+}
+
+ks_status ks_ir_verify(LLVMModuleRef m, const char *name, char *err,
+                       size_t cap) {
+  char *msg = NULL;
+  if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+    LLVMDisposeMessage(msg);
+    return KS_OK;
+  }
+  char line[KS_IR_DIAG_CAP];
+  copy_line(line, sizeof line, msg ? msg : "invalid module");
+  LLVMDisposeMessage(msg);
+  return ks_fail(err, cap, KS_EVERIFY, "verify: %s: %s", name, line);
+}
+
+ks_status ks_ir_check_target(LLVMModuleRef m, const char *name, char *err,
+                             size_t cap) {
+  const char *triple = LLVMGetTarget(m);
+  if (strncmp(triple, "nvptx64-", 8) == 0 || strncmp(triple, "nvptx-", 6) == 0)
+    return KS_OK;
+  return ks_fail(err, cap, KS_ETARGET,
+                 "parse: %s: target triple '%s' is not NVPTX "
+                 "(compile the template with --cuda-device-only)",
+                 name, triple[0] ? triple : "(none)");
+}
+
+ks_status ks_ir_to_bitcode(LLVMModuleRef m, unsigned char **out, size_t *len,
+                           char *err, size_t cap) {
+  LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+  size_t n = LLVMGetBufferSize(buf);
+  unsigned char *p = malloc(n ? n : 1);
+  if (!p) {
+    LLVMDisposeMemoryBuffer(buf);
+    return ks_fail(err, cap, KS_ENOMEM, "parse: out of memory");
+  }
+  memcpy(p, LLVMGetBufferStart(buf), n);
+  LLVMDisposeMemoryBuffer(buf);
+  *out = p;
+  *len = n;
+  return KS_OK;
+}
+
+char *ks_ir_print(LLVMModuleRef m) {
+  char *s = LLVMPrintModuleToString(m);
+  char *copy = strdup(s);
+  LLVMDisposeMessage(s);
+  return copy;
+}

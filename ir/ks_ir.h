@@ -1,0 +1,89 @@
+/*
+ * ks_ir.h - internal interface of ir/: templates in, modules out. Parsing
+ * (bitcode or text), verification, the NVPTX check, discovery of kernels and
+ * their parameters from the template markings, and module helpers. Knows
+ * nothing of CUDA.
+ *
+ * Every function that can fail writes a one-line message to (err, cap),
+ * prefixed with its stage ("parse: ", "verify: ", "template: ").
+ */
+#ifndef KS_IR_H
+#define KS_IR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+
+#include "kspec.h"
+
+/* printf into err, never overflowing; returns s so callers can
+ * `return ks_fail(err, cap, KS_EPARSE, "...")`. */
+ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* ---- ir.c -------------------------------------------------------------- */
+
+/* A fresh LLVM context whose diagnostics are captured into *sink (a buffer
+ * of ks_ir_diag_cap bytes that must outlive the context) instead of
+ * printed; LLVM's default handler would exit the process on errors. */
+enum { KS_IR_DIAG_CAP = 512 };
+LLVMContextRef ks_ir_context_create(char *sink);
+
+/* Parses len bytes (bitcode or IR text) into a module of ctx. name is used in
+ * messages. KS_EIO for empty input, KS_EPARSE otherwise. */
+ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
+                      const char *name, LLVMModuleRef *out, char *err,
+                      size_t cap);
+
+/* LLVMVerifyModule; KS_EVERIFY with the verifier's first line. */
+ks_status ks_ir_verify(LLVMModuleRef m, const char *name, char *err,
+                       size_t cap);
+
+/* KS_ETARGET unless the triple is nvptx/nvptx64. */
+ks_status ks_ir_check_target(LLVMModuleRef m, const char *name, char *err,
+                             size_t cap);
+
+/* Writes m as bitcode into a malloc'd buffer (*out, *len). */
+ks_status ks_ir_to_bitcode(LLVMModuleRef m, unsigned char **out, size_t *len,
+                           char *err, size_t cap);
+
+/* Module text, malloc'd (LLVM's copy is disposed at once). */
+char *ks_ir_print(LLVMModuleRef m);
+
+/* ---- discover.c -------------------------------------------------------- */
+
+typedef struct ks_ir_param {
+  char *name;
+  ks_type type;
+  unsigned arg_index;
+  unsigned flags; /* KS_PARAM_* */
+  double def, min, max;
+} ks_ir_param;
+
+typedef struct ks_ir_kernel {
+  char *name;
+  char *doc;
+  unsigned nargs;
+  ks_ir_param *params;
+  size_t nparams;
+} ks_ir_kernel;
+
+typedef struct ks_ir_desc {
+  ks_ir_kernel *kernels;
+  size_t nkernels;
+} ks_ir_desc;
+
+/* Finds the kernels (nvvm.annotations "kernel" entries or the PTX kernel
+ * calling convention) and the KS_PARAM / KS_DOC markings of each. Every
+ * marking is checked: the argument exists and is a 32/64-bit integer or a
+ * float/double, min <= default <= max, no duplicates. KS_ETEMPLATE on a bad
+ * marking or a module without kernels. */
+ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
+                         char *err, size_t cap);
+void ks_ir_desc_free(ks_ir_desc *d);
+
+/* Is F a kernel entry point of m? */
+int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);
+
+#endif /* KS_IR_H */

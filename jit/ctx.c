@@ -1,0 +1,220 @@
+/*
+ * ctx.c - contexts: target choice, the lazily opened driver, and the device
+ * memory and timing calls of the public API.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/ks_jit.h"
+
+/* PTX ISA versions (x10) the LLVM 19 backend can be asked for. */
+static int ptx_supported(unsigned v) {
+  return (v >= 60 && v <= 65) || (v >= 70 && v <= 78) || (v >= 80 && v <= 85);
+}
+
+ks_status ks_jit_driver(ks_ctx *ctx, ks_drv **out) {
+  ks_status s;
+  pthread_mutex_lock(&ctx->drv_lock);
+  if (!ctx->drv_tried && !ctx->no_driver) {
+    ctx->drv_tried = 1;
+    ctx->drv_status = ks_drv_open(ctx->device, &ctx->drv, ctx->drv_err,
+                                  sizeof ctx->drv_err);
+    if (ctx->drv_status == KS_OK)
+      ctx->drv_status = ks_drv_device_info(ctx->drv, &ctx->dev, ctx->drv_err,
+                                           sizeof ctx->drv_err);
+  } else if (ctx->no_driver && !ctx->drv_tried) {
+    ctx->drv_tried = 1;
+    ctx->drv_status = KS_ENODRIVER;
+    snprintf(ctx->drv_err, sizeof ctx->drv_err,
+             "driver: disabled for this context (no_driver)");
+  }
+  s = ctx->drv_status;
+  *out = s == KS_OK ? ctx->drv : NULL;
+  if (s != KS_OK)
+    ks_jit_fail(s, "%s", ctx->drv_err);
+  pthread_mutex_unlock(&ctx->drv_lock);
+  return s;
+}
+
+/* The highest architecture of the table not above the device's. */
+static const ks_arch *arch_for_device(int sm) {
+  const ks_arch *best = NULL;
+  for (int v = sm; v >= 60 && !best; v--)
+    best = ks_jit_arch_for_sm(v);
+  return best;
+}
+
+static ks_status choose_target(ks_ctx *ctx, const ks_ctx_opts *o) {
+  ks_drv *drv = NULL;
+  int have_drv = 0;
+  if (!ctx->no_driver && (!o->arch || !o->ptx_isa))
+    have_drv = ks_jit_driver(ctx, &drv) == KS_OK;
+  if (o->arch) {
+    ctx->arch = ks_jit_arch_find(o->arch);
+    if (!ctx->arch)
+      return ks_jit_fail(KS_EARCH,
+                         "target: unknown architecture '%s' (want sm_60 .. "
+                         "sm_90a, e.g. sm_90)",
+                         o->arch);
+  } else {
+    ctx->arch = have_drv ? arch_for_device(ctx->dev.sm) : NULL;
+    if (!ctx->arch)
+      ctx->arch = ks_jit_arch_find("sm_90");
+  }
+  unsigned isa = ks_jit_llvm_max_ptx();
+  if (have_drv && ks_jit_driver_max_ptx(ctx->dev.driver_version) < isa)
+    isa = ks_jit_driver_max_ptx(ctx->dev.driver_version);
+  if (o->ptx_isa) {
+    if (!ptx_supported(o->ptx_isa))
+      return ks_jit_fail(KS_EARCH,
+                         "target: PTX ISA %u.%u is not one LLVM 19 emits "
+                         "(6.0 .. 8.5)",
+                         o->ptx_isa / 10, o->ptx_isa % 10);
+    isa = o->ptx_isa;
+  }
+  if (isa < ctx->arch->min_ptx)
+    return ks_jit_fail(KS_EARCH, "target: %s needs PTX ISA %u.%u, have %u.%u",
+                       ctx->arch->name, ctx->arch->min_ptx / 10,
+                       ctx->arch->min_ptx % 10, isa / 10, isa % 10);
+  ctx->ptx_isa = isa;
+  snprintf(ctx->features, sizeof ctx->features, "+ptx%u,+%s", isa,
+           ctx->arch->name);
+  return KS_OK;
+}
+
+ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
+  static const ks_ctx_opts defaults = {0};
+  const ks_ctx_opts *o = opts ? opts : &defaults;
+  ks_jit_clear();
+  if (!out)
+    return ks_jit_fail(KS_EINVAL, "ctx: out is NULL");
+  *out = NULL;
+  if (o->device < 0)
+    return ks_jit_fail(KS_EINVAL, "ctx: negative device ordinal %d",
+                       o->device);
+  ks_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
+  ctx->device = o->device;
+  ctx->no_driver = o->no_driver;
+  pthread_mutex_init(&ctx->drv_lock, NULL);
+  ctx->cache = ks_cache_create();
+  ks_status s = ctx->cache ? choose_target(ctx, o)
+                           : ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
+  if (s != KS_OK) {
+    ks_ctx_destroy(ctx);
+    return s;
+  }
+  ks_jit_llvm_init();
+  ks_jit_clear();
+  *out = ctx;
+  return KS_OK;
+}
+
+void ks_ctx_destroy(ks_ctx *ctx) {
+  if (!ctx)
+    return;
+  ks_cache_destroy(ctx->cache, ctx->drv);
+  ks_drv_close(ctx->drv);
+  pthread_mutex_destroy(&ctx->drv_lock);
+  free(ctx);
+}
+
+const char *ks_ctx_arch(const ks_ctx *ctx) {
+  return ctx ? ctx->arch->name : NULL;
+}
+
+unsigned ks_ctx_ptx_isa(const ks_ctx *ctx) { return ctx ? ctx->ptx_isa : 0; }
+
+ks_status ks_device_query(ks_ctx *ctx, ks_device_info *out) {
+  ks_drv *drv = NULL;
+  if (!ctx || !out)
+    return ks_jit_fail(KS_EINVAL, "device: NULL argument");
+  ks_status s = ks_jit_driver(ctx, &drv);
+  if (s == KS_OK)
+    *out = ctx->dev;
+  return s;
+}
+
+/* ---- memory and timing: thin, checked wrappers over driver/ ------------ */
+
+static ks_status need_driver(ks_ctx *ctx, ks_drv **drv) {
+  *drv = NULL;
+  if (!ctx)
+    return ks_jit_fail(KS_EINVAL, "memory: NULL context");
+  return ks_jit_driver(ctx, drv);
+}
+
+ks_status ks_mem_alloc(ks_ctx *ctx, size_t bytes, ks_devptr *out) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_mem_alloc(d, bytes, out, err, cap);
+}
+
+void ks_mem_free(ks_ctx *ctx, ks_devptr p) {
+  if (ctx && ctx->drv && p)
+    ks_drv_mem_free(ctx->drv, p);
+}
+
+ks_status ks_memcpy_htod(ks_ctx *ctx, ks_devptr dst, const void *src,
+                         size_t bytes) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_htod(d, dst, src, bytes, err, cap);
+}
+
+ks_status ks_memcpy_dtoh(ks_ctx *ctx, void *dst, ks_devptr src,
+                         size_t bytes) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_dtoh(d, dst, src, bytes, err, cap);
+}
+
+ks_status ks_memcpy_dtod(ks_ctx *ctx, ks_devptr dst, ks_devptr src,
+                         size_t bytes) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_dtod(d, dst, src, bytes, err, cap);
+}
+
+ks_status ks_memset8(ks_ctx *ctx, ks_devptr dst, unsigned char v,
+                     size_t bytes) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_memset8(d, dst, v, bytes, err, cap);
+}
+
+ks_status ks_synchronize(ks_ctx *ctx) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_sync(d, err, cap);
+}
+
+ks_status ks_timer_start(ks_ctx *ctx) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_timer_start(d, err, cap);
+}
+
+ks_status ks_timer_stop(ks_ctx *ctx, float *ms) {
+  ks_drv *d = NULL;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = need_driver(ctx, &d);
+  return s != KS_OK ? s : ks_drv_timer_stop(d, ms, err, cap);
+}

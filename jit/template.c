@@ -1,0 +1,231 @@
+/*
+ * template.c - loading templates (built-in, file or memory) and describing
+ * them. A loaded template keeps its canonical bitcode and its hash; each
+ * specialization parses that bitcode into a fresh LLVM context of its own.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "jit/ks_jit.h"
+#include "templates/ks_templates.h"
+
+size_t ks_builtin_count(void) { return ks_builtin_template_count; }
+
+const char *ks_builtin_name(size_t i) {
+  return i < ks_builtin_template_count ? ks_builtin_templates[i].name : NULL;
+}
+
+static const ks_builtin_tpl *builtin_find(const char *name) {
+  for (size_t i = 0; i < ks_builtin_template_count; i++)
+    if (strcmp(ks_builtin_templates[i].name, name) == 0)
+      return &ks_builtin_templates[i];
+  return NULL;
+}
+
+/* Parses, checks and describes the IR in data into t. */
+static ks_status analyze(ks_template *t, const void *data, size_t len) {
+  char diag[KS_IR_DIAG_CAP];
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  LLVMContextRef c = ks_ir_context_create(diag);
+  LLVMModuleRef m = NULL;
+  ks_status s = ks_ir_parse(c, data, len, t->name, &m, err, cap);
+  if (s == KS_OK)
+    s = ks_ir_check_target(m, t->name, err, cap);
+  if (s == KS_OK)
+    s = ks_ir_verify(m, t->name, err, cap);
+  if (s == KS_OK)
+    s = ks_ir_discover(m, t->name, &t->desc, err, cap);
+  if (s == KS_OK)
+    s = ks_ir_to_bitcode(m, &t->bitcode, &t->len, err, cap);
+  if (m)
+    LLVMDisposeModule(m);
+  LLVMContextDispose(c);
+  if (s == KS_OK) {
+    XXH128_hash_t h = XXH3_128bits(t->bitcode, t->len);
+    t->hash[0] = h.low64;
+    t->hash[1] = h.high64;
+  }
+  return s;
+}
+
+static ks_status load_bytes(const char *name, const void *data, size_t len,
+                            ks_template **out) {
+  ks_template *t = calloc(1, sizeof *t);
+  if (!t || !(t->name = strdup(name))) {
+    free(t);
+    return ks_jit_fail(KS_ENOMEM, "template: out of memory");
+  }
+  ks_status s = analyze(t, data, len);
+  if (s != KS_OK) {
+    ks_template_destroy(t);
+    return s;
+  }
+  *out = t;
+  return KS_OK;
+}
+
+/* Reads a whole file into a malloc'd buffer. */
+static ks_status read_file(const char *path, unsigned char **data,
+                           size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return ks_jit_fail(KS_EIO, "load: %s: %s", path, strerror(errno));
+  unsigned char *buf = NULL;
+  size_t n = 0, capacity = 0;
+  for (;;) {
+    if (n == capacity) {
+      capacity = capacity ? capacity * 2 : 65536;
+      unsigned char *grown = realloc(buf, capacity);
+      if (!grown) {
+        free(buf);
+        fclose(f);
+        return ks_jit_fail(KS_ENOMEM, "load: %s: out of memory", path);
+      }
+      buf = grown;
+    }
+    size_t got = fread(buf + n, 1, capacity - n, f);
+    n += got;
+    if (got == 0)
+      break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return ks_jit_fail(KS_EIO, "load: %s: read error", path);
+  }
+  *data = buf;
+  *len = n;
+  return KS_OK;
+}
+
+/* "dir/my_kernel.bc" -> "my_kernel" */
+static void base_name(const char *path, char *out, size_t cap) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  snprintf(out, cap, "%s", b);
+  char *dot = strrchr(out, '.');
+  if (dot && dot != out)
+    *dot = '\0';
+}
+
+ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
+                           ks_template **out) {
+  ks_jit_clear();
+  if (!name_or_path || !out)
+    return ks_jit_fail(KS_EINVAL, "load: NULL argument");
+  *out = NULL;
+  const ks_builtin_tpl *b = builtin_find(name_or_path);
+  if (b)
+    return load_bytes(b->name, b->begin, (size_t)(b->end - b->begin), out);
+  if (!strchr(name_or_path, '/') && !strchr(name_or_path, '.')) {
+    FILE *f = fopen(name_or_path, "rb");
+    if (!f)
+      return ks_jit_fail(KS_EIO,
+                         "load: '%s' is neither a built-in template (see "
+                         "`kspec list`) nor a file",
+                         name_or_path);
+    fclose(f);
+  }
+  unsigned char *data = NULL;
+  size_t len = 0;
+  ks_status s = read_file(name_or_path, &data, &len);
+  if (s != KS_OK)
+    return s;
+  char name[256];
+  base_name(name_or_path, name, sizeof name);
+  s = len ? load_bytes(name, data, len, out)
+          : ks_jit_fail(KS_EIO, "load: %s: empty file", name_or_path);
+  free(data);
+  return s;
+}
+
+ks_status ks_template_load_mem(ks_ctx *ctx, const char *name, const void *data,
+                               size_t len, ks_template **out) {
+  ks_jit_clear();
+  if (!out || (!data && len))
+    return ks_jit_fail(KS_EINVAL, "load: NULL argument");
+  *out = NULL;
+  if (!name)
+    name = "(memory)";
+  if (len == 0)
+    return ks_jit_fail(KS_EIO, "load: %s: empty input", name);
+  return load_bytes(name, data, len, out);
+}
+
+void ks_template_destroy(ks_template *t) {
+  if (!t)
+    return;
+  ks_ir_desc_free(&t->desc);
+  free(t->bitcode);
+  free(t->name);
+  free(t);
+}
+
+const char *ks_template_name(const ks_template *t) {
+  return t ? t->name : NULL;
+}
+
+size_t ks_template_kernel_count(const ks_template *t) {
+  return t ? t->desc.nkernels : 0;
+}
+
+const char *ks_template_kernel_name(const ks_template *t, size_t i) {
+  return t && i < t->desc.nkernels ? t->desc.kernels[i].name : NULL;
+}
+
+const char *ks_template_kernel_doc(const ks_template *t, size_t i) {
+  if (!t || i >= t->desc.nkernels)
+    return NULL;
+  return t->desc.kernels[i].doc ? t->desc.kernels[i].doc : "";
+}
+
+size_t ks_template_param_count(const ks_template *t, size_t kernel) {
+  return t && kernel < t->desc.nkernels ? t->desc.kernels[kernel].nparams : 0;
+}
+
+ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
+                            ks_param_info *out) {
+  if (!t || !out || kernel >= t->desc.nkernels ||
+      i >= t->desc.kernels[kernel].nparams)
+    return ks_jit_fail(KS_EINVAL, "template: no parameter %zu of kernel %zu",
+                       i, kernel);
+  const ks_ir_kernel *k = &t->desc.kernels[kernel];
+  const ks_ir_param *p = &k->params[i];
+  *out = (ks_param_info){.name = p->name,
+                         .kernel = k->name,
+                         .type = p->type,
+                         .arg_index = p->arg_index,
+                         .flags = p->flags,
+                         .def = p->def,
+                         .min = p->min,
+                         .max = p->max};
+  return KS_OK;
+}
+
+const char *ks_type_name(ks_type ty) {
+  static const char *const names[] = {"int32", "int64", "float", "double"};
+  return (unsigned)ty < 4 ? names[ty] : "?";
+}
+
+long ks_jit_kernel_index(const ks_template *t, const char *name) {
+  if (!name) {
+    if (t->desc.nkernels == 1)
+      return 0;
+    ks_jit_fail(KS_ENOKERNEL,
+                "specialize: %s has %zu kernels; name one (--kernel)",
+                t->name, t->desc.nkernels);
+    return -1;
+  }
+  for (size_t i = 0; i < t->desc.nkernels; i++)
+    if (strcmp(t->desc.kernels[i].name, name) == 0)
+      return (long)i;
+  ks_jit_fail(KS_ENOKERNEL, "specialize: %s has no kernel '%s'", t->name,
+              name);
+  return -1;
+}

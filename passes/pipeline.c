@@ -1,0 +1,104 @@
+/*
+ * pipeline.c - the one place where the order of the passes is written.
+ *
+ *   input ──> inline ──> bind ──> canonicalize ──> unroll ──> optimize
+ *   (as      (always-   (ours:    (sroa, cse,      (full      (default<O3>
+ *   loaded)  inline,    values,   instcombine,     unroll of  with the
+ *            inliner)   block,    simplifycfg)     loops now  NVPTX
+ *                       bounds)                    bounded)   target)
+ *
+ * jit/ then emits PTX from the result. Inlining comes before bind so that
+ * the %ntid reads of helper functions land in the kernel, where a fixed
+ * block size can replace them. With KSPEC_VERIFY_STAGES set in the
+ * environment (always in debug builds) the module is verified after every
+ * stage.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "passes/ks_passes.h"
+
+typedef struct stage {
+  const char *name;
+  const char *llvm_passes; /* a new-pass-manager pipeline, or NULL */
+  int (*pass)(LLVMModuleRef, const ks_spec *, ks_diag *);
+} stage;
+
+static const stage stages[] = {
+    {"input", NULL, NULL},
+    {"inline", "always-inline,cgscc(inline)", NULL},
+    {"bind", NULL, ks_pass_bind},
+    {"canonicalize", "function(sroa,early-cse<memssa>,instcombine,simplifycfg)",
+     NULL},
+    {"unroll",
+     "function(loop-simplify,lcssa,loop(loop-rotate,indvars,loop-unroll-full))",
+     NULL},
+    {"optimize", "default<O3>", NULL},
+};
+enum { NSTAGES = sizeof stages / sizeof stages[0] };
+
+size_t ks_pipeline_stage_count(void) { return NSTAGES; }
+
+const char *ks_pipeline_stage_name(size_t i) {
+  return i < NSTAGES ? stages[i].name : NULL;
+}
+
+static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                    const stage *st, ks_diag *d) {
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, st->llvm_passes, tm, o);
+  LLVMDisposePassBuilderOptions(o);
+  if (!e)
+    return 0;
+  char *msg = LLVMGetErrorMessage(e); /* consumes e */
+  ks_diag_fail(d, KS_EPASS, "%s: %s", st->name, msg);
+  LLVMDisposeErrorMessage(msg);
+  return 1;
+}
+
+static int verify_stages(void) {
+#ifndef NDEBUG
+  return 1;
+#else
+  return getenv("KSPEC_VERIFY_STAGES") != NULL;
+#endif
+}
+
+static int verify(LLVMModuleRef m, const stage *st, ks_diag *d) {
+  char *msg = NULL;
+  int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+  if (bad)
+    ks_diag_fail(d, KS_EPASS, "%s: module broken after stage: %.200s",
+                 st->name, msg ? msg : "");
+  LLVMDisposeMessage(msg);
+  return bad;
+}
+
+static int dump(LLVMModuleRef m, ks_diag *d) {
+  char *s = LLVMPrintModuleToString(m);
+  free(d->dump);
+  d->dump = strdup(s);
+  LLVMDisposeMessage(s);
+  return d->dump ? 0 : ks_diag_fail(d, KS_ENOMEM, "dump: out of memory");
+}
+
+int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                    const ks_spec *s, ks_diag *d) {
+  int check = verify_stages();
+  for (size_t i = 0; i < NSTAGES; i++) {
+    const stage *st = &stages[i];
+    if (st->llvm_passes && run_llvm(m, tm, st, d))
+      return 1;
+    if (st->pass && st->pass(m, s, d))
+      return 1;
+    if (check && verify(m, st, d))
+      return 1;
+    if (s->dump_stage && strcmp(s->dump_stage, st->name) == 0 && dump(m, d))
+      return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,456 @@
+/*
+ * kspec.c - the command-line tool.
+ *
+ *   kspec list
+ *   kspec info TEMPLATE
+ *   kspec ptx  TEMPLATE [-D NAME=VALUE]... [--kernel K] [--arch sm_XX]
+ *              [--block X[,Y[,Z]]] [--maxntid N] [--minctasm N]
+ *              [--maxnreg N] [-o FILE]
+ *   kspec ir   TEMPLATE ... [--stage NAME]
+ *   kspec run  TEMPLATE ... [--size N] [--reps N] [--seed S] [--compare]
+ *
+ * Exit status: 0 success, 1 failure, 2 bad usage. Errors are one line on
+ * stderr: "kspec: STAGE: what was wrong".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kspec.h"
+#include "workloads.h"
+
+enum { EXIT_USAGE = 2, MAX_DEFS = 64 };
+
+/* Everything the subcommands take from the command line. */
+typedef struct options {
+  const char *tmpl;
+  const char *kernel;
+  const char *arch;
+  const char *out;
+  const char *stage;
+  ks_binding defs[MAX_DEFS];
+  char def_names[MAX_DEFS][64];
+  size_t ndefs;
+  ks_launch_bounds bounds;
+  unsigned ptx_isa;
+  size_t size;
+  unsigned reps;
+  unsigned long long seed;
+  int compare;
+} options;
+
+static const char usage_text[] =
+    "usage: kspec COMMAND [ARGS]\n"
+    "\n"
+    "Specializes GPU kernel templates (LLVM IR) on run-time values and emits\n"
+    "PTX for NVIDIA GPUs.\n"
+    "\n"
+    "commands:\n"
+    "  list                 the built-in templates\n"
+    "  info TEMPLATE        kernels and parameters (type, default, range)\n"
+    "  ptx TEMPLATE [OPT]   specialize and print the PTX\n"
+    "  ir TEMPLATE [OPT]    specialize and print the IR after a stage\n"
+    "  run TEMPLATE [OPT]   on a GPU: random input, run, check against a CPU\n"
+    "                       reference, print the time\n"
+    "\n"
+    "TEMPLATE is a built-in name or a .ll/.bc file of NVPTX IR.\n"
+    "`kspec COMMAND --help` describes each command's options.\n";
+
+static const char spec_opts_text[] =
+    "  -D NAME=VALUE      bind a parameter (repeatable); unbound ones stay\n"
+    "                     kernel arguments\n"
+    "  --kernel K         the kernel (needed when the template has several)\n"
+    "  --arch sm_XX       target (default: the GPU's, else sm_90)\n"
+    "  --ptx-isa N        PTX ISA x10, e.g. 85 (default: the highest the\n"
+    "                     driver accepts)\n"
+    "  --block X[,Y[,Z]]  fix the block size (folded, emitted as .reqntid)\n"
+    "  --maxntid N        .maxntid N\n"
+    "  --minctasm N       .minnctapersm N\n"
+    "  --maxnreg N        .maxnreg N\n"
+    "  -h, --help         this text\n";
+
+static void usage_for(const char *cmd, FILE *f) {
+  if (!cmd) {
+    fputs(usage_text, f);
+    return;
+  }
+  if (strcmp(cmd, "list") == 0) {
+    fputs("usage: kspec list\n\nPrints the built-in templates.\n", f);
+  } else if (strcmp(cmd, "info") == 0) {
+    fputs("usage: kspec info TEMPLATE\n\nPrints the kernels of TEMPLATE and "
+          "their parameters: type, default,\nvalid range and launch "
+          "constraints.\n",
+          f);
+  } else if (strcmp(cmd, "ptx") == 0) {
+    fprintf(f, "usage: kspec ptx TEMPLATE [options]\n\nSpecializes and "
+               "prints the PTX.\n\noptions:\n%s"
+               "  -o FILE            write to FILE instead of stdout\n",
+            spec_opts_text);
+  } else if (strcmp(cmd, "ir") == 0) {
+    fprintf(f, "usage: kspec ir TEMPLATE [options]\n\nSpecializes and "
+               "prints the LLVM IR after a pipeline stage.\n\noptions:\n%s"
+               "  --stage NAME       the stage (default: the last); one of:\n"
+               "                    ",
+            spec_opts_text);
+    for (size_t i = 0; i < ks_stage_count(); i++)
+      fprintf(f, " %s", ks_stage_name(i));
+    fputs("\n  -o FILE            write to FILE instead of stdout\n", f);
+  } else if (strcmp(cmd, "run") == 0) {
+    fprintf(f, "usage: kspec run TEMPLATE [options]\n\nOn a GPU: fills the "
+               "inputs with random data, runs the kernel (specialized\non "
+               "the -D values; generic when none), checks the output against "
+               "a CPU\nreference and prints the median time.\n\noptions:\n%s"
+               "  --size N           problem size (elements, or matrix side)\n"
+               "  --reps N           timed launches (default 20)\n"
+               "  --seed S           random seed (default: from the clock)\n"
+               "  --compare          also run the generic kernel\n",
+            spec_opts_text);
+  }
+}
+
+static int fail(const char *what) {
+  fprintf(stderr, "kspec: %s\n", what);
+  return EXIT_FAILURE;
+}
+
+static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "kspec: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(try `kspec %s --help`)\n", cmd ? cmd : "");
+  return EXIT_USAGE;
+}
+
+/* Strict unsigned parse: digits only, within [lo, hi]. */
+static int parse_uint(const char *s, unsigned long long lo,
+                      unsigned long long hi, unsigned long long *out) {
+  char *end = NULL;
+  if (!s || !*s || *s == '-' || *s == '+')
+    return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v < lo || v > hi)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+static int parse_block(const char *s, unsigned block[3]) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", s);
+  char *save = NULL;
+  int i = 0;
+  for (char *tok = strtok_r(buf, ",x", &save); tok;
+       tok = strtok_r(NULL, ",x", &save)) {
+    unsigned long long v;
+    if (i == 3 || !parse_uint(tok, 1, 1u << 20, &v))
+      return 0;
+    block[i++] = (unsigned)v;
+  }
+  return i > 0;
+}
+
+enum {
+  OPT_KERNEL = 256,
+  OPT_ARCH,
+  OPT_BLOCK,
+  OPT_MAXNTID,
+  OPT_MINCTASM,
+  OPT_MAXNREG,
+  OPT_STAGE,
+  OPT_SIZE,
+  OPT_REPS,
+  OPT_SEED,
+  OPT_COMPARE,
+  OPT_PTXISA,
+};
+
+static const struct option long_opts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"arch", required_argument, NULL, OPT_ARCH},
+    {"ptx-isa", required_argument, NULL, OPT_PTXISA},
+    {"block", required_argument, NULL, OPT_BLOCK},
+    {"maxntid", required_argument, NULL, OPT_MAXNTID},
+    {"minctasm", required_argument, NULL, OPT_MINCTASM},
+    {"maxnreg", required_argument, NULL, OPT_MAXNREG},
+    {"stage", required_argument, NULL, OPT_STAGE},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"compare", no_argument, NULL, OPT_COMPARE},
+    {"output", required_argument, NULL, 'o'},
+    {NULL, 0, NULL, 0},
+};
+
+/* One option into o; returns 0, or the exit status to stop with. */
+static int take_option(const char *cmd, int c, options *o) {
+  unsigned long long v = 0;
+  switch (c) {
+  case 'D':
+    if (o->ndefs == MAX_DEFS)
+      return bad_usage(cmd, "too many -D options%s", "");
+    if (ks_binding_parse(optarg, &o->defs[o->ndefs], o->def_names[o->ndefs],
+                         sizeof o->def_names[0]) != KS_OK)
+      return bad_usage(cmd, "-D '%s': want NAME=VALUE", optarg);
+    o->ndefs++;
+    return 0;
+  case 'o':
+    o->out = optarg;
+    return 0;
+  case OPT_KERNEL:
+    o->kernel = optarg;
+    return 0;
+  case OPT_ARCH:
+    o->arch = optarg;
+    return 0;
+  case OPT_STAGE:
+    o->stage = optarg;
+    return 0;
+  case OPT_COMPARE:
+    o->compare = 1;
+    return 0;
+  case OPT_BLOCK:
+    return parse_block(optarg, o->bounds.block)
+               ? 0
+               : bad_usage(cmd, "--block '%s': want X[,Y[,Z]]", optarg);
+  }
+  if (!parse_uint(optarg, 0, UINT32_MAX, &v))
+    return bad_usage(cmd, "'%s' is not a non-negative integer", optarg);
+  switch (c) {
+  case OPT_MAXNTID: o->bounds.maxntid = (unsigned)v; break;
+  case OPT_MINCTASM: o->bounds.minctasm = (unsigned)v; break;
+  case OPT_MAXNREG: o->bounds.maxnreg = (unsigned)v; break;
+  case OPT_PTXISA: o->ptx_isa = (unsigned)v; break;
+  case OPT_SIZE: o->size = (size_t)v; break;
+  case OPT_REPS: o->reps = (unsigned)v; break;
+  case OPT_SEED: o->seed = v; break;
+  }
+  return 0;
+}
+
+/* Parses argv after the command name; returns -1 to go on, else an exit
+ * status. */
+static int parse_args(const char *cmd, int argc, char **argv, options *o) {
+  int c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":hD:o:", long_opts, NULL)) != -1) {
+    if (c == 'h') {
+      usage_for(cmd, stdout);
+      return EXIT_SUCCESS;
+    }
+    if (c == '?')
+      return bad_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+    if (c == ':')
+      return bad_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+    int rc = take_option(cmd, c, o);
+    if (rc)
+      return rc;
+  }
+  int need = strcmp(cmd, "list") != 0;
+  if (argc - optind != need)
+    return bad_usage(cmd, need ? "expected one TEMPLATE%s"
+                               : "unexpected argument%s",
+                     "");
+  o->tmpl = need ? argv[optind] : NULL;
+  return -1;
+}
+
+static int cmd_list(void) {
+  ks_ctx_opts co = {.arch = "sm_90", .no_driver = 1};
+  ks_ctx *ctx = NULL;
+  if (ks_ctx_create(&co, &ctx) != KS_OK)
+    return fail(ks_errmsg(NULL));
+  for (size_t i = 0; i < ks_builtin_count(); i++) {
+    ks_template *t = NULL;
+    if (ks_template_load(ctx, ks_builtin_name(i), &t) != KS_OK) {
+      ks_ctx_destroy(ctx);
+      return fail(ks_errmsg(ctx));
+    }
+    printf("%-16s %s\n", ks_builtin_name(i), ks_template_kernel_doc(t, 0));
+    ks_template_destroy(t);
+  }
+  ks_ctx_destroy(ctx);
+  return EXIT_SUCCESS;
+}
+
+static void print_kernel(const ks_template *t, size_t k) {
+  printf("kernel %s\n", ks_template_kernel_name(t, k));
+  if (ks_template_kernel_doc(t, k)[0])
+    printf("  %s\n", ks_template_kernel_doc(t, k));
+  size_t n = ks_template_param_count(t, k);
+  if (n == 0)
+    printf("  no parameters (launch bounds only)\n");
+  for (size_t i = 0; i < n; i++) {
+    ks_param_info p;
+    ks_template_param(t, k, i, &p);
+    printf("  %-12s %-6s default %-6g range [%g, %g]%s\n", p.name,
+           ks_type_name(p.type), p.def, p.min, p.max,
+           (p.flags & KS_PARAM_BLOCK_Y)   ? "  (fixes block x and y)"
+           : (p.flags & KS_PARAM_BLOCK_X) ? "  (fixes block x)"
+                                          : "");
+  }
+}
+
+static int cmd_info(const options *o) {
+  ks_ctx_opts co = {.arch = "sm_90", .no_driver = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  if (ks_ctx_create(&co, &ctx) != KS_OK)
+    return fail(ks_errmsg(NULL));
+  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK) {
+    int rc = fail(ks_errmsg(ctx));
+    ks_ctx_destroy(ctx);
+    return rc;
+  }
+  printf("template %s\n", ks_template_name(t));
+  for (size_t k = 0; k < ks_template_kernel_count(t); k++)
+    print_kernel(t, k);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return EXIT_SUCCESS;
+}
+
+static int write_text(const char *path, const char *text, size_t len) {
+  FILE *f = path ? fopen(path, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "kspec: output: %s: %s\n", path, strerror(errno));
+    return EXIT_FAILURE;
+  }
+  int bad = fwrite(text, 1, len, f) != len;
+  bad |= path ? fclose(f) != 0 : fflush(f) != 0;
+  if (bad) {
+    fprintf(stderr, "kspec: output: %s: write failed\n",
+            path ? path : "stdout");
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
+}
+
+/* ptx and ir: specialize once and print. */
+static int cmd_emit(const options *o, int want_ir) {
+  ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  const char *text = NULL;
+  size_t len = 0;
+  int rc = EXIT_FAILURE;
+  ks_spec_req req = {.kernel = o->kernel,
+                     .bindings = o->defs,
+                     .nbindings = o->ndefs,
+                     .bounds = o->bounds};
+  if (want_ir)
+    req.dump_stage =
+        o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
+  if (ks_ctx_create(&co, &ctx) != KS_OK)
+    return fail(ks_errmsg(NULL));
+  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK ||
+      ks_specialize(ctx, t, &req, &k) != KS_OK ||
+      (want_ir ? ks_kernel_ir(k, &text, &len)
+               : ks_kernel_ptx(k, &text, &len)) != KS_OK)
+    rc = fail(ks_errmsg(ctx));
+  else
+    rc = write_text(o->out, text, len);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return rc;
+}
+
+static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
+                   int generic, double *ms) {
+  char err[512];
+  ks_kernel *k = NULL;
+  ks_spec_req req = {.kernel = o->kernel, .bounds = o->bounds};
+  if (!generic) {
+    req.bindings = o->defs;
+    req.nbindings = o->ndefs;
+    ks_dim3 b = ks_wl_block(w);
+    if (!req.bounds.block[0]) {
+      req.bounds.block[0] = b.x;
+      req.bounds.block[1] = b.y;
+      req.bounds.block[2] = b.z;
+    }
+  }
+  if (ks_specialize(ctx, t, &req, &k) != KS_OK)
+    return fail(ks_errmsg(ctx));
+  if (ks_wl_check(w, k, err, sizeof err) != KS_OK ||
+      ks_wl_time(w, k, o->reps ? (int)o->reps : 20, ms, err, sizeof err) !=
+          KS_OK)
+    return fail(err);
+  ks_kernel_info info;
+  ks_kernel_info_get(k, &info);
+  printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
+         generic ? "generic" : "specialized", *ms,
+         ks_wl_bytes(w) / (*ms * 1e6), info.regs, info.compile_ms);
+  return EXIT_SUCCESS;
+}
+
+static int cmd_run(const options *o) {
+  ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_wl *w = NULL;
+  char err[512];
+  double ms = 0, ms_generic = 0;
+  int rc = EXIT_FAILURE;
+  if (!ks_wl_supported(o->tmpl)) {
+    fprintf(stderr, "kspec: run: '%s' has no built-in inputs and reference "
+                    "(run works on the built-in templates)\n",
+            o->tmpl);
+    return EXIT_FAILURE;
+  }
+  if (ks_ctx_create(&co, &ctx) != KS_OK)
+    return fail(ks_errmsg(NULL));
+  uint64_t seed = o->seed ? o->seed : (uint64_t)time(NULL);
+  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK) {
+    rc = fail(ks_errmsg(ctx));
+  } else if (ks_wl_create(ctx, t, o->kernel, o->size, o->defs, o->ndefs,
+                          o->bounds.block[0], seed, &w, err,
+                          sizeof err) != KS_OK) {
+    rc = fail(err);
+  } else {
+    printf("%s on %s: %s\n", o->tmpl, ks_ctx_arch(ctx), ks_wl_describe(w));
+    rc = run_one(ctx, t, o, w, o->ndefs == 0, &ms);
+    if (rc == EXIT_SUCCESS && o->compare && o->ndefs) {
+      rc = run_one(ctx, t, o, w, 1, &ms_generic);
+      if (rc == EXIT_SUCCESS)
+        printf("speed-up     %.2fx\n", ms_generic / ms);
+    }
+  }
+  ks_wl_destroy(w);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return bad_usage(NULL, "missing command%s", "");
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+      strcmp(cmd, "help") == 0) {
+    usage_for(NULL, stdout);
+    return EXIT_SUCCESS;
+  }
+  static const char *const cmds[] = {"list", "info", "ptx", "ir", "run"};
+  size_t i = 0;
+  while (i < 5 && strcmp(cmds[i], cmd) != 0)
+    i++;
+  if (i == 5)
+    return bad_usage(NULL, "unknown command '%s'", cmd);
+  options o = {0};
+  int rc = parse_args(cmd, argc - 1, argv + 1, &o);
+  if (rc >= 0)
+    return rc;
+  switch (i) {
+  case 0: return cmd_list();
+  case 1: return cmd_info(&o);
+  case 2: return cmd_emit(&o, 0);
+  case 3: return cmd_emit(&o, 1);
+  default: return cmd_run(&o);
+  }
+}

@@ -1,0 +1,819 @@
+/*
+ * workloads.c - problem instances of the built-in templates (workloads.h).
+ *
+ * Each template is one row of wl_table: which buffers and scalar arguments
+ * it takes, its launch geometry, its CPU reference (computed in double), how
+ * its output is compared and how many bytes it must move. Everything else -
+ * parameter values, device buffers, random inputs, poisoning, launching,
+ * checking and timing - is written once, generically. Only the public API.
+ */
+#include "workloads.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WL_MAX_BUFS = 3, WL_MAX_INTS = 2, WL_MAX_ARGS = 8, WL_MAX_PARAMS = 4 };
+
+/* Problems are capped so that every index fits an int in the kernels. */
+#define WL_MAX_ELEMS ((size_t)1 << 30)
+/* Histogram grid: enough threads in all to fill a large GPU (132 SMs x
+ * 2048 threads), fixed so that the grid depends on n and the block only. */
+#define WL_HIST_THREADS 262144u
+
+typedef enum buf_role { ROLE_IN, ROLE_OUT, ROLE_ACC } buf_role;
+typedef enum buf_elem { ELEM_U8, ELEM_U32, ELEM_F32 } buf_elem;
+
+static const size_t elem_size[] = {1, 4, 4};
+
+/* One device buffer with its host sides. IN buffers are random inputs, OUT
+ * buffers are poisoned before a check, ACC buffers (accumulated into by the
+ * kernel) get random initial values instead. */
+typedef struct wl_buf {
+  const char *name;
+  buf_role role;
+  buf_elem elem;
+  size_t count;
+  void *host; /* the inputs (IN) or the initial values (ACC) */
+  void *got;  /* read back (OUT, ACC) */
+  ks_devptr dev;
+} wl_buf;
+
+typedef union wl_value {
+  int32_t i32;
+  int64_t i64;
+  float f32;
+  double f64;
+} wl_value;
+
+typedef struct wl_desc wl_desc;
+
+struct ks_wl {
+  ks_ctx *ctx;
+  const wl_desc *desc;
+  size_t size;                         /* n, or the side of the square */
+  long pv;                             /* the value of desc->param */
+  ks_param_info params[WL_MAX_PARAMS]; /* the kernel's parameters */
+  wl_value pvals[WL_MAX_PARAMS];       /* and their values, as passed */
+  double pnum[WL_MAX_PARAMS];          /* the same, for messages */
+  size_t nparams;
+  wl_buf bufs[WL_MAX_BUFS];
+  size_t nbufs;
+  int32_t ints[WL_MAX_INTS]; /* scalar arguments after the buffers */
+  size_t nints;
+  void *args[WL_MAX_ARGS];
+  size_t nargs;
+  ks_dim3 grid, block;
+  double *ref; /* the CPU reference, computed at the first check */
+  uint64_t rng;
+  char text[192]; /* "n=1000003 FILTER_LEN=32" */
+  char note[192]; /* "FILTER_LEN=32, n=1000003", for mismatch messages */
+};
+
+struct wl_desc {
+  const char *name;    /* template and kernel */
+  const char *param;   /* the parameter sizing the problem */
+  const char *ints[2]; /* names of the scalar arguments */
+  int two_d;           /* size is the side of a square */
+  size_t def_size;
+  int axis;                /* sepfilter: 0 along rows, 1 along columns */
+  void (*setup)(ks_wl *w); /* declares buffers and scalars */
+  void (*geometry)(ks_wl *w, unsigned block);
+  int (*reference)(ks_wl *w); /* fills w->ref; -1: no memory */
+  int (*compare)(ks_wl *w, char *err, size_t cap); /* 0: it matches */
+  double (*bytes)(const ks_wl *w);
+};
+
+/* ---- small helpers --------------------------------------------------- */
+
+static ks_status say(char *err, size_t cap, ks_status s, const char *fmt, ...) {
+  va_list ap;
+  if (err && cap) {
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+  }
+  return s;
+}
+
+/* A failure of the library: the stage and kspec's own message. */
+static ks_status lib_fail(const ks_wl *w, ks_status s, const char *stage,
+                          char *err, size_t cap) {
+  return say(err, cap, s, "%s: %s: %s", w->desc->name, stage,
+             ks_errmsg(w->ctx));
+}
+
+/* splitmix64: test data, not cryptography. */
+static uint64_t rnd(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [-1, 1), a multiple of 2^-23: never all zeros. */
+static float rnd_float(uint64_t *state) {
+  return (float)(rnd(state) >> 40) * (1.0f / 8388608.0f) - 1.0f;
+}
+
+/* u32_limit: U32 values are below it (0: any). */
+static void fill_random(wl_buf *b, uint64_t *state, unsigned u32_limit) {
+  for (size_t i = 0; i < b->count; i++) {
+    if (b->elem == ELEM_U8)
+      ((unsigned char *)b->host)[i] = (unsigned char)(rnd(state) >> 56);
+    else if (b->elem == ELEM_U32)
+      ((uint32_t *)b->host)[i] =
+          (uint32_t)(u32_limit ? rnd(state) % u32_limit : rnd(state));
+    else
+      ((float *)b->host)[i] = rnd_float(state);
+  }
+}
+
+static void add_buf(ks_wl *w, const char *name, buf_role role, buf_elem elem,
+                    size_t count) {
+  wl_buf *b = &w->bufs[w->nbufs++];
+  b->name = name;
+  b->role = role;
+  b->elem = elem;
+  b->count = count;
+}
+
+static void add_int(ks_wl *w, size_t v) { w->ints[w->nints++] = (int32_t)v; }
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+static int clampi(long v, long lo, long hi) {
+  return (int)(v < lo ? lo : (v > hi ? hi : v));
+}
+
+static double *alloc_ref(ks_wl *w, size_t count) {
+  w->ref = calloc(count ? count : 1, sizeof *w->ref);
+  return w->ref;
+}
+
+/* The buffer the kernel writes (the first that is not an input). */
+static wl_buf *out_buf(ks_wl *w) {
+  for (size_t i = 0; i < w->nbufs; i++)
+    if (w->bufs[i].role != ROLE_IN)
+      return &w->bufs[i];
+  return NULL;
+}
+
+static int mismatch(const ks_wl *w, char *err, size_t cap, const char *where,
+                    const char *got, const char *expected) {
+  say(err, cap, KS_ERANGE, "%s: %s = %s, expected %s (%s)", w->desc->name,
+      where, got, expected, w->note);
+  return -1;
+}
+
+/* ---- conv1d ---------------------------------------------------------- */
+
+static void conv1d_setup(ks_wl *w) {
+  size_t n = w->size, taps = (size_t)w->pv;
+  add_buf(w, "x", ROLE_IN, ELEM_F32, n + taps - 1);
+  add_buf(w, "f", ROLE_IN, ELEM_F32, taps);
+  add_buf(w, "y", ROLE_OUT, ELEM_F32, n);
+  add_int(w, n);
+}
+
+static int conv1d_reference(ks_wl *w) {
+  const float *x = w->bufs[0].host, *f = w->bufs[1].host;
+  size_t n = w->size, taps = (size_t)w->pv;
+  if (!alloc_ref(w, n))
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    double s = 0.0;
+    for (size_t k = 0; k < taps; k++)
+      s += (double)x[i + k] * f[k];
+    w->ref[i] = s;
+  }
+  return 0;
+}
+
+static double conv1d_bytes(const ks_wl *w) {
+  return 4.0 * ((double)w->size + (double)w->pv - 1) + 4.0 * (double)w->size +
+         4.0 * (double)w->pv;
+}
+
+/* 1-D launch, one thread per element; block 0 means 256. */
+static void geometry_1d(ks_wl *w, unsigned block) {
+  unsigned b = block ? block : 256;
+  w->block = (ks_dim3){b, 1, 1};
+  w->grid = (ks_dim3){(unsigned)ceil_div(w->size, b), 1, 1};
+}
+
+/* Float outputs element by element: |got - ref| <= 1e-4 (1 + |ref|); the
+ * NaN poison fails the test, so every element must have been written. */
+static int compare_close(ks_wl *w, char *err, size_t cap) {
+  wl_buf *o = out_buf(w);
+  const float *got = o->got;
+  for (size_t i = 0; i < o->count; i++) {
+    double r = w->ref[i];
+    if (!(fabs(got[i] - r) <= 1e-4 * (1.0 + fabs(r)))) {
+      char where[64], g[32], e[32];
+      if (w->desc->two_d)
+        snprintf(where, sizeof where, "%s[%zu][%zu]", o->name, i / w->size,
+                 i % w->size);
+      else
+        snprintf(where, sizeof where, "%s[%zu]", o->name, i);
+      snprintf(g, sizeof g, "%.9g", got[i]);
+      snprintf(e, sizeof e, "%.9g", r);
+      return mismatch(w, err, cap, where, g, e);
+    }
+  }
+  return 0;
+}
+
+/* ---- sepfilter_rows, sepfilter_cols ------------------------------------ */
+
+static void sepfilter_setup(ks_wl *w) {
+  size_t side = w->size, taps = 2 * (size_t)w->pv + 1;
+  add_buf(w, "in", ROLE_IN, ELEM_F32, side * side);
+  add_buf(w, "c", ROLE_IN, ELEM_F32, taps);
+  add_buf(w, "out", ROLE_OUT, ELEM_F32, side * side);
+  add_int(w, side);
+  add_int(w, side);
+}
+
+/* Rows: each output reads its own row. Columns: whole rows are accumulated
+ * at a time so the reference walks memory in order. */
+static int sepfilter_reference(ks_wl *w) {
+  const float *in = w->bufs[0].host, *c = w->bufs[1].host;
+  long side = (long)w->size, r = w->pv;
+  if (!alloc_ref(w, w->size * w->size))
+    return -1;
+  for (long y = 0; y < side; y++) {
+    double *row = w->ref + y * side;
+    for (long k = -r; k <= r; k++) {
+      double ck = c[k + r];
+      if (w->desc->axis == 0) {
+        const float *src = in + y * side;
+        for (long x = 0; x < side; x++)
+          row[x] += (double)src[clampi(x + k, 0, side - 1)] * ck;
+      } else {
+        const float *src = in + clampi(y + k, 0, side - 1) * side;
+        for (long x = 0; x < side; x++)
+          row[x] += (double)src[x] * ck;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The block is free: `block` threads as 32 x block/32 when it is a multiple
+ * of the warp (256: 32 x 8), else block x 1. */
+static void sepfilter_geometry(ks_wl *w, unsigned block) {
+  unsigned b = block ? block : 256;
+  unsigned bx = b % 32 == 0 ? 32 : b, by = b / bx;
+  w->block = (ks_dim3){bx, by, 1};
+  w->grid = (ks_dim3){(unsigned)ceil_div(w->size, bx),
+                      (unsigned)ceil_div(w->size, by), 1};
+}
+
+static double sepfilter_bytes(const ks_wl *w) {
+  return 2.0 * 4.0 * (double)w->size * (double)w->size;
+}
+
+/* ---- histogram -------------------------------------------------------- */
+
+static void histogram_setup(ks_wl *w) {
+  add_buf(w, "data", ROLE_IN, ELEM_U8, w->size);
+  add_buf(w, "hist", ROLE_ACC, ELEM_U32, (size_t)w->pv);
+  add_int(w, w->size);
+}
+
+static int histogram_reference(ks_wl *w) {
+  const unsigned char *data = w->bufs[0].host;
+  size_t bins = (size_t)w->pv;
+  if (!alloc_ref(w, bins))
+    return -1;
+  for (size_t i = 0; i < w->size; i++)
+    w->ref[(data[i] * bins) / 256] += 1.0;
+  return 0;
+}
+
+/* A grid-stride loop: at most WL_HIST_THREADS threads in all. */
+static void histogram_geometry(ks_wl *w, unsigned block) {
+  unsigned b = block ? block : 256;
+  size_t most = b < WL_HIST_THREADS ? WL_HIST_THREADS / b : 1;
+  size_t blocks = ceil_div(w->size, b);
+  w->block = (ks_dim3){b, 1, 1};
+  w->grid = (ks_dim3){(unsigned)(blocks < most ? blocks : most), 1, 1};
+}
+
+/* Exact: each bin holds its initial value plus its count (mod 2^32). */
+static int histogram_compare(ks_wl *w, char *err, size_t cap) {
+  const wl_buf *h = &w->bufs[1];
+  const uint32_t *got = h->got, *init = h->host;
+  for (size_t b = 0; b < h->count; b++) {
+    uint32_t want = init[b] + (uint32_t)w->ref[b];
+    if (got[b] != want) {
+      char where[48], g[16], e[16];
+      snprintf(where, sizeof where, "hist[%zu]", b);
+      snprintf(g, sizeof g, "%u", got[b]);
+      snprintf(e, sizeof e, "%u", want);
+      return mismatch(w, err, cap, where, g, e);
+    }
+  }
+  return 0;
+}
+
+static double histogram_bytes(const ks_wl *w) {
+  return (double)w->size + 4.0 * (double)w->pv;
+}
+
+/* ---- reduce_sum -------------------------------------------------------- */
+
+static void reduce_setup(ks_wl *w) {
+  add_buf(w, "x", ROLE_IN, ELEM_F32, w->size);
+  add_buf(w, "out", ROLE_ACC, ELEM_F32, 1);
+  add_int(w, w->size);
+}
+
+/* ref[0]: the sum; ref[1]: the sum of magnitudes, for the tolerance. */
+static int reduce_reference(ks_wl *w) {
+  const float *x = w->bufs[0].host;
+  if (!alloc_ref(w, 2))
+    return -1;
+  for (size_t i = 0; i < w->size; i++) {
+    w->ref[0] += x[i];
+    w->ref[1] += fabs(x[i]);
+  }
+  return 0;
+}
+
+/* The block is BLOCK: the parameter fixes it. */
+static void reduce_geometry(ks_wl *w, unsigned block) {
+  geometry_1d(w, (unsigned)w->pv);
+}
+
+/* Float atomics add the blocks' sums in any order: relative to the sum of
+ * magnitudes (the initial value included), 1e-4. */
+static int reduce_compare(ks_wl *w, char *err, size_t cap) {
+  const wl_buf *o = &w->bufs[1];
+  double init = *(const float *)o->host, got = *(const float *)o->got;
+  double want = init + w->ref[0];
+  double tol = 1e-4 * (w->ref[1] + fabs(init));
+  if (!(fabs(got - want) <= tol)) {
+    char g[32], e[64];
+    snprintf(g, sizeof g, "%.9g", got);
+    snprintf(e, sizeof e, "%.9g +- %.3g", want, tol);
+    return mismatch(w, err, cap, "out", g, e);
+  }
+  return 0;
+}
+
+static double reduce_bytes(const ks_wl *w) { return 4.0 * (double)w->size; }
+
+/* ---- transpose --------------------------------------------------------- */
+
+static void transpose_setup(ks_wl *w) {
+  add_buf(w, "in", ROLE_IN, ELEM_F32, w->size * w->size);
+  add_buf(w, "out", ROLE_OUT, ELEM_F32, w->size * w->size);
+  add_int(w, w->size); /* rows */
+  add_int(w, w->size); /* cols */
+}
+
+static void transpose_geometry(ks_wl *w, unsigned block) {
+  unsigned t = (unsigned)w->pv;
+  w->block = (ks_dim3){t, t, 1};
+  w->grid = (ks_dim3){(unsigned)ceil_div(w->size, t),
+                      (unsigned)ceil_div(w->size, t), 1};
+}
+
+/* Exact, bit for bit: out[x][y] is in[y][x] (rows == cols == size). */
+static int transpose_compare(ks_wl *w, char *err, size_t cap) {
+  const uint32_t *in = w->bufs[0].host, *got = w->bufs[1].got;
+  size_t rows = w->size, cols = w->size;
+  for (size_t x = 0; x < cols; x++) {
+    for (size_t y = 0; y < rows; y++) {
+      uint32_t want = in[y * cols + x], have = got[x * rows + y];
+      if (have != want) {
+        char where[64], g[32], e[32];
+        float fg, fe;
+        memcpy(&fg, &have, sizeof fg);
+        memcpy(&fe, &want, sizeof fe);
+        snprintf(where, sizeof where, "out[%zu][%zu]", x, y);
+        snprintf(g, sizeof g, "%.9g", fg);
+        snprintf(e, sizeof e, "%.9g", fe);
+        return mismatch(w, err, cap, where, g, e);
+      }
+    }
+  }
+  return 0;
+}
+
+static double transpose_bytes(const ks_wl *w) {
+  return 2.0 * 4.0 * (double)w->size * (double)w->size;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static const wl_desc wl_table[] = {
+    {.name = "conv1d",
+     .param = "FILTER_LEN",
+     .ints = {"n"},
+     .def_size = (size_t)1 << 24,
+     .setup = conv1d_setup,
+     .geometry = geometry_1d,
+     .reference = conv1d_reference,
+     .compare = compare_close,
+     .bytes = conv1d_bytes},
+    {.name = "sepfilter_rows",
+     .param = "RADIUS",
+     .ints = {"w", "h"},
+     .two_d = 1,
+     .def_size = 4096,
+     .axis = 0,
+     .setup = sepfilter_setup,
+     .geometry = sepfilter_geometry,
+     .reference = sepfilter_reference,
+     .compare = compare_close,
+     .bytes = sepfilter_bytes},
+    {.name = "sepfilter_cols",
+     .param = "RADIUS",
+     .ints = {"w", "h"},
+     .two_d = 1,
+     .def_size = 4096,
+     .axis = 1,
+     .setup = sepfilter_setup,
+     .geometry = sepfilter_geometry,
+     .reference = sepfilter_reference,
+     .compare = compare_close,
+     .bytes = sepfilter_bytes},
+    {.name = "histogram",
+     .param = "BINS",
+     .ints = {"n"},
+     .def_size = (size_t)1 << 26,
+     .setup = histogram_setup,
+     .geometry = histogram_geometry,
+     .reference = histogram_reference,
+     .compare = histogram_compare,
+     .bytes = histogram_bytes},
+    {.name = "reduce_sum",
+     .param = "BLOCK",
+     .ints = {"n"},
+     .def_size = (size_t)1 << 24,
+     .setup = reduce_setup,
+     .geometry = reduce_geometry,
+     .reference = reduce_reference,
+     .compare = reduce_compare,
+     .bytes = reduce_bytes},
+    {.name = "transpose",
+     .param = "TILE",
+     .ints = {"rows", "cols"},
+     .two_d = 1,
+     .def_size = 4096,
+     .setup = transpose_setup,
+     .geometry = transpose_geometry,
+     .reference = NULL,
+     .compare = transpose_compare,
+     .bytes = transpose_bytes},
+};
+
+static const wl_desc *find_desc(const char *name) {
+  for (size_t i = 0; name && i < sizeof wl_table / sizeof wl_table[0]; i++)
+    if (strcmp(wl_table[i].name, name) == 0)
+      return &wl_table[i];
+  return NULL;
+}
+
+int ks_wl_supported(const char *template_name) {
+  return find_desc(template_name) != NULL;
+}
+
+/* ---- parameters -------------------------------------------------------- */
+
+/* The numeric value of a binding; text is parsed by the parameter's type. */
+static int binding_number(const ks_binding *b, const ks_param_info *p,
+                          double *out) {
+  char *end = NULL;
+  if (b->kind == KS_VALUE_INT) {
+    *out = (double)b->v.i;
+    return 0;
+  }
+  if (b->kind == KS_VALUE_REAL) {
+    *out = b->v.f;
+    return 0;
+  }
+  if (b->kind != KS_VALUE_TEXT || !b->v.s || !*b->v.s)
+    return -1;
+  if (p->type == KS_TYPE_I32 || p->type == KS_TYPE_I64)
+    *out = (double)strtoll(b->v.s, &end, 0);
+  else
+    *out = strtod(b->v.s, &end);
+  return *end ? -1 : 0;
+}
+
+static void store_value(ks_wl *w, size_t i, double v) {
+  w->pnum[i] = v;
+  switch (w->params[i].type) {
+  case KS_TYPE_I32:
+    w->pvals[i].i32 = (int32_t)v;
+    break;
+  case KS_TYPE_I64:
+    w->pvals[i].i64 = (int64_t)v;
+    break;
+  case KS_TYPE_F32:
+    w->pvals[i].f32 = (float)v;
+    break;
+  case KS_TYPE_F64:
+    w->pvals[i].f64 = v;
+    break;
+  }
+}
+
+/* Applies one binding: the name must be a parameter, the value of its type
+ * and in its range. */
+static ks_status apply_binding(ks_wl *w, const ks_binding *b, char *err,
+                               size_t cap) {
+  const char *name = b->name ? b->name : "(null)";
+  for (size_t i = 0; i < w->nparams; i++) {
+    const ks_param_info *p = &w->params[i];
+    double v;
+    if (strcmp(p->name, name) != 0)
+      continue;
+    if (binding_number(b, p, &v) != 0 ||
+        ((p->type == KS_TYPE_I32 || p->type == KS_TYPE_I64) && v != floor(v)))
+      return say(err, cap, KS_EPARAM, "%s: bad value for %s (%s expected)",
+                 w->desc->name, name, ks_type_name(p->type));
+    if (!(v >= p->min && v <= p->max))
+      return say(err, cap, KS_ERANGE, "%s: %s=%g outside [%g, %g]",
+                 w->desc->name, name, v, p->min, p->max);
+    store_value(w, i, v);
+    return KS_OK;
+  }
+  return say(err, cap, KS_EPARAM, "%s: no parameter '%s'", w->desc->name, name);
+}
+
+/* Reads kernel ki's parameters, defaults first, then the bindings. */
+static ks_status read_params(ks_wl *w, const ks_template *t, size_t ki,
+                             const ks_binding *values, size_t nvalues,
+                             char *err, size_t cap) {
+  size_t n = ks_template_param_count(t, ki);
+  ks_status s;
+  if (n > WL_MAX_PARAMS)
+    return say(err, cap, KS_EINVAL, "%s: too many parameters (%zu)",
+               w->desc->name, n);
+  for (size_t i = 0; i < n; i++) {
+    s = ks_template_param(t, ki, i, &w->params[i]);
+    if (s != KS_OK)
+      return lib_fail(w, s, "parameters", err, cap);
+    w->nparams++;
+    store_value(w, i, w->params[i].def);
+  }
+  for (size_t i = 0; i < nvalues; i++)
+    if ((s = apply_binding(w, &values[i], err, cap)) != KS_OK)
+      return s;
+  for (size_t i = 0; i < w->nparams; i++)
+    if (strcmp(w->params[i].name, w->desc->param) == 0) {
+      w->pv = (long)w->pnum[i];
+      return KS_OK;
+    }
+  return say(err, cap, KS_EINVAL, "%s: the template has no parameter %s",
+             w->desc->name, w->desc->param);
+}
+
+/* ---- creation ---------------------------------------------------------- */
+
+/* Kernel arguments: the buffers, then the scalars, then the parameters at
+ * their own positions, which must be the last ones. */
+static ks_status build_args(ks_wl *w, char *err, size_t cap) {
+  size_t fixed = w->nbufs + w->nints;
+  w->nargs = fixed + w->nparams;
+  for (size_t i = 0; i < w->nbufs; i++)
+    w->args[i] = &w->bufs[i].dev;
+  for (size_t i = 0; i < w->nints; i++)
+    w->args[w->nbufs + i] = &w->ints[i];
+  for (size_t i = 0; i < w->nparams; i++) {
+    unsigned at = w->params[i].arg_index;
+    if (at < fixed || at >= w->nargs || w->args[at])
+      return say(err, cap, KS_EINVAL,
+                 "%s: parameter %s is argument %u, not one of the last %zu",
+                 w->desc->name, w->params[i].name, at, w->nparams);
+    w->args[at] = &w->pvals[i];
+  }
+  return KS_OK;
+}
+
+/* Host copies and device buffers, inputs filled and uploaded. */
+static ks_status alloc_buffers(ks_wl *w, char *err, size_t cap) {
+  for (size_t i = 0; i < w->nbufs; i++) {
+    wl_buf *b = &w->bufs[i];
+    size_t bytes = b->count * elem_size[b->elem];
+    ks_status s;
+    b->host = malloc(bytes);
+    if (b->role != ROLE_IN)
+      b->got = malloc(bytes);
+    if (!b->host || (b->role != ROLE_IN && !b->got))
+      return say(err, cap, KS_ENOMEM, "%s: no memory for %s (%zu bytes)",
+                 w->desc->name, b->name, bytes);
+    if ((s = ks_mem_alloc(w->ctx, bytes, &b->dev)) != KS_OK)
+      return lib_fail(w, s, "allocate", err, cap);
+    if (b->role != ROLE_IN)
+      continue;
+    fill_random(b, &w->rng, 0);
+    if ((s = ks_memcpy_htod(w->ctx, b->dev, b->host, bytes)) != KS_OK)
+      return lib_fail(w, s, "upload", err, cap);
+  }
+  return KS_OK;
+}
+
+/* "n=1000003 FILTER_LEN=32" and "FILTER_LEN=32, n=1000003". */
+static void describe(ks_wl *w) {
+  size_t a = 0, b = 0;
+  for (size_t i = 0; i < w->nints && a < sizeof w->text; i++)
+    a += (size_t)snprintf(w->text + a, sizeof w->text - a, "%s%s=%d",
+                          i ? " " : "", w->desc->ints[i], w->ints[i]);
+  for (size_t i = 0; i < w->nparams && a < sizeof w->text; i++)
+    a += (size_t)snprintf(w->text + a, sizeof w->text - a, " %s=%g",
+                          w->params[i].name, w->pnum[i]);
+  for (size_t i = 0; i < w->nparams && b < sizeof w->note; i++)
+    b += (size_t)snprintf(w->note + b, sizeof w->note - b, "%s=%g, ",
+                          w->params[i].name, w->pnum[i]);
+  for (size_t i = 0; i < w->nints && b < sizeof w->note; i++)
+    b += (size_t)snprintf(w->note + b, sizeof w->note - b, "%s%s=%d",
+                          i ? ", " : "", w->desc->ints[i], w->ints[i]);
+}
+
+static ks_status find_kernel(const ks_template *t, const char *kernel,
+                             size_t *ki, char *err, size_t cap) {
+  size_t n = ks_template_kernel_count(t);
+  if (!kernel) {
+    *ki = 0;
+    return n == 1 ? KS_OK
+                  : say(err, cap, KS_EINVAL, "%s: %zu kernels, name one",
+                        ks_template_name(t), n);
+  }
+  for (*ki = 0; *ki < n; ++*ki)
+    if (strcmp(ks_template_kernel_name(t, *ki), kernel) == 0)
+      return KS_OK;
+  return say(err, cap, KS_ENOKERNEL, "%s: no kernel '%s'", ks_template_name(t),
+             kernel);
+}
+
+ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,
+                       size_t size, const ks_binding *values, size_t nvalues,
+                       unsigned block, uint64_t seed, ks_wl **out, char *err,
+                       size_t cap) {
+  const wl_desc *d;
+  ks_wl *w = NULL;
+  size_t ki;
+  ks_status s;
+  if (!ctx || !t || !out || (nvalues && !values))
+    return say(err, cap, KS_EINVAL, "workload: missing argument");
+  *out = NULL;
+  if ((s = find_kernel(t, kernel, &ki, err, cap)) != KS_OK)
+    return s;
+  d = find_desc(ks_template_name(t));
+  if (!d)
+    d = find_desc(ks_template_kernel_name(t, ki));
+  if (!d)
+    return say(err, cap, KS_EINVAL, "%s: no workload for this template",
+               ks_template_name(t));
+  size = size ? size : d->def_size;
+  if (size > (d->two_d ? (size_t)1 << 15 : WL_MAX_ELEMS))
+    return say(err, cap, KS_EINVAL, "%s: size %zu is too large", d->name, size);
+  if (!(w = calloc(1, sizeof *w)))
+    return say(err, cap, KS_ENOMEM, "%s: no memory", d->name);
+  w->ctx = ctx;
+  w->desc = d;
+  w->size = size;
+  w->rng = seed;
+  if ((s = read_params(w, t, ki, values, nvalues, err, cap)) != KS_OK)
+    goto fail;
+  d->setup(w);
+  d->geometry(w, block);
+  describe(w);
+  if ((s = build_args(w, err, cap)) != KS_OK)
+    goto fail;
+  if ((s = alloc_buffers(w, err, cap)) != KS_OK)
+    goto fail;
+  *out = w;
+  return KS_OK;
+fail:
+  ks_wl_destroy(w);
+  return s;
+}
+
+void ks_wl_destroy(ks_wl *w) {
+  if (!w)
+    return;
+  for (size_t i = 0; i < w->nbufs; i++) {
+    if (w->bufs[i].dev)
+      ks_mem_free(w->ctx, w->bufs[i].dev);
+    free(w->bufs[i].host);
+    free(w->bufs[i].got);
+  }
+  free(w->ref);
+  free(w);
+}
+
+ks_dim3 ks_wl_block(const ks_wl *w) { return w->block; }
+
+double ks_wl_bytes(const ks_wl *w) { return w->desc->bytes(w); }
+
+const char *ks_wl_describe(const ks_wl *w) { return w->text; }
+
+/* ---- launching, checking, timing --------------------------------------- */
+
+ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
+  ks_status s;
+  if (!w || !k)
+    return say(err, cap, KS_EINVAL, "workload: missing argument");
+  s = ks_launch(k, w->grid, w->block, 0, NULL, w->args);
+  return s == KS_OK ? KS_OK : lib_fail(w, s, "launch", err, cap);
+}
+
+/* Before a check: outputs poisoned with 0xFF (NaN as floats), accumulators
+ * set to fresh random values. */
+static ks_status prepare_outputs(ks_wl *w, char *err, size_t cap) {
+  for (size_t i = 0; i < w->nbufs; i++) {
+    wl_buf *b = &w->bufs[i];
+    size_t bytes = b->count * elem_size[b->elem];
+    ks_status s = KS_OK;
+    if (b->role == ROLE_OUT)
+      s = ks_memset8(w->ctx, b->dev, 0xFF, bytes);
+    if (b->role == ROLE_ACC) {
+      fill_random(b, &w->rng, 1024);
+      s = ks_memcpy_htod(w->ctx, b->dev, b->host, bytes);
+    }
+    if (s != KS_OK)
+      return lib_fail(w, s, "prepare outputs", err, cap);
+  }
+  return KS_OK;
+}
+
+static ks_status read_outputs(ks_wl *w, char *err, size_t cap) {
+  for (size_t i = 0; i < w->nbufs; i++) {
+    wl_buf *b = &w->bufs[i];
+    ks_status s;
+    if (b->role == ROLE_IN)
+      continue;
+    s = ks_memcpy_dtoh(w->ctx, b->got, b->dev, b->count * elem_size[b->elem]);
+    if (s != KS_OK)
+      return lib_fail(w, s, "read back", err, cap);
+  }
+  return KS_OK;
+}
+
+ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
+  ks_status s;
+  if (!w || !k)
+    return say(err, cap, KS_EINVAL, "workload: missing argument");
+  if ((s = prepare_outputs(w, err, cap)) != KS_OK)
+    return s;
+  if ((s = ks_wl_launch(w, k, err, cap)) != KS_OK)
+    return s;
+  if ((s = ks_synchronize(w->ctx)) != KS_OK)
+    return lib_fail(w, s, "run", err, cap);
+  if ((s = read_outputs(w, err, cap)) != KS_OK)
+    return s;
+  if (!w->ref && w->desc->reference && w->desc->reference(w) != 0)
+    return say(err, cap, KS_ENOMEM, "%s: no memory for the reference",
+               w->desc->name);
+  return w->desc->compare(w, err, cap) == 0 ? KS_OK : KS_ERANGE;
+}
+
+static int cmp_float(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
+                     char *err, size_t cap) {
+  float *ms = NULL;
+  ks_status s = KS_OK;
+  if (!w || !k || !median_ms || reps < 1)
+    return say(err, cap, KS_EINVAL, "workload: bad timing arguments");
+  if (!(ms = malloc((size_t)reps * sizeof *ms)))
+    return say(err, cap, KS_ENOMEM, "%s: no memory", w->desc->name);
+  for (int i = 0; i < 3 && s == KS_OK; i++)
+    s = ks_wl_launch(w, k, err, cap);
+  if (s != KS_OK)
+    goto done;
+  for (int i = 0; i < reps; i++) {
+    if ((s = ks_timer_start(w->ctx)) != KS_OK) {
+      s = lib_fail(w, s, "timer", err, cap);
+      goto done;
+    }
+    if ((s = ks_wl_launch(w, k, err, cap)) != KS_OK)
+      goto done;
+    if ((s = ks_timer_stop(w->ctx, &ms[i])) != KS_OK) {
+      s = lib_fail(w, s, "timer", err, cap);
+      goto done;
+    }
+  }
+  if ((s = ks_synchronize(w->ctx)) != KS_OK) {
+    s = lib_fail(w, s, "run", err, cap);
+    goto done;
+  }
+  qsort(ms, (size_t)reps, sizeof *ms, cmp_float);
+  *median_ms =
+      reps % 2 ? ms[reps / 2] : 0.5 * ((double)ms[reps / 2 - 1] + ms[reps / 2]);
+done:
+  free(ms);
+  return s;
+}

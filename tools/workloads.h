@@ -1,0 +1,61 @@
+/*
+ * workloads.h - problem instances of the built-in templates on the device:
+ * random inputs, launch geometry, a CPU reference and a checker. Shared by
+ * `kspec run`, the GPU tests and the benchmark; uses only the public API.
+ */
+#ifndef KS_WORKLOADS_H
+#define KS_WORKLOADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kspec.h"
+
+typedef struct ks_wl ks_wl;
+
+/* Does a built-in template of this name have a workload? */
+int ks_wl_supported(const char *template_name);
+
+/* Creates a problem for kernel `kernel` (NULL: the only one) of template t
+ * (a built-in, by name). size: the problem size (elements for 1-D templates,
+ * the matrix side for 2-D ones; 0 = the template's default). values: text or
+ * int bindings giving every parameter's value, missing ones take the
+ * default; they are the values passed as kernel arguments, whether or not a
+ * specialization folds them. block: threads per block for templates whose
+ * block is free (0 = 256); ignored where a parameter fixes the block.
+ * Allocates device buffers and fills inputs with random data from seed.
+ * Errors: KS_EINVAL (unknown template, bad size), KS_EPARAM, KS_ERANGE,
+ * driver errors. Message through ks_errmsg's thread-local slot is not
+ * available to tools code, so a message is written to err. */
+ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,
+                       size_t size, const ks_binding *values, size_t nvalues,
+                       unsigned block, uint64_t seed, ks_wl **out, char *err,
+                       size_t cap);
+void ks_wl_destroy(ks_wl *w);
+
+/* The block the kernel must be launched with; pass it as the
+ * specialization's bounds.block to fold blockDim. */
+ks_dim3 ks_wl_block(const ks_wl *w);
+
+/* Launches k once on the current inputs (no check, no sync). */
+ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap);
+
+/* Poisons the outputs (or seeds accumulators with random values), launches
+ * k, synchronizes, copies back and compares with the CPU reference.
+ * KS_OK when it matches; otherwise KS_ELAUNCH for a launch failure or
+ * KS_ERANGE with the first mismatch described in err. */
+ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap);
+
+/* Median time in milliseconds of reps launches (after 3 warm-ups), each
+ * timed with device events. */
+ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
+                     char *err, size_t cap);
+
+/* The fewest bytes the kernel must move through device memory (each input
+ * read once, each output written once), for bandwidth fractions. */
+double ks_wl_bytes(const ks_wl *w);
+
+/* Human-readable problem description, "n=67108864 FILTER_LEN=32". */
+const char *ks_wl_describe(const ks_wl *w);
+
+#endif /* KS_WORKLOADS_H */
