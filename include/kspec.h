@@ -45,26 +45,26 @@ typedef struct ks_kernel ks_kernel;
 /* ---- status codes --------------------------------------------------- */
 
 /* X(name, message): one list makes the enum, the names and the messages. */
-#define KS_STATUS_LIST(X)                                                     \
-  X(OK, "success")                                                            \
-  X(EINVAL, "invalid argument")                                               \
-  X(ENOMEM, "out of memory")                                                  \
-  X(EIO, "cannot read input")                                                 \
-  X(EPARSE, "template does not parse as LLVM IR")                             \
-  X(EVERIFY, "template fails the LLVM verifier")                              \
-  X(ETARGET, "template is not NVPTX IR")                                      \
-  X(ETEMPLATE, "malformed template markings")                                 \
-  X(ENOKERNEL, "no such kernel")                                              \
-  X(EPARAM, "bad parameter binding")                                          \
-  X(ERANGE, "value out of range")                                             \
-  X(EARCH, "unknown or unsupported GPU architecture")                         \
-  X(EBOUNDS, "launch bounds or launch size over the limits")                  \
-  X(EPASS, "optimization pipeline failed")                                    \
-  X(ECODEGEN, "PTX code generation failed")                                   \
-  X(ENODRIVER, "CUDA driver not available")                                   \
-  X(ENODEVICE, "no CUDA device")                                              \
-  X(EDRIVER, "CUDA driver call failed")                                       \
-  X(ELOAD, "the driver rejected the PTX")                                     \
+#define KS_STATUS_LIST(X)                                                      \
+  X(OK, "success")                                                             \
+  X(EINVAL, "invalid argument")                                                \
+  X(ENOMEM, "out of memory")                                                   \
+  X(EIO, "cannot read input")                                                  \
+  X(EPARSE, "template does not parse as LLVM IR")                              \
+  X(EVERIFY, "template fails the LLVM verifier")                               \
+  X(ETARGET, "template is not NVPTX IR")                                       \
+  X(ETEMPLATE, "malformed template markings")                                  \
+  X(ENOKERNEL, "no such kernel")                                               \
+  X(EPARAM, "bad parameter binding")                                           \
+  X(ERANGE, "value out of range")                                              \
+  X(EARCH, "unknown or unsupported GPU architecture")                          \
+  X(EBOUNDS, "launch bounds or launch size over the limits")                   \
+  X(EPASS, "optimization pipeline failed")                                     \
+  X(ECODEGEN, "PTX code generation failed")                                    \
+  X(ENODRIVER, "CUDA driver not available")                                    \
+  X(ENODEVICE, "no CUDA device")                                               \
+  X(EDRIVER, "CUDA driver call failed")                                        \
+  X(ELOAD, "the driver rejected the PTX")                                      \
   X(ELAUNCH, "kernel launch failed")
 
 typedef enum ks_status {
@@ -115,19 +115,19 @@ KS_API unsigned ks_ctx_ptx_isa(const ks_ctx *ctx);
 /* What the device reports. Requires a driver and a device. */
 typedef struct ks_device_info {
   char name[128];
-  int sm;                    /* 90 for sm_90 */
+  int sm; /* 90 for sm_90 */
   int multiprocessors;
   int max_threads_per_block;
   int max_block_dim[3];
   int max_grid_dim[3];
   int max_regs_per_block;
   int max_regs_per_sm;
-  int max_smem_per_block;    /* bytes, without opt-in */
+  int max_smem_per_block; /* bytes, without opt-in */
   int max_smem_per_block_optin;
   int max_smem_per_sm;
   int max_threads_per_sm;
   int warp_size;
-  int driver_version;        /* 13000 for CUDA 13.0 */
+  int driver_version; /* 13000 for CUDA 13.0 */
   size_t total_mem;
 } ks_device_info;
 
@@ -177,8 +177,8 @@ typedef struct ks_param_info {
   const char *name;   /* kernel argument name, "FILTER_LEN" */
   const char *kernel; /* owning kernel */
   ks_type type;
-  unsigned arg_index; /* position among the kernel's arguments */
-  unsigned flags;     /* KS_PARAM_* */
+  unsigned arg_index;   /* position among the kernel's arguments */
+  unsigned flags;       /* KS_PARAM_* */
   double def, min, max; /* default and inclusive range */
 } ks_param_info;
 
@@ -248,17 +248,16 @@ KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
                                size_t *len);
 /* The IR text after req->dump_stage; KS_EINVAL when the request named no
  * stage (the IR is not kept otherwise). */
-KS_API ks_status ks_kernel_ir(const ks_kernel *k, const char **ir,
-                              size_t *len);
+KS_API ks_status ks_kernel_ir(const ks_kernel *k, const char **ir, size_t *len);
 /* The kernel's symbol name in the PTX. */
 KS_API const char *ks_kernel_name(const ks_kernel *k);
 
 typedef struct ks_kernel_info {
-  unsigned reqntid[3];   /* 0 when not fixed */
+  unsigned reqntid[3]; /* 0 when not fixed */
   unsigned maxntid;
   unsigned minctasm;
   unsigned maxnreg;
-  double compile_ms;     /* template to PTX */
+  double compile_ms; /* template to PTX */
   /* After loading (0 before): figures from the driver. */
   int loaded;
   int regs;

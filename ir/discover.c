@@ -148,8 +148,8 @@ static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
 
 /* Applies one annotation string to kernel k (function fn). */
 static ks_status apply_marking(LLVMValueRef fn, ks_ir_kernel *k,
-                               const char *text, size_t len,
-                               const char *tname, char *err, size_t cap) {
+                               const char *text, size_t len, const char *tname,
+                               char *err, size_t cap) {
   static const char param[] = "kspec.param ", doc[] = "kspec.doc ";
   if (len >= sizeof doc - 1 && memcmp(text, doc, sizeof doc - 1) == 0) {
     free(k->doc);
@@ -159,8 +159,7 @@ static ks_status apply_marking(LLVMValueRef fn, ks_ir_kernel *k,
   if (len < sizeof param - 1 || memcmp(text, param, sizeof param - 1) != 0)
     return KS_OK; /* someone else's annotation */
   char *words = strndup(text + sizeof param - 1, len - (sizeof param - 1));
-  ks_ir_param *grown =
-      realloc(k->params, (k->nparams + 1) * sizeof *k->params);
+  ks_ir_param *grown = realloc(k->params, (k->nparams + 1) * sizeof *k->params);
   if (!words || !grown) {
     free(words);
     if (grown)
@@ -257,8 +256,8 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
     if (LLVMIsDeclaration(fn)) {
       ks_ir_desc_free(out);
       return ks_fail(err, cap, KS_ETEMPLATE,
-                     "template: %s: kernel '%.*s' has no body", name,
-                     (int)len, fname);
+                     "template: %s: kernel '%.*s' has no body", name, (int)len,
+                     fname);
     }
     if (add_kernel(out, fn) != KS_OK) {
       ks_ir_desc_free(out);

@@ -86,4 +86,12 @@ void ks_ir_desc_free(ks_ir_desc *d);
 /* Is F a kernel entry point of m? */
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);
 
+/* ---- screen.c ---------------------------------------------------------- */
+
+/* KS_ECODEGEN if m calls an intrinsic the NVPTX backend cannot select (LLVM
+ * would end the process) or an external function nothing provides. Run it
+ * on the module codegen will see. */
+ks_status ks_ir_screen(LLVMModuleRef m, const char *tname, char *err,
+                       size_t cap);
+
 #endif /* KS_IR_H */

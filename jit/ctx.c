@@ -18,8 +18,8 @@ ks_status ks_jit_driver(ks_ctx *ctx, ks_drv **out) {
   pthread_mutex_lock(&ctx->drv_lock);
   if (!ctx->drv_tried && !ctx->no_driver) {
     ctx->drv_tried = 1;
-    ctx->drv_status = ks_drv_open(ctx->device, &ctx->drv, ctx->drv_err,
-                                  sizeof ctx->drv_err);
+    ctx->drv_status =
+        ks_drv_open(ctx->device, &ctx->drv, ctx->drv_err, sizeof ctx->drv_err);
     if (ctx->drv_status == KS_OK)
       ctx->drv_status = ks_drv_device_info(ctx->drv, &ctx->dev, ctx->drv_err,
                                            sizeof ctx->drv_err);
@@ -91,8 +91,7 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
     return ks_jit_fail(KS_EINVAL, "ctx: out is NULL");
   *out = NULL;
   if (o->device < 0)
-    return ks_jit_fail(KS_EINVAL, "ctx: negative device ordinal %d",
-                       o->device);
+    return ks_jit_fail(KS_EINVAL, "ctx: negative device ordinal %d", o->device);
   ks_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
     return ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
@@ -168,8 +167,7 @@ ks_status ks_memcpy_htod(ks_ctx *ctx, ks_devptr dst, const void *src,
   return s != KS_OK ? s : ks_drv_htod(d, dst, src, bytes, err, cap);
 }
 
-ks_status ks_memcpy_dtoh(ks_ctx *ctx, void *dst, ks_devptr src,
-                         size_t bytes) {
+ks_status ks_memcpy_dtoh(ks_ctx *ctx, void *dst, ks_devptr src, size_t bytes) {
   ks_drv *d = NULL;
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);

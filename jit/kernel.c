@@ -82,15 +82,15 @@ static ks_status check_launch(const ks_kernel *k, const ks_device_info *dev,
   unsigned long long threads = (unsigned long long)b[0] * b[1] * b[2];
   for (int i = 0; i < 3; i++) {
     if (!g[i] || !b[i])
-      return ks_jit_fail(KS_EBOUNDS, "launch: %s: grid/block.%c is 0",
-                         k->name, "xyz"[i]);
+      return ks_jit_fail(KS_EBOUNDS, "launch: %s: grid/block.%c is 0", k->name,
+                         "xyz"[i]);
     if (b[i] > (unsigned)dev->max_block_dim[i] ||
         g[i] > (unsigned)dev->max_grid_dim[i])
       return ks_jit_fail(KS_EBOUNDS,
                          "launch: %s: grid.%c=%u block.%c=%u over the "
                          "device limits %d, %d",
                          k->name, "xyz"[i], g[i], "xyz"[i], b[i],
-                         dev->max_grid_dim[i], dev->max_block_dim[i]);
+                         dev -> max_grid_dim[i], dev -> max_block_dim[i]);
     if (k->info.reqntid[0] && b[i] != k->info.reqntid[i])
       return ks_jit_fail(KS_EBOUNDS,
                          "launch: %s was specialized for block %ux%ux%u, "
@@ -102,8 +102,8 @@ static ks_status check_launch(const ks_kernel *k, const ks_device_info *dev,
     return ks_jit_fail(KS_EBOUNDS,
                        "launch: %s: block of %llu threads over the kernel's "
                        "limit %d (maxntid %u, registers %d)",
-                       k->name, threads, k->info.max_threads,
-                       k->info.maxntid, k->info.regs);
+                       k->name, threads, k->info.max_threads, k->info.maxntid,
+                       k->info.regs);
   if (smem + (unsigned long long)k->info.static_smem >
       (unsigned long long)dev->max_smem_per_block)
     return ks_jit_fail(KS_EBOUNDS,

@@ -30,9 +30,9 @@ void ks_jit_clear(void);
 
 /* One GPU architecture: data, not scattered ifs. */
 typedef struct ks_arch {
-  const char *name;       /* "sm_90" */
-  unsigned sm;            /* 90 */
-  unsigned min_ptx;       /* lowest PTX ISA (x10) that knows it */
+  const char *name; /* "sm_90" */
+  unsigned sm;      /* 90 */
+  unsigned min_ptx; /* lowest PTX ISA (x10) that knows it */
   unsigned max_threads_block, max_block_z;
   unsigned max_blocks_sm;
   unsigned max_regs_thread;
@@ -79,7 +79,7 @@ struct ks_template {
   char *name;
   unsigned char *bitcode; /* canonical bytes, as written by LLVM */
   size_t len;
-  uint64_t hash[2];       /* XXH3-128 of the bitcode */
+  uint64_t hash[2]; /* XXH3-128 of the bitcode */
   ks_ir_desc desc;
 };
 

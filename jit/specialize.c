@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#define XXH_INLINE_ALL /* header-only: no run-time dependency */
 #include <xxhash.h>
 
 #include "jit/ks_jit.h"
@@ -65,15 +65,14 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
       *out = strtod(b->v.s, &end);
     if (end == b->v.s || *end != '\0' || errno == ERANGE)
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s='%s' is not %s", t->name,
-                         p->name, b->v.s,
-                         integral ? "an integer" : "a number");
+                         p->name, b->v.s, integral ? "an integer" : "a number");
   } else {
     return ks_jit_fail(KS_EPARAM, "bind: %s: %s has no value", t->name,
                        p->name);
   }
   if (!isfinite(*out) || (integral && *out != floor(*out)))
-    return ks_jit_fail(KS_EPARAM, "bind: %s: %s=%g is not %s", t->name,
-                       p->name, *out, integral ? "an integer" : "finite");
+    return ks_jit_fail(KS_EPARAM, "bind: %s: %s=%g is not %s", t->name, p->name,
+                       *out, integral ? "an integer" : "finite");
   if (*out < p->min || *out > p->max)
     return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%.17g out of range [%g, %g]",
                        t->name, p->name, *out, p->min, p->max);
@@ -86,7 +85,7 @@ static ks_status fix_block(request *r, int c, unsigned v, const char *pname) {
     return ks_jit_fail(KS_EBOUNDS,
                        "bind: %s=%u fixes block.%c, but the request asks "
                        "for %u",
-                       pname, v, "xyz"[c], r->spec.block[c]);
+                       pname, v, "xyz"[c], r -> spec.block[c]);
   r->spec.block[c] = v;
   return KS_OK;
 }
@@ -94,8 +93,7 @@ static ks_status fix_block(request *r, int c, unsigned v, const char *pname) {
 static ks_status bind_one(const ks_template *t, const ks_ir_kernel *k,
                           const ks_binding *b, request *r) {
   if (!b->name)
-    return ks_jit_fail(KS_EPARAM, "bind: %s: binding without a name",
-                       t->name);
+    return ks_jit_fail(KS_EPARAM, "bind: %s: binding without a name", t->name);
   const ks_ir_param *p = find_param(k, b->name);
   if (!p)
     return unknown_param(t, k, b->name);
@@ -129,7 +127,7 @@ static ks_status check_bounds(ks_ctx *ctx, const ks_spec *sp) {
   for (int i = 0; i < 3; i++) {
     if (sp->block[i] > max_dim[i])
       return ks_jit_fail(KS_EBOUNDS, "bounds: block.%c=%u over the %s limit %u",
-                         "xyz"[i], sp->block[i], a->name, max_dim[i]);
+                         "xyz"[i], sp -> block[i], a -> name, max_dim[i]);
     threads *= sp->block[i] ? sp->block[i] : 1;
   }
   if ((sp->block[1] || sp->block[2]) && !sp->block[0])
@@ -139,8 +137,10 @@ static ks_status check_bounds(ks_ctx *ctx, const ks_spec *sp) {
                        "bounds: block of %llu threads over the %s limit %u",
                        threads, a->name, max_threads);
   if (sp->maxntid && threads > sp->maxntid)
-    return ks_jit_fail(KS_EBOUNDS, "bounds: block of %llu threads exceeds "
-                       "maxntid %u", threads, sp->maxntid);
+    return ks_jit_fail(KS_EBOUNDS,
+                       "bounds: block of %llu threads exceeds "
+                       "maxntid %u",
+                       threads, sp->maxntid);
   if (sp->maxntid > max_threads)
     return ks_jit_fail(KS_EBOUNDS, "bounds: maxntid=%u over the %s limit %u",
                        sp->maxntid, a->name, max_threads);
@@ -218,10 +218,10 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
       rec[2] = (uint64_t)v->i;
     XXH3_128bits_update(&st, rec, sizeof rec);
   }
-  unsigned nums[] = {r->spec.block[0], r->spec.block[1], r->spec.block[2],
-                     r->spec.maxntid,  r->spec.minctasm, r->spec.maxnreg,
-                     ctx->ptx_isa,     KS_PIPELINE_VERSION, llvm[0],
-                     llvm[1],          llvm[2]};
+  unsigned nums[] = {
+      r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
+      r->spec.minctasm, r->spec.maxnreg,  ctx->ptx_isa,     KS_PIPELINE_VERSION,
+      llvm[0],          llvm[1],          llvm[2]};
   XXH3_128bits_update(&st, nums, sizeof nums);
   XXH3_128bits_update(&st, ctx->arch->name, strlen(ctx->arch->name) + 1);
   if (r->spec.dump_stage)
@@ -298,7 +298,9 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->ir = d.dump;
   d.dump = NULL; /* owned by the kernel now */
   k->ir_len = k->ir ? strlen(k->ir) : 0;
-  s = emit_ptx(tm, m, diag, k);
+  s = ks_ir_screen(m, t->name, err, cap);
+  if (s == KS_OK)
+    s = emit_ptx(tm, m, diag, k);
 done:
   free(d.dump);
   if (tm)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL /* header-only: no run-time dependency */
 #include <xxhash.h>
 
 #include "jit/ks_jit.h"
@@ -193,8 +194,8 @@ ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
                             ks_param_info *out) {
   if (!t || !out || kernel >= t->desc.nkernels ||
       i >= t->desc.kernels[kernel].nparams)
-    return ks_jit_fail(KS_EINVAL, "template: no parameter %zu of kernel %zu",
-                       i, kernel);
+    return ks_jit_fail(KS_EINVAL, "template: no parameter %zu of kernel %zu", i,
+                       kernel);
   const ks_ir_kernel *k = &t->desc.kernels[kernel];
   const ks_ir_param *p = &k->params[i];
   *out = (ks_param_info){.name = p->name,
@@ -218,14 +219,13 @@ long ks_jit_kernel_index(const ks_template *t, const char *name) {
     if (t->desc.nkernels == 1)
       return 0;
     ks_jit_fail(KS_ENOKERNEL,
-                "specialize: %s has %zu kernels; name one (--kernel)",
-                t->name, t->desc.nkernels);
+                "specialize: %s has %zu kernels; name one (--kernel)", t->name,
+                t->desc.nkernels);
     return -1;
   }
   for (size_t i = 0; i < t->desc.nkernels; i++)
     if (strcmp(t->desc.kernels[i].name, name) == 0)
       return (long)i;
-  ks_jit_fail(KS_ENOKERNEL, "specialize: %s has no kernel '%s'", t->name,
-              name);
+  ks_jit_fail(KS_ENOKERNEL, "specialize: %s has no kernel '%s'", t->name, name);
   return -1;
 }

@@ -33,9 +33,8 @@ static int bind_values(LLVMValueRef fn, const ks_spec *s, ks_diag *d) {
   for (size_t i = 0; i < s->nvalues; i++) {
     const ks_spec_value *v = &s->values[i];
     if (v->arg_index >= LLVMCountParams(fn))
-      return ks_diag_fail(d, KS_EPARAM,
-                          "bind: kernel '%s' has no argument %u", s->kernel,
-                          v->arg_index);
+      return ks_diag_fail(d, KS_EPARAM, "bind: kernel '%s' has no argument %u",
+                          s->kernel, v->arg_index);
     LLVMValueRef arg = LLVMGetParam(fn, v->arg_index);
     LLVMReplaceAllUsesWith(arg, value_constant(LLVMTypeOf(arg), v));
   }

@@ -27,14 +27,14 @@ typedef struct ks_spec_value {
 
 /* Everything that specializes a module. */
 typedef struct ks_spec {
-  const char *kernel;       /* the kernel's symbol */
+  const char *kernel; /* the kernel's symbol */
   const ks_spec_value *values;
   size_t nvalues;
-  unsigned block[3];        /* 0: not fixed */
+  unsigned block[3]; /* 0: not fixed */
   unsigned maxntid, minctasm, maxnreg;
-  const char *cpu;          /* "sm_90" */
-  const char *features;     /* "+ptx85,+sm_90" */
-  const char *dump_stage;   /* keep the IR after this stage; NULL: none */
+  const char *cpu;        /* "sm_90" */
+  const char *features;   /* "+ptx85,+sm_90" */
+  const char *dump_stage; /* keep the IR after this stage; NULL: none */
 } ks_spec;
 
 typedef struct ks_diag {
@@ -64,7 +64,7 @@ const char *ks_pipeline_stage_name(size_t i);
 #define KS_PIPELINE_VERSION 1
 
 /* Runs every stage on m (the kernel's whole module) with tm's target. */
-int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                    const ks_spec *s, ks_diag *d);
+int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
+                    ks_diag *d);
 
 #endif /* KS_PASSES_H */

@@ -47,8 +47,8 @@ const char *ks_pipeline_stage_name(size_t i) {
   return i < NSTAGES ? stages[i].name : NULL;
 }
 
-static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                    const stage *st, ks_diag *d) {
+static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
+                    ks_diag *d) {
   LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
   LLVMErrorRef e = LLVMRunPasses(m, st->llvm_passes, tm, o);
   LLVMDisposePassBuilderOptions(o);
@@ -72,8 +72,8 @@ static int verify(LLVMModuleRef m, const stage *st, ks_diag *d) {
   char *msg = NULL;
   int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
   if (bad)
-    ks_diag_fail(d, KS_EPASS, "%s: module broken after stage: %.200s",
-                 st->name, msg ? msg : "");
+    ks_diag_fail(d, KS_EPASS, "%s: module broken after stage: %.200s", st->name,
+                 msg ? msg : "");
   LLVMDisposeMessage(msg);
   return bad;
 }
@@ -86,8 +86,8 @@ static int dump(LLVMModuleRef m, ks_diag *d) {
   return d->dump ? 0 : ks_diag_fail(d, KS_ENOMEM, "dump: out of memory");
 }
 
-int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                    const ks_spec *s, ks_diag *d) {
+int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
+                    ks_diag *d) {
   int check = verify_stages();
   for (size_t i = 0; i < NSTAGES; i++) {
     const stage *st = &stages[i];

@@ -85,28 +85,31 @@ static void usage_for(const char *cmd, FILE *f) {
           "constraints.\n",
           f);
   } else if (strcmp(cmd, "ptx") == 0) {
-    fprintf(f, "usage: kspec ptx TEMPLATE [options]\n\nSpecializes and "
-               "prints the PTX.\n\noptions:\n%s"
-               "  -o FILE            write to FILE instead of stdout\n",
+    fprintf(f,
+            "usage: kspec ptx TEMPLATE [options]\n\nSpecializes and "
+            "prints the PTX.\n\noptions:\n%s"
+            "  -o FILE            write to FILE instead of stdout\n",
             spec_opts_text);
   } else if (strcmp(cmd, "ir") == 0) {
-    fprintf(f, "usage: kspec ir TEMPLATE [options]\n\nSpecializes and "
-               "prints the LLVM IR after a pipeline stage.\n\noptions:\n%s"
-               "  --stage NAME       the stage (default: the last); one of:\n"
-               "                    ",
+    fprintf(f,
+            "usage: kspec ir TEMPLATE [options]\n\nSpecializes and "
+            "prints the LLVM IR after a pipeline stage.\n\noptions:\n%s"
+            "  --stage NAME       the stage (default: the last); one of:\n"
+            "                    ",
             spec_opts_text);
     for (size_t i = 0; i < ks_stage_count(); i++)
       fprintf(f, " %s", ks_stage_name(i));
     fputs("\n  -o FILE            write to FILE instead of stdout\n", f);
   } else if (strcmp(cmd, "run") == 0) {
-    fprintf(f, "usage: kspec run TEMPLATE [options]\n\nOn a GPU: fills the "
-               "inputs with random data, runs the kernel (specialized\non "
-               "the -D values; generic when none), checks the output against "
-               "a CPU\nreference and prints the median time.\n\noptions:\n%s"
-               "  --size N           problem size (elements, or matrix side)\n"
-               "  --reps N           timed launches (default 20)\n"
-               "  --seed S           random seed (default: from the clock)\n"
-               "  --compare          also run the generic kernel\n",
+    fprintf(f,
+            "usage: kspec run TEMPLATE [options]\n\nOn a GPU: fills the "
+            "inputs with random data, runs the kernel (specialized\non "
+            "the -D values; generic when none), checks the output against "
+            "a CPU\nreference and prints the median time.\n\noptions:\n%s"
+            "  --size N           problem size (elements, or matrix side)\n"
+            "  --reps N           timed launches (default 20)\n"
+            "  --seed S           random seed (default: from the clock)\n"
+            "  --compare          also run the generic kernel\n",
             spec_opts_text);
   }
 }
@@ -220,13 +223,27 @@ static int take_option(const char *cmd, int c, options *o) {
   if (!parse_uint(optarg, 0, UINT32_MAX, &v))
     return bad_usage(cmd, "'%s' is not a non-negative integer", optarg);
   switch (c) {
-  case OPT_MAXNTID: o->bounds.maxntid = (unsigned)v; break;
-  case OPT_MINCTASM: o->bounds.minctasm = (unsigned)v; break;
-  case OPT_MAXNREG: o->bounds.maxnreg = (unsigned)v; break;
-  case OPT_PTXISA: o->ptx_isa = (unsigned)v; break;
-  case OPT_SIZE: o->size = (size_t)v; break;
-  case OPT_REPS: o->reps = (unsigned)v; break;
-  case OPT_SEED: o->seed = v; break;
+  case OPT_MAXNTID:
+    o->bounds.maxntid = (unsigned)v;
+    break;
+  case OPT_MINCTASM:
+    o->bounds.minctasm = (unsigned)v;
+    break;
+  case OPT_MAXNREG:
+    o->bounds.maxnreg = (unsigned)v;
+    break;
+  case OPT_PTXISA:
+    o->ptx_isa = (unsigned)v;
+    break;
+  case OPT_SIZE:
+    o->size = (size_t)v;
+    break;
+  case OPT_REPS:
+    o->reps = (unsigned)v;
+    break;
+  case OPT_SEED:
+    o->seed = v;
+    break;
   }
   return 0;
 }
@@ -252,9 +269,8 @@ static int parse_args(const char *cmd, int argc, char **argv, options *o) {
   }
   int need = strcmp(cmd, "list") != 0;
   if (argc - optind != need)
-    return bad_usage(cmd, need ? "expected one TEMPLATE%s"
-                               : "unexpected argument%s",
-                     "");
+    return bad_usage(
+        cmd, need ? "expected one TEMPLATE%s" : "unexpected argument%s", "");
   o->tmpl = need ? argv[optind] : NULL;
   return -1;
 }
@@ -344,8 +360,7 @@ static int cmd_emit(const options *o, int want_ir) {
                      .nbindings = o->ndefs,
                      .bounds = o->bounds};
   if (want_ir)
-    req.dump_stage =
-        o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
+    req.dump_stage = o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
   if (ks_template_load(ctx, o->tmpl, &t) != KS_OK ||
@@ -384,8 +399,8 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
   ks_kernel_info info;
   ks_kernel_info_get(k, &info);
   printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
-         generic ? "generic" : "specialized", *ms,
-         ks_wl_bytes(w) / (*ms * 1e6), info.regs, info.compile_ms);
+         generic ? "generic" : "specialized", *ms, ks_wl_bytes(w) / (*ms * 1e6),
+         info.regs, info.compile_ms);
   return EXIT_SUCCESS;
 }
 
@@ -398,8 +413,9 @@ static int cmd_run(const options *o) {
   double ms = 0, ms_generic = 0;
   int rc = EXIT_FAILURE;
   if (!ks_wl_supported(o->tmpl)) {
-    fprintf(stderr, "kspec: run: '%s' has no built-in inputs and reference "
-                    "(run works on the built-in templates)\n",
+    fprintf(stderr,
+            "kspec: run: '%s' has no built-in inputs and reference "
+            "(run works on the built-in templates)\n",
             o->tmpl);
     return EXIT_FAILURE;
   }
@@ -447,10 +463,15 @@ int main(int argc, char **argv) {
   if (rc >= 0)
     return rc;
   switch (i) {
-  case 0: return cmd_list();
-  case 1: return cmd_info(&o);
-  case 2: return cmd_emit(&o, 0);
-  case 3: return cmd_emit(&o, 1);
-  default: return cmd_run(&o);
+  case 0:
+    return cmd_list();
+  case 1:
+    return cmd_info(&o);
+  case 2:
+    return cmd_emit(&o, 0);
+  case 3:
+    return cmd_emit(&o, 1);
+  default:
+    return cmd_run(&o);
   }
 }

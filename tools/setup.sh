@@ -1,0 +1,28 @@
+#!/bin/sh
+# tools/setup.sh - installs what kspec needs (Debian packages), then
+# configures and builds it in ./build. Safe to run again: it installs only
+# what is missing and rebuilds only what changed.
+#
+#   tools/setup.sh [extra cmake arguments]
+set -eu
+
+PACKAGES="cmake make gcc pkg-config llvm-19-dev llvm-19-tools clang-19 \
+libcmocka-dev libxxhash-dev zlib1g-dev libzstd-dev libedit-dev \
+libcurl4-openssl-dev libxml2-dev clang-format-19"
+
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing$missing" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+cmake --build "$root/build" -j "$(nproc)"
