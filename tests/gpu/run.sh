@@ -1,0 +1,66 @@
+#!/bin/sh
+# tests/gpu/run.sh - everything kspec runs on a GPU machine, in one go:
+# the GPU tests, `kspec run` on every template, compute-sanitizer memcheck
+# and the benchmark. Builds nothing: it uses the prefix made by
+# tools/gpu-pack.sh (carried as .dev/gpu). Logs go to $OUT (or ./gpu-out).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+p="$root/.dev/gpu"
+out="${OUT:-$root/gpu-out}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$p/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export PATH="$p/bin:/usr/local/cuda/bin:$PATH"
+status=0
+summary=""
+note() { summary="$summary\n$1"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv \
+  >"$out/device.txt" 2>&1
+cat "$out/device.txt"
+
+echo "== GPU tests"
+if test_gpu_templates >"$out/gpu_tests.log" 2>&1; then
+  note "gpu tests: PASS ($(grep -c '^\[       OK' "$out/gpu_tests.log") ok)"
+else
+  status=1
+  note "gpu tests: FAIL (see gpu_tests.log)"
+fi
+tail -5 "$out/gpu_tests.log"
+
+echo "== kspec run, generic and specialized"
+for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
+  "sepfilter_cols -D RADIUS=8" "histogram -D BINS=256" \
+  "reduce_sum -D BLOCK=256" "transpose -D TILE=32"; do
+  # shellcheck disable=SC2086
+  if kspec run $t --compare >>"$out/run.log" 2>&1; then
+    note "kspec run $t: ok"
+  else
+    status=1
+    note "kspec run $t: FAIL"
+  fi
+done
+cat "$out/run.log"
+
+echo "== compute-sanitizer memcheck"
+for t in "conv1d -D FILTER_LEN=7 --size 100003" "conv1d --size 100003" \
+  "sepfilter_rows -D RADIUS=3 --size 333" "sepfilter_cols -D RADIUS=3 --size 333" \
+  "histogram -D BINS=100 --size 100003" "histogram --size 100003" \
+  "reduce_sum -D BLOCK=100 --size 100003" "reduce_sum --size 100003" \
+  "transpose -D TILE=7 --size 333" "transpose --size 333"; do
+  # shellcheck disable=SC2086
+  if compute-sanitizer --tool memcheck --error-exitcode 3 \
+    kspec run $t --reps 1 >>"$out/memcheck.log" 2>&1; then
+    note "memcheck $t: clean"
+  else
+    status=1
+    note "memcheck $t: ERRORS"
+  fi
+done
+grep -E "ERROR SUMMARY" "$out/memcheck.log" | sort | uniq -c
+
+echo "== benchmark"
+kspec-bench "$@" >"$out/bench.md" 2>&1 || status=1
+cat "$out/bench.md"
+
+printf "== summary%b\n" "$summary"
+exit $status

@@ -1,0 +1,302 @@
+/*
+ * kspec_bench.c - the benchmark behind BENCHMARKS.md (run on a GPU).
+ *
+ *   kspec-bench [--reps N] [--quick]
+ *
+ * 1. Copy bandwidth: a large device-to-device copy, bytes read + written.
+ * 2. Per template: the generic kernel and the specialized one (default
+ *    values, block folded) on the same inputs, both checked against the CPU
+ *    reference first, then timed (median of N event-timed launches); time
+ *    and fraction of the copy bandwidth.
+ * 3. Specialization latency: median of many cold specializations (a fresh
+ *    context each, so no cache; LLVM start-up excluded by a warm-up), and
+ *    NVRTC compiling the same kernel as a C++ template in this process.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <nvrtc.h>
+
+#include "kspec.h"
+#include "workloads.h"
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int die(const char *what, const char *msg) {
+  fprintf(stderr, "kspec-bench: %s: %s\n", what, msg);
+  return EXIT_FAILURE;
+}
+
+/* GB/s of a device-to-device copy of `bytes`, counting read + write. */
+static int copy_bandwidth(ks_ctx *ctx, size_t bytes, int reps, double *gbs) {
+  ks_devptr a = 0, b = 0;
+  double t[64];
+  if (ks_mem_alloc(ctx, bytes, &a) != KS_OK ||
+      ks_mem_alloc(ctx, bytes, &b) != KS_OK ||
+      ks_memset8(ctx, a, 0x5a, bytes) != KS_OK)
+    return die("copy", ks_errmsg(ctx));
+  for (int i = 0; i < reps + 2 && i < 64; i++) {
+    float ms = 0;
+    if (ks_timer_start(ctx) != KS_OK ||
+        ks_memcpy_dtod(ctx, b, a, bytes) != KS_OK ||
+        ks_timer_stop(ctx, &ms) != KS_OK)
+      return die("copy", ks_errmsg(ctx));
+    t[i] = ms;
+  }
+  int n = reps < 62 ? reps : 62;
+  *gbs = 2.0 * bytes / (median(t + 2, n) * 1e6);
+  ks_mem_free(ctx, a);
+  ks_mem_free(ctx, b);
+  return 0;
+}
+
+static int spec_kernel(ks_ctx *ctx, ks_template *t, ks_wl *w, int generic,
+                       ks_kernel **k) {
+  ks_spec_req req = {0};
+  ks_binding b[8];
+  size_t nb = 0;
+  if (!generic) {
+    for (size_t i = 0; i < ks_template_param_count(t, 0) && nb < 8; i++) {
+      ks_param_info p;
+      ks_template_param(t, 0, i, &p);
+      b[nb++] = (ks_binding){
+          .name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
+    }
+    ks_dim3 blk = ks_wl_block(w);
+    req.bounds.block[0] = blk.x;
+    req.bounds.block[1] = blk.y;
+    req.bounds.block[2] = blk.z;
+  }
+  req.bindings = b;
+  req.nbindings = nb;
+  return ks_specialize(ctx, t, &req, k) != KS_OK;
+}
+
+/* Times generic vs specialized for one template; prints a table row. */
+static int bench_template(ks_ctx *ctx, const char *name, size_t size,
+                          int reps, double copy_gbs) {
+  ks_template *t = NULL;
+  ks_wl *w = NULL;
+  ks_kernel *kg = NULL, *ks = NULL;
+  char err[512];
+  double tg = 0, tsp = 0;
+  int rc = 1;
+  if (ks_template_load(ctx, name, &t) != KS_OK) {
+    rc = die(name, ks_errmsg(ctx));
+    goto out;
+  }
+  if (ks_wl_create(ctx, t, NULL, size, NULL, 0, 0, 12345, &w, err,
+                   sizeof err) != KS_OK) {
+    rc = die(name, err);
+    goto out;
+  }
+  if (spec_kernel(ctx, t, w, 1, &kg) || spec_kernel(ctx, t, w, 0, &ks)) {
+    rc = die(name, ks_errmsg(ctx));
+    goto out;
+  }
+  if (ks_wl_check(w, kg, err, sizeof err) != KS_OK ||
+      ks_wl_check(w, ks, err, sizeof err) != KS_OK ||
+      ks_wl_time(w, kg, reps, &tg, err, sizeof err) != KS_OK ||
+      ks_wl_time(w, ks, reps, &tsp, err, sizeof err) != KS_OK) {
+    rc = die(name, err);
+    goto out;
+  }
+  double bytes = ks_wl_bytes(w);
+  printf("| %-15s | %-28s | %8.4f | %8.4f | %5.2fx | %5.1f%% | %5.1f%% |\n",
+         name, ks_wl_describe(w), tg, tsp, tg / tsp,
+         100 * bytes / (tg * 1e6) / copy_gbs,
+         100 * bytes / (tsp * 1e6) / copy_gbs);
+  rc = 0;
+out:
+  ks_wl_destroy(w);
+  ks_template_destroy(t);
+  return rc;
+}
+
+/* Median ms of cold specializations of template `name` with its defaults. */
+static int kspec_latency(const char *arch, unsigned isa, const char *name,
+                         int reps, double *med) {
+  double t[256];
+  ks_ctx_opts o = {.arch = arch, .ptx_isa = isa, .no_driver = 1};
+  for (int i = -1; i < reps && i < 256; i++) {
+    ks_ctx *ctx = NULL;
+    ks_template *tp = NULL;
+    ks_kernel *k = NULL;
+    if (ks_ctx_create(&o, &ctx) != KS_OK ||
+        ks_template_load(ctx, name, &tp) != KS_OK)
+      return die("latency", ks_errmsg(ctx));
+    ks_binding b[8];
+    size_t nb = 0;
+    for (size_t j = 0; j < ks_template_param_count(tp, 0) && nb < 8; j++) {
+      ks_param_info p;
+      ks_template_param(tp, 0, j, &p);
+      b[nb++] = (ks_binding){
+          .name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
+    }
+    ks_spec_req req = {.bindings = b, .nbindings = nb};
+    double t0 = now_ms();
+    ks_status s = ks_specialize(ctx, tp, &req, &k);
+    double dt = now_ms() - t0;
+    if (s != KS_OK)
+      return die("latency", ks_errmsg(ctx));
+    if (i >= 0) /* i == -1 warms LLVM up */
+      t[i] = dt;
+    ks_template_destroy(tp);
+    ks_ctx_destroy(ctx);
+  }
+  *med = median(t, reps);
+  return 0;
+}
+
+/* The same conv1d as a C++ template, compiled by NVRTC. */
+static const char nvrtc_src[] =
+    "template <int FILTER_LEN>\n"
+    "__global__ void conv1d(const float *x, const float *f, float *y, int n)"
+    " {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "  float s = 0.0f;\n"
+    "  for (int k = 0; k < FILTER_LEN; k++) s += x[i + k] * f[k];\n"
+    "  y[i] = s;\n"
+    "}\n";
+
+typedef struct nvrtc_api {
+  __typeof__(nvrtcCreateProgram) *create;
+  __typeof__(nvrtcAddNameExpression) *add_name;
+  __typeof__(nvrtcCompileProgram) *compile;
+  __typeof__(nvrtcGetPTXSize) *ptx_size;
+  __typeof__(nvrtcGetPTX) *ptx;
+  __typeof__(nvrtcDestroyProgram) *destroy;
+} nvrtc_api;
+
+static void *open_nvrtc(nvrtc_api *api) {
+  static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12",
+                                      "libnvrtc.so"};
+  void *h = NULL;
+  for (size_t i = 0; i < 3 && !h; i++)
+    h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return NULL;
+  *(void **)&api->create = dlsym(h, "nvrtcCreateProgram");
+  *(void **)&api->add_name = dlsym(h, "nvrtcAddNameExpression");
+  *(void **)&api->compile = dlsym(h, "nvrtcCompileProgram");
+  *(void **)&api->ptx_size = dlsym(h, "nvrtcGetPTXSize");
+  *(void **)&api->ptx = dlsym(h, "nvrtcGetPTX");
+  *(void **)&api->destroy = dlsym(h, "nvrtcDestroyProgram");
+  if (!api->create || !api->add_name || !api->compile || !api->ptx_size ||
+      !api->ptx || !api->destroy) {
+    dlclose(h);
+    return NULL;
+  }
+  return h;
+}
+
+static int nvrtc_latency(const char *arch, int reps, double *med) {
+  nvrtc_api api;
+  void *h = open_nvrtc(&api);
+  double t[256];
+  if (!h)
+    return die("nvrtc", "libnvrtc not found");
+  char archopt[64];
+  snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+  const char *opts[] = {archopt, "-default-device"};
+  for (int i = -1; i < reps && i < 256; i++) {
+    nvrtcProgram p;
+    size_t n = 0;
+    double t0 = now_ms();
+    if (api.create(&p, nvrtc_src, "conv1d.cu", 0, NULL, NULL) != 0 ||
+        api.add_name(p, "conv1d<32>") != 0 ||
+        api.compile(p, 2, opts) != 0 || api.ptx_size(p, &n) != 0) {
+      dlclose(h);
+      return die("nvrtc", "compile failed");
+    }
+    char *ptx = malloc(n);
+    if (ptx)
+      api.ptx(p, ptx);
+    double dt = now_ms() - t0;
+    free(ptx);
+    api.destroy(&p);
+    if (i >= 0)
+      t[i] = dt;
+  }
+  *med = median(t, reps);
+  dlclose(h);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int reps = 50, quick = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--quick") == 0)
+      quick = 1;
+    else {
+      fprintf(stderr, "usage: kspec-bench [--reps N] [--quick]\n");
+      return 2;
+    }
+  }
+  if (reps < 1 || reps > 200)
+    reps = 50;
+  ks_ctx *ctx = NULL;
+  ks_device_info dev;
+  if (ks_ctx_create(NULL, &ctx) != KS_OK || ks_device_query(ctx, &dev))
+    return die("device", ks_errmsg(ctx));
+  double gbs = 0;
+  if (copy_bandwidth(ctx, (size_t)1 << 30, 20, &gbs))
+    return EXIT_FAILURE;
+  printf("device: %s, %s, PTX ISA %u.%u, driver %d; copy bandwidth %.0f "
+         "GB/s\n\n",
+         dev.name, ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx) / 10,
+         ks_ctx_ptx_isa(ctx) % 10, dev.driver_version, gbs);
+  printf("| template        | problem                      | generic ms | "
+         "spec. ms | speed-up | generic BW | spec. BW |\n"
+         "|---|---|---:|---:|---:|---:|---:|\n");
+  static const struct {
+    const char *name;
+    size_t size;
+  } runs[] = {{"conv1d", (size_t)1 << 26},   {"sepfilter_rows", 8192},
+              {"sepfilter_cols", 8192},      {"histogram", (size_t)1 << 30},
+              {"reduce_sum", (size_t)1 << 26}, {"transpose", 8192}};
+  int bad = 0;
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+    bad |= bench_template(ctx, runs[i].name,
+                          quick ? runs[i].size / 16 : runs[i].size, reps,
+                          gbs);
+  printf("\nspecialization latency (template -> PTX, median of %d cold "
+         "runs, LLVM start-up excluded)\n\n| kernel | kspec ms | NVRTC ms | "
+         "NVRTC / kspec |\n|---|---:|---:|---:|\n",
+         reps);
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    double ms = 0, nv = 0;
+    if (kspec_latency(ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx), runs[i].name,
+                      reps, &ms)) {
+      bad = 1;
+      continue;
+    }
+    if (i == 0 && nvrtc_latency(ks_ctx_arch(ctx), reps, &nv) == 0)
+      printf("| %s (FILTER_LEN=32) | %.2f | %.2f | %.1fx |\n", runs[i].name,
+             ms, nv, nv / ms);
+    else
+      printf("| %s | %.2f | | |\n", runs[i].name, ms);
+  }
+  ks_ctx_destroy(ctx);
+  return bad ? EXIT_FAILURE : EXIT_SUCCESS;
+}
