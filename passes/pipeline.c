@@ -32,7 +32,9 @@ static const stage stages[] = {
     {"input", NULL, NULL},
     {"inline", "always-inline,cgscc(inline)", NULL},
     {"bind", NULL, ks_pass_bind},
-    {"canonicalize", "function(sroa,early-cse<memssa>,instcombine,simplifycfg)",
+    {"canonicalize",
+     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
+     "simplifycfg)",
      NULL},
     {"unroll",
      "function(loop-simplify,lcssa,loop(loop-rotate,indvars,loop-unroll-full))",

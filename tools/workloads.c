@@ -98,11 +98,14 @@ static ks_status say(char *err, size_t cap, ks_status s, const char *fmt, ...) {
   return s;
 }
 
-/* A failure of the library: the stage and kspec's own message. */
+/* A failure of the library: kspec's message, which names the stage; the
+ * template's name is added where the message lacks it. */
 static ks_status lib_fail(const ks_wl *w, ks_status s, const char *stage,
                           char *err, size_t cap) {
-  return say(err, cap, s, "%s: %s: %s", w->desc->name, stage,
-             ks_errmsg(w->ctx));
+  const char *msg = ks_errmsg(w->ctx);
+  if (strstr(msg, w->desc->name))
+    return say(err, cap, s, "%s", msg);
+  return say(err, cap, s, "%s: %s: %s", w->desc->name, stage, msg);
 }
 
 /* splitmix64: test data, not cryptography. */

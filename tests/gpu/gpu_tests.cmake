@@ -1,0 +1,6 @@
+# GPU tests: labelled `gpu`; without a driver or device they exit 77, which
+# CTest reports as skipped. Included by tests/CMakeLists.txt.
+add_executable(test_gpu_templates ${CMAKE_CURRENT_LIST_DIR}/test_templates.c)
+target_link_libraries(test_gpu_templates PRIVATE kspec kspec_workloads cmocka)
+add_test(NAME gpu_templates COMMAND test_gpu_templates)
+set_tests_properties(gpu_templates PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
