@@ -62,8 +62,8 @@ ks_status ks_drv_mem_alloc(ks_drv *d, size_t bytes, uint64_t *out, char *err,
 void ks_drv_mem_free(ks_drv *d, uint64_t p);
 ks_status ks_drv_htod(ks_drv *d, uint64_t dst, const void *src, size_t n,
                       char *err, size_t cap);
-ks_status ks_drv_dtoh(ks_drv *d, void *dst, uint64_t src, size_t n,
-                      char *err, size_t cap);
+ks_status ks_drv_dtoh(ks_drv *d, void *dst, uint64_t src, size_t n, char *err,
+                      size_t cap);
 ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
                       char *err, size_t cap);
 ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,

@@ -66,8 +66,8 @@ static __device__ __forceinline__ unsigned atomicAdd(unsigned *p, unsigned v) {
 static __device__ __forceinline__ float atomicAdd(float *p, float v) {
   return __nvvm_atom_add_gen_f(p, v);
 }
-static __device__ __forceinline__ float __shfl_down_sync(unsigned mask,
-                                                         float v, int delta) {
+static __device__ __forceinline__ float __shfl_down_sync(unsigned mask, float v,
+                                                         int delta) {
   return __nvvm_shfl_sync_down_f32(mask, v, delta, 0x1f);
 }
 static __device__ __forceinline__ int __shfl_down_sync(unsigned mask, int v,

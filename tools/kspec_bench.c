@@ -76,8 +76,8 @@ static int spec_kernel(ks_ctx *ctx, ks_template *t, ks_wl *w, int generic,
     for (size_t i = 0; i < ks_template_param_count(t, 0) && nb < 8; i++) {
       ks_param_info p;
       ks_template_param(t, 0, i, &p);
-      b[nb++] = (ks_binding){
-          .name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
+      b[nb++] =
+          (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
     }
     ks_dim3 blk = ks_wl_block(w);
     req.bounds.block[0] = blk.x;
@@ -90,8 +90,8 @@ static int spec_kernel(ks_ctx *ctx, ks_template *t, ks_wl *w, int generic,
 }
 
 /* Times generic vs specialized for one template; prints a table row. */
-static int bench_template(ks_ctx *ctx, const char *name, size_t size,
-                          int reps, double copy_gbs) {
+static int bench_template(ks_ctx *ctx, const char *name, size_t size, int reps,
+                          double copy_gbs) {
   ks_template *t = NULL;
   ks_wl *w = NULL;
   ks_kernel *kg = NULL, *ks = NULL;
@@ -147,8 +147,8 @@ static int kspec_latency(const char *arch, unsigned isa, const char *name,
     for (size_t j = 0; j < ks_template_param_count(tp, 0) && nb < 8; j++) {
       ks_param_info p;
       ks_template_param(tp, 0, j, &p);
-      b[nb++] = (ks_binding){
-          .name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
+      b[nb++] =
+          (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
     }
     ks_spec_req req = {.bindings = b, .nbindings = nb};
     double t0 = now_ms();
@@ -222,8 +222,8 @@ static int nvrtc_latency(const char *arch, int reps, double *med) {
     size_t n = 0;
     double t0 = now_ms();
     if (api.create(&p, nvrtc_src, "conv1d.cu", 0, NULL, NULL) != 0 ||
-        api.add_name(p, "conv1d<32>") != 0 ||
-        api.compile(p, 2, opts) != 0 || api.ptx_size(p, &n) != 0) {
+        api.add_name(p, "conv1d<32>") != 0 || api.compile(p, 2, opts) != 0 ||
+        api.ptx_size(p, &n) != 0) {
       dlclose(h);
       return die("nvrtc", "compile failed");
     }
@@ -272,28 +272,27 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     size_t size;
-  } runs[] = {{"conv1d", (size_t)1 << 26},   {"sepfilter_rows", 8192},
-              {"sepfilter_cols", 8192},      {"histogram", (size_t)1 << 30},
+  } runs[] = {{"conv1d", (size_t)1 << 26},     {"sepfilter_rows", 8192},
+              {"sepfilter_cols", 8192},        {"histogram", (size_t)1 << 30},
               {"reduce_sum", (size_t)1 << 26}, {"transpose", 8192}};
   int bad = 0;
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
     bad |= bench_template(ctx, runs[i].name,
-                          quick ? runs[i].size / 16 : runs[i].size, reps,
-                          gbs);
+                          quick ? runs[i].size / 16 : runs[i].size, reps, gbs);
   printf("\nspecialization latency (template -> PTX, median of %d cold "
          "runs, LLVM start-up excluded)\n\n| kernel | kspec ms | NVRTC ms | "
          "NVRTC / kspec |\n|---|---:|---:|---:|\n",
          reps);
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     double ms = 0, nv = 0;
-    if (kspec_latency(ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx), runs[i].name,
-                      reps, &ms)) {
+    if (kspec_latency(ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx), runs[i].name, reps,
+                      &ms)) {
       bad = 1;
       continue;
     }
     if (i == 0 && nvrtc_latency(ks_ctx_arch(ctx), reps, &nv) == 0)
-      printf("| %s (FILTER_LEN=32) | %.2f | %.2f | %.1fx |\n", runs[i].name,
-             ms, nv, nv / ms);
+      printf("| %s (FILTER_LEN=32) | %.2f | %.2f | %.1fx |\n", runs[i].name, ms,
+             nv, nv / ms);
     else
       printf("| %s | %.2f | | |\n", runs[i].name, ms);
   }

@@ -42,8 +42,8 @@ ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap);
 
 /* Poisons the outputs (or seeds accumulators with random values), launches
  * k, synchronizes, copies back and compares with the CPU reference.
- * KS_OK when it matches; otherwise KS_ELAUNCH for a launch failure or
- * KS_ERANGE with the first mismatch described in err. */
+ * KS_OK when it matches; otherwise the launch's own status (KS_EBOUNDS,
+ * KS_ELAUNCH, ...) or KS_ERANGE with the first mismatch described in err. */
 ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap);
 
 /* Median time in milliseconds of reps launches (after 3 warm-ups), each
