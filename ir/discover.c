@@ -16,30 +16,52 @@
 
 enum { CC_PTX_KERNEL = 71 };
 
-int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
-  if (LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL)
-    return 1;
+static unsigned bound_flag(const char *key, unsigned len) {
+  static const struct {
+    const char *key;
+    unsigned flag;
+  } keys[] = {{"maxntidx", KS_IR_OWN_MAXNTID},  {"maxntidy", KS_IR_OWN_MAXNTID},
+              {"maxntidz", KS_IR_OWN_MAXNTID},  {"reqntidx", KS_IR_OWN_REQNTID},
+              {"reqntidy", KS_IR_OWN_REQNTID},  {"reqntidz", KS_IR_OWN_REQNTID},
+              {"minctasm", KS_IR_OWN_MINCTASM}, {"maxnreg", KS_IR_OWN_MAXNREG}};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (strlen(keys[i].key) == len && memcmp(keys[i].key, key, len) == 0)
+      return keys[i].flag;
+  return 0;
+}
+
+/* Reads fn's entries in !nvvm.annotations: is it a kernel (1 = yes), and
+ * which launch bounds does it declare (KS_IR_OWN_*). */
+static int scan_annotations(LLVMModuleRef m, LLVMValueRef fn, unsigned *own) {
   unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-  if (n == 0)
-    return 0;
-  LLVMValueRef *ops = malloc(n * sizeof *ops);
-  int found = 0;
+  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
+  int kernel = 0;
+  *own = 0;
   if (!ops)
     return 0;
   LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
-  for (unsigned i = 0; i < n && !found; i++) {
+  for (unsigned i = 0; i < n; i++) {
     if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
       continue;
     LLVMValueRef f[3];
     LLVMGetMDNodeOperands(ops[i], f);
     unsigned len = 0;
     const char *key = f[1] ? LLVMGetMDString(f[1], &len) : NULL;
-    found = f[0] == fn && key && len == 6 && memcmp(key, "kernel", 6) == 0 &&
-            f[2] && LLVMIsAConstantInt(f[2]) &&
-            LLVMConstIntGetZExtValue(f[2]) == 1;
+    if (f[0] != fn || !key || !f[2] || !LLVMIsAConstantInt(f[2]))
+      continue;
+    if (len == 6 && memcmp(key, "kernel", 6) == 0)
+      kernel |= LLVMConstIntGetZExtValue(f[2]) == 1;
+    else
+      *own |= bound_flag(key, len);
   }
   free(ops);
-  return found;
+  return kernel;
+}
+
+int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
+  unsigned own = 0;
+  return LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL ||
+         scan_annotations(m, fn, &own);
 }
 
 static int arg_type(LLVMValueRef arg, ks_type *out) {
@@ -156,8 +178,13 @@ static ks_status apply_marking(LLVMValueRef fn, ks_ir_kernel *k,
     k->doc = strndup(text + sizeof doc - 1, len - (sizeof doc - 1));
     return k->doc ? KS_OK : KS_ENOMEM;
   }
-  if (len < sizeof param - 1 || memcmp(text, param, sizeof param - 1) != 0)
+  if (len < sizeof param - 1 || memcmp(text, param, sizeof param - 1) != 0) {
+    if (len > 6 && memcmp(text, "kspec.", 6) == 0)
+      return ks_fail(err, cap, KS_ETEMPLATE,
+                     "template: %s: kernel '%s': unknown marking '%.*s'", tname,
+                     k->name, (int)strcspn(text, " "), text);
     return KS_OK; /* someone else's annotation */
+  }
   char *words = strndup(text + sizeof param - 1, len - (sizeof param - 1));
   ks_ir_param *grown = realloc(k->params, (k->nparams + 1) * sizeof *k->params);
   if (!words || !grown) {
@@ -226,7 +253,7 @@ static ks_status read_markings(LLVMModuleRef m, ks_ir_desc *d,
   return KS_OK;
 }
 
-static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn) {
+static ks_status add_kernel(LLVMModuleRef m, ks_ir_desc *d, LLVMValueRef fn) {
   ks_ir_kernel *grown =
       realloc(d->kernels, (d->nkernels + 1) * sizeof *d->kernels);
   if (!grown)
@@ -238,6 +265,7 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn) {
   const char *name = LLVMGetValueName2(fn, &len);
   k->name = strndup(name, len);
   k->nargs = LLVMCountParams(fn);
+  scan_annotations(m, fn, &k->own_bounds);
   if (!k->name)
     return KS_ENOMEM;
   d->nkernels++;
@@ -259,7 +287,7 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                      "template: %s: kernel '%.*s' has no body", name, (int)len,
                      fname);
     }
-    if (add_kernel(out, fn) != KS_OK) {
+    if (add_kernel(m, out, fn) != KS_OK) {
       ks_ir_desc_free(out);
       return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
     }

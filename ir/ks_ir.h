@@ -61,10 +61,19 @@ typedef struct ks_ir_param {
   double def, min, max;
 } ks_ir_param;
 
+/* Launch bounds a kernel declares itself (nvvm.annotations). */
+enum {
+  KS_IR_OWN_MAXNTID = 1u << 0,
+  KS_IR_OWN_REQNTID = 1u << 1,
+  KS_IR_OWN_MINCTASM = 1u << 2,
+  KS_IR_OWN_MAXNREG = 1u << 3,
+};
+
 typedef struct ks_ir_kernel {
   char *name;
   char *doc;
   unsigned nargs;
+  unsigned own_bounds; /* KS_IR_OWN_* */
   ks_ir_param *params;
   size_t nparams;
 } ks_ir_kernel;

@@ -155,6 +155,30 @@ static ks_status check_bounds(ks_ctx *ctx, const ks_spec *sp) {
   return KS_OK;
 }
 
+/* A template may carry launch bounds of its own (__launch_bounds__); a
+ * request may not override them, since PTX takes one of each. */
+static ks_status check_own_bounds(const ks_template *t, const ks_ir_kernel *k,
+                                  const ks_spec *b) {
+  static const struct {
+    unsigned flag;
+    const char *what;
+  } own[] = {{KS_IR_OWN_MAXNTID, ".maxntid"},
+             {KS_IR_OWN_REQNTID, ".reqntid"},
+             {KS_IR_OWN_MINCTASM, ".minnctapersm"},
+             {KS_IR_OWN_MAXNREG, ".maxnreg"}};
+  unsigned asked =
+      (b->block[0] || b->maxntid ? KS_IR_OWN_MAXNTID | KS_IR_OWN_REQNTID : 0) |
+      (b->minctasm ? KS_IR_OWN_MINCTASM : 0) |
+      (b->maxnreg ? KS_IR_OWN_MAXNREG : 0);
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+    if (asked & k->own_bounds & own[i].flag)
+      return ks_jit_fail(KS_EBOUNDS,
+                         "bounds: %s: kernel '%s' declares its own %s "
+                         "(__launch_bounds__); the request cannot change it",
+                         t->name, k->name, own[i].what);
+  return KS_OK;
+}
+
 static ks_status make_request(ks_ctx *ctx, const ks_template *t,
                               const ks_spec_req *req, request *r) {
   memset(r, 0, sizeof *r);
@@ -170,6 +194,10 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
     if (s != KS_OK)
       return s;
   }
+  if (r->spec.block[0]) /* a fixed block has y and z too: 1 unless given */
+    for (int i = 1; i < 3; i++)
+      if (!r->spec.block[i])
+        r->spec.block[i] = 1;
   r->spec.kernel = k->name;
   r->spec.values = r->values;
   r->spec.nvalues = r->nvalues;
@@ -179,6 +207,9 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
   r->spec.cpu = ctx->arch->name;
   r->spec.features = ctx->features;
   r->spec.dump_stage = req->dump_stage;
+  ks_status s = check_own_bounds(t, k, &r->spec);
+  if (s != KS_OK)
+    return s;
   if (req->dump_stage) {
     size_t i = 0;
     while (i < ks_pipeline_stage_count() &&

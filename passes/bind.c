@@ -99,8 +99,8 @@ static int add_bounds(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
                           threads, s->maxntid);
     for (int i = 0; i < 3; i++)
       annotate(m, fn, req[i], s->block[i] ? s->block[i] : 1);
-  }
-  if (s->maxntid) {
+  } else if (s->maxntid) {
+    /* PTX allows .maxntid or .reqntid, not both; a fixed block says more. */
     annotate(m, fn, "maxntidx", s->maxntid);
     annotate(m, fn, "maxntidy", 1);
     annotate(m, fn, "maxntidz", 1);

@@ -54,6 +54,12 @@ int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...)
  * retargets every function to spec->cpu/features. */
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* ---- loops.c ----------------------------------------------------------- */
+
+/* Marks every loop of spec->kernel llvm.loop.unroll.full, so that loops
+ * whose trip count binding made constant unroll fully. */
+int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
 /* ---- pipeline.c -------------------------------------------------------- */
 
 /* Stage names, in pipeline order. */

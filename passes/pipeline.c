@@ -1,11 +1,11 @@
 /*
  * pipeline.c - the one place where the order of the passes is written.
  *
- *   input ──> inline ──> bind ──> canonicalize ──> unroll ──> optimize
- *   (as      (always-   (ours:    (sroa, cse,      (full      (default<O3>
- *   loaded)  inline,    values,   instcombine,     unroll of  with the
- *            inliner)   block,    simplifycfg)     loops now  NVPTX
- *                       bounds)                    bounded)   target)
+ *   input ─> inline ─> bind ─> canonicalize ─> loops ─> unroll ─> optimize
+ *   (as     (always-  (ours:   (sroa, cse,     (ours:   (full     (default
+ *   loaded) inline,   values,  instcombine,    ask for  unroll of <O3>, the
+ *           inliner)  block,   simplifycfg)    full     loops now NVPTX
+ *                     bounds)                  unroll)  bounded)  target)
  *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
@@ -36,8 +36,10 @@ static const stage stages[] = {
      "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
      "simplifycfg)",
      NULL},
+    {"loops", NULL, ks_pass_loops},
     {"unroll",
-     "function(loop-simplify,lcssa,loop(loop-rotate,indvars,loop-unroll-full))",
+     "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
+     "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
      NULL},
     {"optimize", "default<O3>", NULL},
 };

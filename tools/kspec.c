@@ -122,7 +122,10 @@ static int fail(const char *what) {
 static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(try `kspec %s --help`)\n", cmd ? cmd : "");
+  if (cmd)
+    fprintf(stderr, "\n(try `kspec %s --help`)\n", cmd);
+  else
+    fprintf(stderr, "\n(try `kspec --help`)\n");
   return EXIT_USAGE;
 }
 

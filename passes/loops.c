@@ -1,0 +1,80 @@
+/*
+ * loops.c - the loops pass: asks for full unrolling of the kernel's loops.
+ *
+ * Once values are bound, many loops have a constant trip count (a filter's
+ * taps, a stencil's radius). LLVM fully unrolls such a loop only under a
+ * size threshold tuned for CPUs (300 instructions at O3), which leaves a
+ * 32-tap filter rolled. This pass adds llvm.loop.unroll.full to each loop
+ * of the kernel, as `#pragma unroll` would: LLVM then unrolls every loop
+ * whose trip count is known, up to its much larger pragma threshold, and
+ * leaves loops with run-time trip counts alone. (A register budget for this
+ * belongs to the regpressure pass.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "passes/ks_passes.h"
+
+static const char full[] = "llvm.loop.unroll.full";
+
+/* Do a loop ID's properties (ops[1..n)) hold an unroll directive already
+ * (the template's own #pragma unroll N wins)? */
+static int has_unroll_hint(LLVMValueRef *ops, unsigned n) {
+  for (unsigned i = 1; i < n; i++) {
+    unsigned nsub = ops[i] ? LLVMGetMDNodeNumOperands(ops[i]) : 0;
+    if (nsub == 0 || nsub > 8)
+      continue;
+    LLVMValueRef sub[8];
+    LLVMGetMDNodeOperands(ops[i], sub);
+    unsigned len = 0;
+    const char *s = sub[0] ? LLVMGetMDString(sub[0], &len) : NULL;
+    if (s && len > 16 && memcmp(s, "llvm.loop.unroll", 16) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* A new, self-referential loop ID: id's properties plus unroll.full. */
+static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind) {
+  LLVMValueRef id = LLVMGetMetadata(br, kind);
+  unsigned n = LLVMGetMDNodeNumOperands(id);
+  LLVMValueRef *ops = malloc((n ? n : 1) * sizeof *ops);
+  LLVMMetadataRef *md = malloc((n + 1) * sizeof *md);
+  if (!ops || !md) {
+    free(ops);
+    free(md);
+    return 1;
+  }
+  LLVMGetMDNodeOperands(id, ops);
+  if (!has_unroll_hint(ops, n)) {
+    LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+    md[0] = self;
+    for (unsigned i = 1; i < n; i++)
+      md[i] = LLVMValueAsMetadata(ops[i]);
+    LLVMMetadataRef s = LLVMMDStringInContext2(c, full, sizeof full - 1);
+    md[n ? n : 1] = LLVMMDNodeInContext2(c, &s, 1);
+    LLVMMetadataRef node = LLVMMDNodeInContext2(c, md, (n ? n : 1) + 1);
+    LLVMMetadataReplaceAllUsesWith(self, node); /* frees self */
+    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, node));
+  }
+  free(ops);
+  free(md);
+  return 0;
+}
+
+int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn)
+    return ks_diag_fail(d, KS_ENOKERNEL, "loops: no kernel '%s'", s->kernel);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetMetadata(t, kind) && mark(c, t, kind))
+      return ks_diag_fail(d, KS_ENOMEM, "loops: out of memory");
+  }
+  return 0;
+}

@@ -1,0 +1,476 @@
+/*
+ * test_passes.c - passes/: the bind pass on small modules, inspected through
+ * the LLVM C API, and the whole pipeline on a built-in template. The
+ * FileCheck tests in tests/ir/ cover the printed IR; these check the module
+ * itself (uses, constants, metadata, attributes).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "ir/ks_ir.h"
+#include "jit/ks_jit.h"
+#include "passes/ks_passes.h"
+#include "test_util.h"
+
+#ifndef KS_TEMPLATE_DIR
+#error "KS_TEMPLATE_DIR must name the folder of the built-in templates' .bc"
+#endif
+
+typedef struct fixture {
+  LLVMContextRef c;
+  char sink[KS_IR_DIAG_CAP];
+  LLVMModuleRef m;
+  ks_diag d;
+  char err[1024];
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  if (!f)
+    return -1;
+  f->c = ks_ir_context_create(f->sink);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  free(f->d.dump);
+  if (f->m)
+    LLVMDisposeModule(f->m);
+  LLVMContextDispose(f->c);
+  free(f);
+  return 0;
+}
+
+/* A kernel storing each of its scalar arguments, reading %ntid, with a
+ * marking and clang's target attributes. */
+static const char module_k[] =
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "@.str = private unnamed_addr constant [21 x i8] "
+    "c\"kspec.param N 8 1 16\\00\", section \"llvm.metadata\"\n"
+    "@.file = private unnamed_addr constant [8 x i8] c\"test.cu\\00\", "
+    "section \"llvm.metadata\"\n"
+    "@llvm.global.annotations = appending global [1 x { ptr, ptr, ptr, i32, "
+    "ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @k, ptr @.str, ptr @.file, "
+    "i32 3, ptr null }], section \"llvm.metadata\"\n"
+    "define void @k(ptr %out, i32 %N, i64 %L, float %F, double %D) #0 {\n"
+    "entry:\n"
+    "  store volatile i32 %N, ptr %out, align 4\n"
+    "  store volatile i64 %L, ptr %out, align 8\n"
+    "  store volatile float %F, ptr %out, align 4\n"
+    "  store volatile double %D, ptr %out, align 8\n"
+    "  %x = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "  %y = call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()\n"
+    "  store volatile i32 %x, ptr %out, align 4\n"
+    "  store volatile i32 %y, ptr %out, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.y()\n"
+    "declare void @ext(ptr)\n"
+    "attributes #0 = { \"target-cpu\"=\"sm_70\" "
+    "\"target-features\"=\"+ptx70,+sm_70\" }\n"
+    "!nvvm.annotations = !{!0}\n"
+    "!0 = !{ptr @k, !\"kernel\", i32 1}\n";
+
+static void parse(fixture *f, const char *text) {
+  ks_status s =
+      ks_ir_parse(f->c, text, strlen(text), "t", &f->m, f->err, sizeof f->err);
+  if (s != KS_OK)
+    fail_msg("%s", f->err);
+}
+
+static void parse_template(fixture *f, const char *name) {
+  char path[512];
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/%s.bc", KS_TEMPLATE_DIR, name);
+  unsigned char *bc = tu_read_file(path, &len);
+  if (!bc)
+    fail_msg("cannot read %s", path);
+  ks_status s = ks_ir_parse(f->c, bc, len, name, &f->m, f->err, sizeof f->err);
+  free(bc);
+  if (s != KS_OK)
+    fail_msg("%s", f->err);
+}
+
+static ks_spec spec_for(const char *kernel) {
+  return (ks_spec){
+      .kernel = kernel, .cpu = "sm_90", .features = "+ptx85,+sm_90"};
+}
+
+static void assert_verifies(LLVMModuleRef m) {
+  char *msg = NULL;
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg))
+    fail_msg("module broken: %s", msg);
+  LLVMDisposeMessage(msg);
+}
+
+/* The stored value of the i-th store of fn's entry block. */
+static LLVMValueRef stored(LLVMValueRef fn, int i) {
+  for (LLVMValueRef in = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
+       in; in = LLVMGetNextInstruction(in))
+    if (LLVMIsAStoreInst(in) && i-- == 0)
+      return LLVMGetOperand(in, 0);
+  fail_msg("no such store");
+  return NULL;
+}
+
+/* Calls in fn to the function named callee. */
+static int count_calls(LLVMValueRef fn, const char *callee) {
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+         in = LLVMGetNextInstruction(in)) {
+      if (!LLVMIsACallInst(in))
+        continue;
+      LLVMValueRef c = LLVMGetCalledValue(in);
+      size_t len = 0;
+      const char *name = c ? LLVMGetValueName2(c, &len) : "";
+      n += len == strlen(callee) && memcmp(name, callee, len) == 0;
+    }
+  return n;
+}
+
+static int count_opcode(LLVMValueRef fn, LLVMOpcode op) {
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+         in = LLVMGetNextInstruction(in))
+      n += LLVMGetInstructionOpcode(in) == op;
+  return n;
+}
+
+/* The value of the nvvm.annotations entry (fn, key), or -1; -2 when there
+ * are several. */
+static long annotation(LLVMModuleRef m, LLVMValueRef fn, const char *key) {
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+  LLVMValueRef ops[64];
+  assert_true(n <= 64);
+  LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  long found = -1;
+  for (unsigned i = 0; i < n; i++) {
+    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
+      continue;
+    LLVMValueRef f[3];
+    LLVMGetMDNodeOperands(ops[i], f);
+    unsigned len = 0;
+    const char *k = LLVMGetMDString(f[1], &len);
+    if (f[0] != fn || !k || len != strlen(key) || memcmp(k, key, len) != 0)
+      continue;
+    found = found == -1 ? (long)LLVMConstIntGetZExtValue(f[2]) : -2;
+  }
+  return found;
+}
+
+static const char *string_attr(LLVMValueRef fn, const char *key) {
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(
+      fn, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+  unsigned len = 0;
+  return a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+}
+
+/* ---- stages ------------------------------------------------------------- */
+
+static void stage_names(void **state) {
+  (void)state;
+  size_t n = ks_pipeline_stage_count();
+  assert_true(n >= 3);
+  assert_string_equal(ks_pipeline_stage_name(0), "input");
+  assert_null(ks_pipeline_stage_name(n));
+  long at_inline = -1, at_bind = -1;
+  for (size_t i = 0; i < n; i++) {
+    const char *s = ks_pipeline_stage_name(i);
+    assert_non_null(s);
+    for (size_t j = 0; j < i; j++)
+      assert_string_not_equal(s, ks_pipeline_stage_name(j));
+    if (strcmp(s, "inline") == 0)
+      at_inline = (long)i;
+    if (strcmp(s, "bind") == 0)
+      at_bind = (long)i;
+  }
+  assert_true(at_bind > 0);
+  /* Inlining first, so that helpers' %ntid reads reach the kernel. */
+  assert_true(at_inline >= 0 && at_inline < at_bind);
+}
+
+static void diag_fail(void **state) {
+  (void)state;
+  ks_diag d = {0};
+  assert_int_equal(ks_diag_fail(&d, KS_EPASS, "stage: %s %d", "x", 7), 1);
+  assert_int_equal(d.status, KS_EPASS);
+  assert_string_equal(d.msg, "stage: x 7");
+  char big[3000];
+  memset(big, 'a', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  ks_diag_fail(&d, KS_EBOUNDS, "%s", big);
+  assert_int_equal(strlen(d.msg), sizeof d.msg - 1);
+}
+
+/* ---- bind --------------------------------------------------------------- */
+
+static void bind_unknown_kernel(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("nosuch");
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 1);
+  assert_int_equal(f->d.status, KS_ENOKERNEL);
+  TU_ASSERT_CONTAINS(f->d.msg, "bind: ");
+  TU_ASSERT_CONTAINS(f->d.msg, "nosuch");
+  s = spec_for("ext"); /* a declaration is no kernel either */
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 1);
+  assert_int_equal(f->d.status, KS_ENOKERNEL);
+  TU_ASSERT_CONTAINS(f->d.msg, "ext");
+}
+
+static void bind_bad_argument(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec_value v = {.arg_index = 5, .type = KS_TYPE_I32, .i = 1};
+  ks_spec s = spec_for("k");
+  s.values = &v;
+  s.nvalues = 1;
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 1);
+  assert_int_equal(f->d.status, KS_EPARAM);
+  TU_ASSERT_CONTAINS(f->d.msg, "5");
+}
+
+static void bind_values(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  const ks_spec_value v[] = {
+      {.arg_index = 1, .type = KS_TYPE_I32, .i = -3},
+      {.arg_index = 2, .type = KS_TYPE_I64, .i = INT64_C(1) << 40},
+      {.arg_index = 3, .type = KS_TYPE_F32, .f = 0.25},
+      {.arg_index = 4, .type = KS_TYPE_F64, .f = -1e-3},
+  };
+  ks_spec s = spec_for("k");
+  s.values = v;
+  s.nvalues = 4;
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "k");
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 0);
+  assert_verifies(f->m);
+  /* Same signature, bound arguments unused. */
+  assert_int_equal(LLVMCountParams(fn), 5);
+  for (unsigned i = 1; i <= 4; i++)
+    assert_null(LLVMGetFirstUse(LLVMGetParam(fn, i)));
+  assert_non_null(LLVMGetFirstUse(LLVMGetParam(fn, 0)));
+  LLVMValueRef c = stored(fn, 0);
+  assert_true(LLVMIsAConstantInt(c));
+  assert_int_equal(LLVMConstIntGetSExtValue(c), -3);
+  c = stored(fn, 1);
+  assert_true(LLVMIsAConstantInt(c));
+  assert_int_equal(LLVMConstIntGetSExtValue(c), INT64_C(1) << 40);
+  LLVMBool lost = 0;
+  c = stored(fn, 2);
+  assert_true(LLVMIsAConstantFP(c));
+  assert_true(LLVMConstRealGetDouble(c, &lost) == 0.25);
+  c = stored(fn, 3);
+  assert_true(LLVMIsAConstantFP(c));
+  assert_true(LLVMConstRealGetDouble(c, &lost) == -1e-3);
+}
+
+static void bind_block(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("k");
+  s.block[0] = 96;
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "k");
+  assert_int_equal(count_calls(fn, "llvm.nvvm.read.ptx.sreg.ntid.x"), 1);
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 0);
+  assert_verifies(f->m);
+  assert_int_equal(count_calls(fn, "llvm.nvvm.read.ptx.sreg.ntid.x"), 0);
+  LLVMValueRef c = stored(fn, 4);
+  assert_true(LLVMIsAConstantInt(c));
+  assert_int_equal(LLVMConstIntGetZExtValue(c), 96);
+  /* Unbound values and the arguments' uses are left alone. */
+  assert_non_null(LLVMGetFirstUse(LLVMGetParam(fn, 1)));
+  assert_int_equal(annotation(f->m, fn, "reqntidx"), 96);
+  assert_int_equal(annotation(f->m, fn, "reqntidy"), 1);
+  assert_int_equal(annotation(f->m, fn, "reqntidz"), 1);
+}
+
+static void bind_bounds(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("k");
+  s.block[0] = 32;
+  s.block[1] = 4;
+  s.maxntid = 256;
+  s.minctasm = 3;
+  s.maxnreg = 40;
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "k");
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 0);
+  assert_verifies(f->m);
+  assert_int_equal(annotation(f->m, fn, "kernel"), 1);
+  assert_int_equal(annotation(f->m, fn, "reqntidx"), 32);
+  assert_int_equal(annotation(f->m, fn, "reqntidy"), 4);
+  assert_int_equal(annotation(f->m, fn, "reqntidz"), 1);
+  /* PTX takes .reqntid or .maxntid; the fixed block is the stronger. */
+  assert_int_equal(annotation(f->m, fn, "maxntidx"), -1);
+  assert_int_equal(annotation(f->m, fn, "minctasm"), 3);
+  assert_int_equal(annotation(f->m, fn, "maxnreg"), 40);
+  assert_int_equal(count_calls(fn, "llvm.nvvm.read.ptx.sreg.ntid.y"), 0);
+}
+
+static void bind_no_bounds(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("k");
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "k");
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 0);
+  assert_int_equal(LLVMGetNamedMetadataNumOperands(f->m, "nvvm.annotations"),
+                   1);
+  assert_int_equal(count_calls(fn, "llvm.nvvm.read.ptx.sreg.ntid.x"), 1);
+}
+
+static void bind_block_over_maxntid(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("k");
+  s.block[0] = 64;
+  s.block[1] = 4;
+  s.maxntid = 128;
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 1);
+  assert_int_equal(f->d.status, KS_EBOUNDS);
+  TU_ASSERT_CONTAINS(f->d.msg, "bind: ");
+  TU_ASSERT_CONTAINS(f->d.msg, "128");
+}
+
+static void bind_retarget(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("k");
+  s.cpu = "sm_86";
+  s.features = "+ptx80,+sm_86";
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "k");
+  assert_string_equal(string_attr(fn, "target-cpu"), "sm_70");
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 0);
+  assert_string_equal(string_attr(fn, "target-cpu"), "sm_86");
+  assert_string_equal(string_attr(fn, "target-features"), "+ptx80,+sm_86");
+}
+
+static void bind_removes_markings(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_spec s = spec_for("k");
+  assert_non_null(LLVMGetNamedGlobal(f->m, "llvm.global.annotations"));
+  assert_int_equal(ks_pass_bind(f->m, &s, &f->d), 0);
+  assert_null(LLVMGetNamedGlobal(f->m, "llvm.global.annotations"));
+  assert_verifies(f->m);
+}
+
+/* ---- the pipeline ------------------------------------------------------- */
+
+/* Runs the pipeline as jit/ does: the target's data layout first. */
+static int run_pipeline(fixture *f, const ks_spec *s) {
+  const ks_arch *a = ks_jit_arch_find("sm_90");
+  assert_non_null(a);
+  LLVMTargetMachineRef tm = ks_jit_target_machine(a, 85);
+  assert_non_null(tm);
+  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(f->m, dl);
+  LLVMDisposeTargetData(dl);
+  int rc = ks_pipeline_run(f->m, tm, s, &f->d);
+  LLVMDisposeTargetMachine(tm);
+  return rc;
+}
+
+static void pipeline_conv1d_bound(void **state) {
+  fixture *f = *state;
+  parse_template(f, "conv1d");
+  const ks_spec_value v = {.arg_index = 4, .type = KS_TYPE_I32, .i = 12};
+  ks_spec s = spec_for("conv1d");
+  s.values = &v;
+  s.nvalues = 1;
+  s.block[0] = 128;
+  if (run_pipeline(f, &s))
+    fail_msg("%s", f->d.msg);
+  assert_verifies(f->m);
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "conv1d");
+  assert_non_null(fn);
+  /* Fully unrolled: no phi, one multiply per tap; no %ntid read left. */
+  assert_int_equal(count_opcode(fn, LLVMPHI), 0);
+  assert_int_equal(count_opcode(fn, LLVMFMul), 12);
+  assert_int_equal(count_calls(fn, "llvm.nvvm.read.ptx.sreg.ntid.x"), 0);
+  assert_null(LLVMGetFirstUse(LLVMGetParam(fn, 4)));
+  assert_int_equal(annotation(f->m, fn, "reqntidx"), 128);
+  assert_null(f->d.dump);
+}
+
+static void pipeline_conv1d_generic(void **state) {
+  fixture *f = *state;
+  parse_template(f, "conv1d");
+  ks_spec s = spec_for("conv1d");
+  if (run_pipeline(f, &s))
+    fail_msg("%s", f->d.msg);
+  assert_verifies(f->m);
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "conv1d");
+  assert_true(count_opcode(fn, LLVMPHI) > 0);
+  assert_non_null(LLVMGetFirstUse(LLVMGetParam(fn, 4)));
+  assert_int_equal(count_calls(fn, "llvm.nvvm.read.ptx.sreg.ntid.x"), 1);
+}
+
+static void pipeline_dump_stage(void **state) {
+  fixture *f = *state;
+  parse_template(f, "conv1d");
+  ks_spec s = spec_for("conv1d");
+  s.dump_stage = "input";
+  assert_int_equal(run_pipeline(f, &s), 0);
+  assert_non_null(f->d.dump);
+  TU_ASSERT_CONTAINS(f->d.dump, "@llvm.global.annotations");
+  TU_ASSERT_CONTAINS(f->d.dump, "kspec.param FILTER_LEN");
+  free(f->d.dump);
+  f->d.dump = NULL;
+
+  LLVMDisposeModule(f->m);
+  f->m = NULL;
+  parse_template(f, "conv1d");
+  s.dump_stage = "bind";
+  assert_int_equal(run_pipeline(f, &s), 0);
+  assert_non_null(f->d.dump);
+  TU_ASSERT_CONTAINS(f->d.dump, "define");
+  TU_ASSERT_NOT_CONTAINS(f->d.dump, "@llvm.global.annotations");
+}
+
+static void pipeline_failure(void **state) {
+  fixture *f = *state;
+  parse_template(f, "conv1d");
+  ks_spec s = spec_for("conv1d");
+  s.block[0] = 512;
+  s.maxntid = 256;
+  s.dump_stage = "optimize";
+  assert_int_equal(run_pipeline(f, &s), 1);
+  assert_int_equal(f->d.status, KS_EBOUNDS);
+  TU_ASSERT_CONTAINS(f->d.msg, "bind: ");
+  assert_null(f->d.dump);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(stage_names),
+      cmocka_unit_test(diag_fail),
+      cmocka_unit_test_setup_teardown(bind_unknown_kernel, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_bad_argument, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_values, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_block, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_bounds, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_no_bounds, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_block_over_maxntid, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_retarget, setup, teardown),
+      cmocka_unit_test_setup_teardown(bind_removes_markings, setup, teardown),
+      cmocka_unit_test_setup_teardown(pipeline_conv1d_bound, setup, teardown),
+      cmocka_unit_test_setup_teardown(pipeline_conv1d_generic, setup, teardown),
+      cmocka_unit_test_setup_teardown(pipeline_dump_stage, setup, teardown),
+      cmocka_unit_test_setup_teardown(pipeline_failure, setup, teardown),
+  };
+  return cmocka_run_group_tests_name("passes", tests, NULL, NULL);
+}

@@ -1,0 +1,1026 @@
+/*
+ * test_specialize.c - the public API (kspec.h) end to end on the CPU: every
+ * built-in template specialized at several values and checked by ptxas,
+ * folding and launch bounds visible in the PTX, the cache, and every kind of
+ * bad input answered by a status and a message that names the culprit.
+ *
+ * Links libkspec only. Contexts never open the driver. Tests needing ptxas
+ * skip without it. The codegen_screen_* tests run as their own CTest entry
+ * (`test_specialize --only codegen_screen`): without the screen, LLVM would
+ * end the process. `--skip PATTERN` leaves tests out.
+ */
+#include <fnmatch.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "kspec.h"
+#include "test_util.h"
+
+#ifndef KS_PTXAS
+#define KS_PTXAS ""
+#endif
+
+typedef struct fixture {
+  ks_ctx *ctx;
+  ks_template *t;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1};
+  if (!f || ks_ctx_create(&o, &f->ctx) != KS_OK)
+    return -1;
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  ks_template_destroy(f->t);
+  ks_ctx_destroy(f->ctx);
+  free(f);
+  return 0;
+}
+
+static ks_template *load(fixture *f, const char *name) {
+  ks_template_destroy(f->t);
+  f->t = NULL;
+  ks_status s = ks_template_load(f->ctx, name, &f->t);
+  if (s != KS_OK)
+    fail_msg("load %s: %s: %s", name, ks_status_name(s), ks_errmsg(f->ctx));
+  return f->t;
+}
+
+static ks_template *load_mem(fixture *f, const char *name, const char *ir) {
+  ks_template_destroy(f->t);
+  f->t = NULL;
+  ks_status s = ks_template_load_mem(f->ctx, name, ir, strlen(ir), &f->t);
+  if (s != KS_OK)
+    fail_msg("load %s: %s: %s", name, ks_status_name(s), ks_errmsg(f->ctx));
+  return f->t;
+}
+
+/* Specializes with one text binding (name NULL: none) and bounds. */
+static ks_status spec1(fixture *f, const char *name, const char *value,
+                       const ks_launch_bounds *b, ks_kernel **k) {
+  ks_binding bd = {.name = name, .kind = KS_VALUE_TEXT, .v.s = value};
+  ks_spec_req req = {.bindings = &bd, .nbindings = name ? 1 : 0};
+  if (b)
+    req.bounds = *b;
+  *k = NULL;
+  return ks_specialize(f->ctx, f->t, &req, k);
+}
+
+static const char *ptx_of(const ks_kernel *k) {
+  const char *ptx = NULL;
+  size_t len = 0;
+  assert_int_equal(ks_kernel_ptx(k, &ptx, &len), KS_OK);
+  assert_non_null(ptx);
+  assert_int_equal(strlen(ptx), len);
+  return ptx;
+}
+
+/* Expects status s, with a one-line message containing each needle. */
+static void expect_error(ks_status got, ks_status want, const ks_ctx *ctx,
+                         const char *needle) {
+  if (got != want)
+    fail_msg("got %s, want %s: %s", ks_status_name(got), ks_status_name(want),
+             ks_errmsg(ctx));
+  const char *m = ks_errmsg(ctx);
+  TU_ASSERT_CONTAINS(m, needle);
+  if (strchr(m, '\n'))
+    fail_msg("message is not one line: %s", m);
+}
+
+/* A template of two kernels with an int64 and a float parameter. */
+static const char two_kernels[] =
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "@.s0 = private unnamed_addr constant [25 x i8] "
+    "c\"kspec.param OFF 0 0 1e18\\00\", section \"llvm.metadata\"\n"
+    "@.s1 = private unnamed_addr constant [25 x i8] "
+    "c\"kspec.param SCALE 1 -4 4\\00\", section \"llvm.metadata\"\n"
+    "@.f = private unnamed_addr constant [5 x i8] c\"t.cu\\00\", "
+    "section \"llvm.metadata\"\n"
+    "@llvm.global.annotations = appending global [2 x { ptr, ptr, ptr, i32, "
+    "ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @ka, ptr @.s0, ptr @.f, i32 1, "
+    "ptr null }, { ptr, ptr, ptr, i32, ptr } { ptr @ka, ptr @.s1, ptr @.f, "
+    "i32 1, ptr null }], section \"llvm.metadata\"\n"
+    "define void @ka(ptr %out, i64 %OFF, float %SCALE) {\n"
+    "entry:\n"
+    "  store volatile i64 %OFF, ptr %out, align 8\n"
+    "  store volatile float %SCALE, ptr %out, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "define void @kb(ptr %out) {\n"
+    "entry:\n"
+    "  store i32 1, ptr %out, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "!nvvm.annotations = !{!0, !1}\n"
+    "!0 = !{ptr @ka, !\"kernel\", i32 1}\n"
+    "!1 = !{ptr @kb, !\"kernel\", i32 1}\n";
+
+/* ---- ptxas -------------------------------------------------------------- */
+
+/* Assembles ptx with ptxas -v for sm_90: it must succeed, and every
+ * function must report 0 bytes of spill stores and loads. */
+static void check_ptxas(const char *ptx, const char *what) {
+  char path[256], cmd[1024], line[1024];
+  assert_int_equal(tu_write_temp(".ptx", ptx, strlen(ptx), path, sizeof path),
+                   0);
+  snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 -v '%s' -o /dev/null 2>&1",
+           KS_PTXAS, path);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  int functions = 0, spills = 0;
+  char log[8192] = "";
+  while (fgets(line, sizeof line, p)) {
+    strncat(log, line, sizeof log - strlen(log) - 1);
+    const char *at = strstr(line, "bytes spill stores");
+    int st = -1, ld = -1;
+    if (!at)
+      continue;
+    while (at > line && at[-1] == ' ')
+      at--;
+    while (at > line && at[-1] >= '0' && at[-1] <= '9')
+      at--;
+    if (sscanf(at, "%d bytes spill stores, %d bytes spill loads", &st, &ld) !=
+        2)
+      fail_msg("%s: cannot read ptxas line: %s", what, line);
+    functions++;
+    spills += st + ld;
+  }
+  int status = pclose(p);
+  unlink(path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fail_msg("%s: ptxas failed:\n%s", what, log);
+  if (functions == 0)
+    fail_msg("%s: ptxas -v reported no function:\n%s", what, log);
+  if (spills)
+    fail_msg("%s: spills:\n%s", what, log);
+}
+
+/* ---- every built-in template -------------------------------------------- */
+
+/* min, max, default and a value in between that is no power of two. */
+static size_t test_values(const ks_param_info *p, long out[4]) {
+  long lo = (long)p->min, hi = (long)p->max;
+  long mid = lo + (hi - lo) * 2 / 3;
+  while (mid < hi && mid > 1 && (mid & (mid - 1)) == 0)
+    mid++;
+  out[0] = lo;
+  out[1] = hi;
+  out[2] = (long)p->def;
+  out[3] = mid;
+  return 4;
+}
+
+static void builtins_listed(void **state) {
+  (void)state;
+  static const char *const want[] = {"conv1d",         "sepfilter_rows",
+                                     "sepfilter_cols", "histogram",
+                                     "reduce_sum",     "transpose"};
+  size_t n = ks_builtin_count();
+  assert_int_equal(n, sizeof want / sizeof want[0]);
+  for (size_t i = 0; i < n; i++) {
+    int found = 0;
+    for (size_t j = 0; j < n; j++)
+      found += strcmp(ks_builtin_name(j), want[i]) == 0;
+    if (found != 1)
+      fail_msg("built-in %s listed %d times", want[i], found);
+  }
+  assert_null(ks_builtin_name(n));
+}
+
+static void builtins_describe(void **state) {
+  fixture *f = *state;
+  for (size_t i = 0; i < ks_builtin_count(); i++) {
+    ks_template *t = load(f, ks_builtin_name(i));
+    assert_string_equal(ks_template_name(t), ks_builtin_name(i));
+    assert_int_equal(ks_template_kernel_count(t), 1);
+    assert_string_equal(ks_template_kernel_name(t, 0), ks_builtin_name(i));
+    assert_true(strlen(ks_template_kernel_doc(t, 0)) > 0);
+    assert_null(ks_template_kernel_name(t, 1));
+    size_t np = ks_template_param_count(t, 0);
+    assert_true(np >= 1);
+    for (size_t j = 0; j < np; j++) {
+      ks_param_info p;
+      assert_int_equal(ks_template_param(t, 0, j, &p), KS_OK);
+      assert_string_equal(p.kernel, ks_builtin_name(i));
+      assert_true(p.min <= p.def && p.def <= p.max);
+      assert_string_not_equal(ks_type_name(p.type), "?");
+    }
+    ks_param_info p;
+    assert_int_equal(ks_template_param(t, 0, np, &p), KS_EINVAL);
+  }
+}
+
+/* Every template at every test value of its parameter and generic: PTX with
+ * the kernel's entry; ptxas (when present) accepts it without spills. */
+static void builtins_specialize(void **state) {
+  fixture *f = *state;
+  int ptxas = tu_have_tool(KS_PTXAS);
+  for (size_t i = 0; i < ks_builtin_count(); i++) {
+    const char *name = ks_builtin_name(i);
+    ks_template *t = load(f, name);
+    char entry[128], what[256];
+    snprintf(entry, sizeof entry, ".entry %s(", name);
+    ks_kernel *generic = NULL;
+    assert_int_equal(spec1(f, NULL, NULL, NULL, &generic), KS_OK);
+    TU_ASSERT_CONTAINS(ptx_of(generic), entry);
+    if (ptxas) {
+      snprintf(what, sizeof what, "%s generic", name);
+      check_ptxas(ptx_of(generic), what);
+    }
+    for (size_t j = 0; j < ks_template_param_count(t, 0); j++) {
+      ks_param_info p;
+      long vals[4];
+      assert_int_equal(ks_template_param(t, 0, j, &p), KS_OK);
+      for (size_t v = 0; v < test_values(&p, vals); v++) {
+        char text[32];
+        ks_kernel *k = NULL;
+        snprintf(text, sizeof text, "%ld", vals[v]);
+        snprintf(what, sizeof what, "%s %s=%s", name, p.name, text);
+        ks_status s = spec1(f, p.name, text, NULL, &k);
+        if (s != KS_OK)
+          fail_msg("%s: %s", what, ks_errmsg(f->ctx));
+        TU_ASSERT_CONTAINS(ptx_of(k), entry);
+        assert_ptr_not_equal(k, generic);
+        if (ptxas)
+          check_ptxas(ptx_of(k), what);
+      }
+    }
+  }
+  if (!ptxas)
+    skip(); /* specialized, but not assembled */
+}
+
+/* ---- folding and launch bounds in the PTX -------------------------------- */
+
+static void bind_folds(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_param_info p;
+  assert_int_equal(ks_template_param(f->t, 0, 0, &p), KS_OK);
+  assert_string_equal(p.name, "FILTER_LEN");
+  assert_int_equal(p.arg_index, 4);
+  ks_kernel *k32 = NULL, *k8 = NULL, *gen = NULL;
+  assert_int_equal(spec1(f, "FILTER_LEN", "32", NULL, &k32), KS_OK);
+  assert_int_equal(spec1(f, "FILTER_LEN", "8", NULL, &k8), KS_OK);
+  assert_int_equal(spec1(f, NULL, NULL, NULL, &gen), KS_OK);
+  /* The argument stays in the signature but is never loaded. */
+  TU_ASSERT_CONTAINS(ptx_of(k32), ".param .u32 conv1d_param_4");
+  TU_ASSERT_NOT_CONTAINS(ptx_of(k32), "[conv1d_param_4]");
+  TU_ASSERT_NOT_CONTAINS(ptx_of(k8), "[conv1d_param_4]");
+  assert_string_not_equal(ptx_of(k32), ptx_of(k8));
+  TU_ASSERT_CONTAINS(ptx_of(gen), "ld.param.u32");
+  TU_ASSERT_CONTAINS(ptx_of(gen), "[conv1d_param_4]");
+  assert_string_equal(ks_kernel_name(k32), "conv1d");
+}
+
+static void block_folds(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_launch_bounds b = {.block = {256}};
+  ks_kernel *k = NULL, *gen = NULL;
+  assert_int_equal(spec1(f, NULL, NULL, &b, &k), KS_OK);
+  assert_int_equal(spec1(f, NULL, NULL, NULL, &gen), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 256, 1, 1");
+  TU_ASSERT_NOT_CONTAINS(ptx_of(k), "%ntid.x");
+  TU_ASSERT_CONTAINS(ptx_of(gen), "%ntid.x");
+  TU_ASSERT_NOT_CONTAINS(ptx_of(gen), ".reqntid");
+  ks_kernel_info info;
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.reqntid[0], 256);
+  assert_int_equal(info.reqntid[1], 1);
+  assert_int_equal(info.reqntid[2], 1);
+  assert_int_equal(info.loaded, 0);
+  assert_true(info.compile_ms > 0);
+}
+
+/* A block-fixing parameter sets the block: reduce_sum's BLOCK, transpose's
+ * TILE (x and y). */
+static void block_param_fixes_block(void **state) {
+  fixture *f = *state;
+  ks_kernel *k = NULL;
+  load(f, "reduce_sum");
+  assert_int_equal(spec1(f, "BLOCK", "96", NULL, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 96, 1, 1");
+  ks_launch_bounds same = {.block = {96}};
+  ks_kernel *k2 = NULL;
+  assert_int_equal(spec1(f, "BLOCK", "96", &same, &k2), KS_OK);
+  assert_ptr_equal(k, k2);
+  ks_launch_bounds other = {.block = {128}};
+  expect_error(spec1(f, "BLOCK", "96", &other, &k2), KS_EBOUNDS, f->ctx,
+               "BLOCK");
+  assert_null(k2);
+  load(f, "transpose");
+  assert_int_equal(spec1(f, "TILE", "8", NULL, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 8, 8, 1");
+}
+
+static void launch_bounds(void **state) {
+  fixture *f = *state;
+  load(f, "histogram");
+  ks_launch_bounds b = {.maxntid = 512, .minctasm = 2, .maxnreg = 64};
+  ks_kernel *k = NULL;
+  assert_int_equal(spec1(f, "BINS", "100", &b, &k), KS_OK);
+  const char *ptx = ptx_of(k);
+  TU_ASSERT_CONTAINS(ptx, ".maxntid 512, 1, 1");
+  TU_ASSERT_CONTAINS(ptx, ".minnctapersm 2");
+  TU_ASSERT_CONTAINS(ptx, ".maxnreg 64");
+  TU_ASSERT_NOT_CONTAINS(ptx, ".reqntid");
+  ks_kernel_info info;
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.maxntid, 512);
+  assert_int_equal(info.minctasm, 2);
+  assert_int_equal(info.maxnreg, 64);
+  assert_int_equal(info.reqntid[0], 0);
+  if (tu_have_tool(KS_PTXAS))
+    check_ptxas(ptx, "histogram with launch bounds");
+
+  /* Every built-in with a block and the other bounds; ptxas agrees. */
+  ks_launch_bounds all = {.block = {128}, .minctasm = 4, .maxnreg = 64};
+  for (size_t i = 0; i < ks_builtin_count(); i++) {
+    const char *name = ks_builtin_name(i);
+    if (strcmp(name, "transpose") == 0)
+      continue; /* TILE fixes a square block: below */
+    load(f, name);
+    if (strcmp(name, "reduce_sum") == 0)
+      assert_int_equal(spec1(f, "BLOCK", "128", &all, &k), KS_OK);
+    else
+      assert_int_equal(spec1(f, NULL, NULL, &all, &k), KS_OK);
+    TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 128, 1, 1");
+    TU_ASSERT_CONTAINS(ptx_of(k), ".maxnreg 64");
+    if (tu_have_tool(KS_PTXAS))
+      check_ptxas(ptx_of(k), name);
+  }
+}
+
+/* PTX allows .reqntid or .maxntid, not both: a request with a block and
+ * maxntid is refused, or gives PTX that ptxas accepts. */
+static void bounds_block_and_maxntid(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_launch_bounds b = {.block = {128}, .maxntid = 256};
+  ks_kernel *k = NULL;
+  ks_status s = spec1(f, NULL, NULL, &b, &k);
+  if (s == KS_EBOUNDS) {
+    TU_ASSERT_CONTAINS(ks_errmsg(f->ctx), "maxntid");
+    return;
+  }
+  assert_int_equal(s, KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 128, 1, 1");
+  if (!tu_have_tool(KS_PTXAS))
+    skip();
+  check_ptxas(ptx_of(k), "conv1d block 128 maxntid 256");
+}
+
+/* How often needle occurs in s. */
+static int occurrences(const char *s, const char *needle) {
+  int n = 0;
+  for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+    n++;
+  return n;
+}
+
+/* A template with launch bounds of its own (clang's __launch_bounds__(128,
+ * 2)): a request's bounds either are refused or are what the PTX says, once,
+ * and ptxas accepts the result. */
+static void template_bounds(void **state) {
+  fixture *f = *state;
+  static const char ir[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                           "define void @lb(ptr %y) {\n"
+                           "entry:\n"
+                           "  store float 1.0, ptr %y, align 4\n"
+                           "  ret void\n"
+                           "}\n"
+                           "!nvvm.annotations = !{!0, !1, !2}\n"
+                           "!0 = !{ptr @lb, !\"kernel\", i32 1}\n"
+                           "!1 = !{ptr @lb, !\"maxntidx\", i32 128}\n"
+                           "!2 = !{ptr @lb, !\"minctasm\", i32 2}\n";
+  load_mem(f, "lb", ir);
+  ks_launch_bounds reqs[] = {
+      {.maxntid = 256}, {.block = {512}}, {.minctasm = 4}};
+  for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+    ks_kernel *k = NULL;
+    ks_status s = spec1(f, NULL, NULL, &reqs[i], &k);
+    if (s == KS_EBOUNDS)
+      continue;
+    if (s != KS_OK)
+      fail_msg("request %zu: %s", i, ks_errmsg(f->ctx));
+    const char *ptx = ptx_of(k);
+    ks_kernel_info info;
+    assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+    if (occurrences(ptx, ".maxntid") > 1 ||
+        occurrences(ptx, ".minnctapersm") > 1)
+      fail_msg("request %zu: launch bounds given twice:\n%s", i, ptx);
+    char want[64];
+    if (info.maxntid) {
+      snprintf(want, sizeof want, ".maxntid %u, 1, 1", info.maxntid);
+      TU_ASSERT_CONTAINS(ptx, want);
+    }
+    if (info.minctasm) {
+      snprintf(want, sizeof want, ".minnctapersm %u", info.minctasm);
+      TU_ASSERT_CONTAINS(ptx, want);
+    }
+    if (tu_have_tool(KS_PTXAS))
+      check_ptxas(ptx, "lb");
+  }
+}
+
+static void ptx_target(void **state) {
+  (void)state;
+  ks_ctx_opts o = {.arch = "sm_80", .ptx_isa = 80, .no_driver = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_string_equal(ks_ctx_arch(ctx), "sm_80");
+  assert_int_equal(ks_ctx_ptx_isa(ctx), 80);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  ks_spec_req req = {0};
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  const char *ptx = ptx_of(k);
+  TU_ASSERT_CONTAINS(ptx, ".version 8.0");
+  TU_ASSERT_CONTAINS(ptx, ".target sm_80");
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
+/* ---- the cache ---------------------------------------------------------- */
+
+static void cache(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_kernel *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+  assert_int_equal(spec1(f, "FILTER_LEN", "16", NULL, &a), KS_OK);
+  assert_int_equal(spec1(f, "FILTER_LEN", "16", NULL, &b), KS_OK);
+  assert_ptr_equal(a, b);
+  assert_int_equal(spec1(f, "FILTER_LEN", "17", NULL, &c), KS_OK);
+  assert_ptr_not_equal(a, c);
+  /* The same value given as a number is the same request. */
+  ks_binding num = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 16};
+  ks_spec_req req = {.bindings = &num, .nbindings = 1};
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &d), KS_OK);
+  assert_ptr_equal(a, d);
+  /* Bounds are part of the request. */
+  ks_launch_bounds bb = {.maxnreg = 32};
+  assert_int_equal(spec1(f, "FILTER_LEN", "16", &bb, &d), KS_OK);
+  assert_ptr_not_equal(a, d);
+  /* A template loaded again is the same template. */
+  ks_template *again = NULL;
+  assert_int_equal(ks_template_load(f->ctx, "conv1d", &again), KS_OK);
+  ks_binding txt = {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = "16"};
+  req.bindings = &txt;
+  assert_int_equal(ks_specialize(f->ctx, again, &req, &d), KS_OK);
+  assert_ptr_equal(a, d);
+  ks_template_destroy(again);
+  /* Another context has its own kernels. */
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1};
+  ks_ctx *ctx2 = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx2), KS_OK);
+  assert_int_equal(ks_specialize(ctx2, f->t, &req, &d), KS_OK);
+  assert_ptr_not_equal(a, d);
+  assert_string_equal(ptx_of(a), ptx_of(d));
+  ks_ctx_destroy(ctx2);
+}
+
+typedef struct worker {
+  fixture *f;
+  const char *value;
+  ks_kernel *k;
+  ks_status s;
+} worker;
+
+static void *work(void *arg) {
+  worker *w = arg;
+  w->s = spec1(w->f, "FILTER_LEN", w->value, NULL, &w->k);
+  return NULL;
+}
+
+/* One context from several threads: identical requests share a kernel. */
+static void cache_threads(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  enum { N = 6 };
+  pthread_t th[N];
+  worker w[N];
+  for (int i = 0; i < N; i++) {
+    w[i] = (worker){.f = f, .value = i % 2 ? "24" : "40"};
+    assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
+  }
+  for (int i = 0; i < N; i++)
+    assert_int_equal(pthread_join(th[i], NULL), 0);
+  for (int i = 0; i < N; i++) {
+    assert_int_equal(w[i].s, KS_OK);
+    assert_ptr_equal(w[i].k, w[i % 2].k);
+  }
+  assert_ptr_not_equal(w[0].k, w[1].k);
+}
+
+/* ---- bad requests -------------------------------------------------------- */
+
+static void bad_kernel(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_spec_req req = {.kernel = "nosuch_kernel"};
+  ks_kernel *k = (ks_kernel *)1;
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_ENOKERNEL, f->ctx,
+               "nosuch_kernel");
+  assert_null(k);
+  /* Two kernels: one must be named. */
+  load_mem(f, "two", two_kernels);
+  assert_int_equal(ks_template_kernel_count(f->t), 2);
+  req.kernel = NULL;
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_ENOKERNEL, f->ctx,
+               "two");
+  req.kernel = "kb";
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".entry kb(");
+  assert_string_equal(ks_kernel_name(k), "kb");
+}
+
+static void bad_bindings(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_kernel *k = NULL;
+  expect_error(spec1(f, "FOO", "1", NULL, &k), KS_EPARAM, f->ctx, "FOO");
+  expect_error(spec1(f, "FILTER_LEN", "abc", NULL, &k), KS_EPARAM, f->ctx,
+               "abc");
+  expect_error(spec1(f, "FILTER_LEN", "12abc", NULL, &k), KS_EPARAM, f->ctx,
+               "12abc");
+  expect_error(spec1(f, "FILTER_LEN", "", NULL, &k), KS_EPARAM, f->ctx,
+               "FILTER_LEN");
+  expect_error(spec1(f, "FILTER_LEN", "1.5", NULL, &k), KS_EPARAM, f->ctx,
+               "1.5");
+  expect_error(spec1(f, "FILTER_LEN", "99999999999999999999999", NULL, &k),
+               KS_EPARAM, f->ctx, "FILTER_LEN");
+  expect_error(spec1(f, "FILTER_LEN", "0", NULL, &k), KS_ERANGE, f->ctx,
+               "FILTER_LEN");
+  expect_error(spec1(f, "FILTER_LEN", "-4", NULL, &k), KS_ERANGE, f->ctx,
+               "FILTER_LEN");
+  ks_param_info p;
+  assert_int_equal(ks_template_param(f->t, 0, 0, &p), KS_OK);
+  char over[32];
+  snprintf(over, sizeof over, "%.0f", p.max + 1);
+  expect_error(spec1(f, "FILTER_LEN", over, NULL, &k), KS_ERANGE, f->ctx,
+               "FILTER_LEN");
+  assert_null(k);
+
+  ks_binding twice[2] = {
+      {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = "8"},
+      {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 9}};
+  ks_spec_req req = {.bindings = twice, .nbindings = 2};
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_EPARAM, f->ctx,
+               "FILTER_LEN");
+  ks_binding real = {.name = "FILTER_LEN", .kind = KS_VALUE_REAL, .v.f = 2.5};
+  req = (ks_spec_req){.bindings = &real, .nbindings = 1};
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_EPARAM, f->ctx,
+               "FILTER_LEN");
+  ks_binding big = {
+      .name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = INT64_C(1) << 40};
+  req.bindings = &big;
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_ERANGE, f->ctx,
+               "FILTER_LEN");
+  ks_binding noname = {.name = NULL, .kind = KS_VALUE_INT, .v.i = 1};
+  req.bindings = &noname;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_EPARAM);
+  req = (ks_spec_req){.bindings = NULL, .nbindings = 1};
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_EINVAL);
+  assert_int_equal(ks_specialize(f->ctx, f->t, NULL, &k), KS_EINVAL);
+  assert_int_equal(ks_specialize(f->ctx, NULL, &req, &k), KS_EINVAL);
+}
+
+/* Float and int64 parameters: real values, text, and non-finite text. */
+static void typed_bindings(void **state) {
+  fixture *f = *state;
+  load_mem(f, "typed", two_kernels);
+  ks_binding b = {.name = "SCALE", .kind = KS_VALUE_REAL, .v.f = 0.75};
+  ks_spec_req req = {
+      .kernel = "ka", .bindings = &b, .nbindings = 1, .dump_stage = "bind"};
+  ks_kernel *k = NULL, *k2 = NULL;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  const char *ir = NULL;
+  assert_int_equal(ks_kernel_ir(k, &ir, NULL), KS_OK);
+  TU_ASSERT_CONTAINS(ir, "store volatile float 7.500000e-01");
+  b = (ks_binding){.name = "SCALE", .kind = KS_VALUE_TEXT, .v.s = "0.75"};
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k2), KS_OK);
+  assert_ptr_equal(k, k2);
+  const char *bad[] = {"nan", "inf", "-inf", "0.75x"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    b.v.s = bad[i];
+    expect_error(ks_specialize(f->ctx, f->t, &req, &k2), KS_EPARAM, f->ctx,
+                 "SCALE");
+  }
+  b.v.s = "4.5";
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k2), KS_ERANGE, f->ctx,
+               "SCALE");
+  b = (ks_binding){.name = "OFF", .kind = KS_VALUE_INT, .v.i = 123456789012};
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_ir(k, &ir, NULL), KS_OK);
+  TU_ASSERT_CONTAINS(ir, "store volatile i64 123456789012");
+}
+
+/* Values of an int64 parameter above 2^53 must fold exactly. */
+static void int64_exact(void **state) {
+  fixture *f = *state;
+  load_mem(f, "typed", two_kernels);
+  ks_binding b = {
+      .name = "OFF", .kind = KS_VALUE_INT, .v.i = (INT64_C(1) << 53) + 1};
+  ks_spec_req req = {
+      .kernel = "ka", .bindings = &b, .nbindings = 1, .dump_stage = "bind"};
+  ks_kernel *k = NULL, *k2 = NULL;
+  const char *ir = NULL;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_ir(k, &ir, NULL), KS_OK);
+  TU_ASSERT_CONTAINS(ir, "store volatile i64 9007199254740993");
+  b.v.i = INT64_C(1) << 53;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k2), KS_OK);
+  assert_ptr_not_equal(k, k2);
+}
+
+static void bad_bounds(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_kernel *k = NULL;
+  const struct {
+    ks_launch_bounds b;
+    const char *needle;
+  } bad[] = {
+      {{.block = {2048}}, "2048"},   {{.block = {1, 1, 65}}, "65"},
+      {{.block = {64, 32}}, "2048"}, {{.block = {0, 4}}, "block"},
+      {{.maxntid = 2048}, "2048"},   {{.block = {512}, .maxntid = 256}, "256"},
+      {{.minctasm = 64}, "64"},      {{.maxnreg = 300}, "300"},
+      {{.maxnreg = 8}, "8"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    expect_error(spec1(f, NULL, NULL, &bad[i].b, &k), KS_EBOUNDS, f->ctx,
+                 bad[i].needle);
+  assert_null(k);
+  /* At the limits is fine. */
+  ks_launch_bounds edge = {
+      .block = {1024}, .maxntid = 1024, .minctasm = 32, .maxnreg = 255};
+  assert_int_equal(spec1(f, NULL, NULL, &edge, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".maxnreg 255");
+}
+
+static void bad_arch(void **state) {
+  (void)state;
+  ks_ctx *ctx = (ks_ctx *)1;
+  ks_ctx_opts o = {.arch = "sm_99", .no_driver = 1};
+  expect_error(ks_ctx_create(&o, &ctx), KS_EARCH, NULL, "sm_99");
+  assert_null(ctx);
+  o = (ks_ctx_opts){.arch = "sm_90", .ptx_isa = 70, .no_driver = 1};
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_EARCH);
+  o.ptx_isa = 99;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_EARCH);
+  o = (ks_ctx_opts){.arch = "sm_90", .device = -1, .no_driver = 1};
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_EINVAL);
+  assert_int_equal(ks_ctx_create(&o, NULL), KS_EINVAL);
+}
+
+static void dump_stages(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_kernel *k = NULL;
+  const char *ir = NULL;
+  size_t len = 0;
+  ks_spec_req req = {.dump_stage = "nope"};
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_EINVAL, f->ctx,
+               "nope");
+  /* Without a stage, no IR is kept. */
+  req.dump_stage = NULL;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_ir(k, &ir, &len), KS_EINVAL);
+  size_t n = ks_stage_count();
+  assert_true(n >= 2);
+  assert_null(ks_stage_name(n));
+  for (size_t i = 0; i < n; i++) {
+    req.dump_stage = ks_stage_name(i);
+    assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+    assert_int_equal(ks_kernel_ir(k, &ir, &len), KS_OK);
+    assert_int_equal(strlen(ir), len);
+    TU_ASSERT_CONTAINS(ir, "define");
+    TU_ASSERT_CONTAINS(ir, "@conv1d");
+  }
+  req.dump_stage = "input";
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_ir(k, &ir, &len), KS_OK);
+  TU_ASSERT_CONTAINS(ir, "kspec.param");
+  req.dump_stage = ks_stage_name(n - 1);
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_ir(k, &ir, &len), KS_OK);
+  TU_ASSERT_NOT_CONTAINS(ir, "kspec.param");
+}
+
+/* ---- bad templates ------------------------------------------------------- */
+
+static void bad_template_files(void **state) {
+  fixture *f = *state;
+  ks_template *t = (ks_template *)1;
+  expect_error(ks_template_load(f->ctx, "/nonexistent/dir/x.ll", &t), KS_EIO,
+               f->ctx, "/nonexistent/dir/x.ll");
+  assert_null(t);
+  expect_error(ks_template_load(f->ctx, "no_such_template", &t), KS_EIO, f->ctx,
+               "no_such_template");
+
+  char path[256];
+  assert_int_equal(tu_write_temp(".ll", "", 0, path, sizeof path), 0);
+  expect_error(ks_template_load(f->ctx, path, &t), KS_EIO, f->ctx, path);
+  unlink(path);
+
+  static const unsigned char junk[] = {0x00, 0x01, 0xfe, 0x42, 0x43, 0x99,
+                                       0x7f, 0x45, 0x4c, 0x46, 0x10, 0x20};
+  assert_int_equal(tu_write_temp(".bc", junk, sizeof junk, path, sizeof path),
+                   0);
+  expect_error(ks_template_load(f->ctx, path, &t), KS_EPARSE, f->ctx, "parse");
+  unlink(path);
+
+  /* A real template's bitcode, cut in half. */
+  char bcpath[512];
+  size_t len = 0;
+  snprintf(bcpath, sizeof bcpath, "%s/conv1d.bc", KS_TEMPLATE_DIR);
+  unsigned char *bc = tu_read_file(bcpath, &len);
+  assert_non_null(bc);
+  assert_int_equal(tu_write_temp(".bc", bc, len / 2, path, sizeof path), 0);
+  expect_error(ks_template_load(f->ctx, path, &t), KS_EPARSE, f->ctx, "parse");
+  unlink(path);
+  /* The whole file loads. */
+  assert_int_equal(tu_write_temp(".bc", bc, len, path, sizeof path), 0);
+  assert_int_equal(ks_template_load(f->ctx, path, &t), KS_OK);
+  assert_int_equal(ks_template_kernel_count(t), 1);
+  ks_template_destroy(t);
+  unlink(path);
+  free(bc);
+}
+
+static void bad_template_memory(void **state) {
+  fixture *f = *state;
+  ks_template *t = NULL;
+  expect_error(ks_template_load_mem(f->ctx, "m", "x", 0, &t), KS_EIO, f->ctx,
+               "m");
+  assert_int_equal(ks_template_load_mem(f->ctx, "m", NULL, 4, &t), KS_EINVAL);
+  assert_int_equal(ks_template_load(f->ctx, NULL, &t), KS_EINVAL);
+  static const char x86[] = "target triple = \"x86_64-pc-linux-gnu\"\n"
+                            "define void @k() {\n  ret void\n}\n";
+  expect_error(ks_template_load_mem(f->ctx, "x86", x86, strlen(x86), &t),
+               KS_ETARGET, f->ctx, "x86_64");
+  static const char nok[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                            "define void @f() {\n  ret void\n}\n";
+  expect_error(ks_template_load_mem(f->ctx, "nok", nok, strlen(nok), &t),
+               KS_ETEMPLATE, f->ctx, "nok");
+  static const char broken[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                               "define void @k() {\n"
+                               "  %a = add i32 %b, 1\n"
+                               "  %b = add i32 %a, 1\n"
+                               "  ret void\n}\n";
+  expect_error(
+      ks_template_load_mem(f->ctx, "broken", broken, strlen(broken), &t),
+      KS_EVERIFY, f->ctx, "broken");
+  assert_null(t);
+}
+
+/* ---- a user's kernel without markings ------------------------------------ */
+
+static void user_kernel(void **state) {
+  fixture *f = *state;
+  ks_template *tll = NULL, *tbc = NULL;
+  ks_kernel *kll = NULL, *kbc = NULL;
+  ks_launch_bounds b = {.maxntid = 256};
+  assert_int_equal(ks_template_load(f->ctx, KS_TEST_DATA_DIR "/saxpy.ll", &tll),
+                   KS_OK);
+  assert_string_equal(ks_template_name(tll), "saxpy");
+  assert_int_equal(ks_template_kernel_count(tll), 1);
+  assert_string_equal(ks_template_kernel_name(tll, 0), "saxpy");
+  assert_int_equal(ks_template_param_count(tll, 0), 0);
+  assert_string_equal(ks_template_kernel_doc(tll, 0), "");
+  ks_spec_req req = {.bounds = b};
+  assert_int_equal(ks_specialize(f->ctx, tll, &req, &kll), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(kll), ".entry saxpy(");
+  TU_ASSERT_CONTAINS(ptx_of(kll), ".maxntid 256, 1, 1");
+  /* It has no parameters to bind. */
+  ks_binding x = {.name = "n", .kind = KS_VALUE_INT, .v.i = 4};
+  ks_spec_req bad = {.bindings = &x, .nbindings = 1};
+  ks_kernel *kx = NULL;
+  expect_error(ks_specialize(f->ctx, tll, &bad, &kx), KS_EPARAM, f->ctx, "'n'");
+
+  assert_int_equal(
+      ks_template_load(f->ctx, KS_TEST_BINARY_DIR "/saxpy.bc", &tbc), KS_OK);
+  assert_int_equal(ks_template_kernel_count(tbc), 1);
+  assert_int_equal(ks_specialize(f->ctx, tbc, &req, &kbc), KS_OK);
+  assert_string_equal(ptx_of(kll), ptx_of(kbc));
+  if (tu_have_tool(KS_PTXAS))
+    check_ptxas(ptx_of(kbc), "saxpy");
+  ks_template_destroy(tll);
+  ks_template_destroy(tbc);
+}
+
+/* ---- codegen screen (own CTest entry) ------------------------------------ */
+
+static void codegen_expect(fixture *f, const char *name, const char *decls,
+                           const char *body, ks_status want,
+                           const char *needle) {
+  char ir[2048];
+  snprintf(ir, sizeof ir,
+           "target triple = \"nvptx64-nvidia-cuda\"\n"
+           "define void @%s(ptr %%p) {\n"
+           "entry:\n"
+           "  %%v = load float, ptr %%p, align 4\n"
+           "%s"
+           "  store float %%r, ptr %%p, align 4\n"
+           "  ret void\n"
+           "}\n"
+           "%s"
+           "!nvvm.annotations = !{!0}\n"
+           "!0 = !{ptr @%s, !\"kernel\", i32 1}\n",
+           name, body, decls, name);
+  load_mem(f, name, ir);
+  ks_spec_req req = {0};
+  ks_kernel *k = NULL;
+  ks_status s = ks_specialize(f->ctx, f->t, &req, &k);
+  if (want == KS_OK) {
+    if (s != KS_OK)
+      fail_msg("%s: %s", name, ks_errmsg(f->ctx));
+    TU_ASSERT_CONTAINS(ptx_of(k), needle);
+    return;
+  }
+  expect_error(s, want, f->ctx, needle);
+  assert_null(k);
+}
+
+static void codegen_screen_sin(void **state) {
+  codegen_expect(*state, "ksin", "declare float @llvm.sin.f32(float)\n",
+                 "  %r = call float @llvm.sin.f32(float %v)\n", KS_ECODEGEN,
+                 "llvm.sin.f32");
+}
+
+static void codegen_screen_pow(void **state) {
+  codegen_expect(*state, "kpow", "declare float @llvm.pow.f32(float, float)\n",
+                 "  %r = call float @llvm.pow.f32(float %v, float %v)\n",
+                 KS_ECODEGEN, "llvm.pow.f32");
+}
+
+static void codegen_screen_external(void **state) {
+  codegen_expect(*state, "kext", "declare float @sinf(float)\n",
+                 "  %r = call float @sinf(float %v)\n", KS_ECODEGEN, "sinf");
+}
+
+/* The screen lets through what the backend compiles. */
+static void codegen_screen_allows(void **state) {
+  codegen_expect(*state, "ksqrt",
+                 "declare float @llvm.sqrt.f32(float)\n"
+                 "declare float @llvm.fma.f32(float, float, float)\n",
+                 "  %s = call float @llvm.sqrt.f32(float %v)\n"
+                 "  %r = call float @llvm.fma.f32(float %s, float %v, "
+                 "float %v)\n",
+                 KS_OK, "fma.rn.f32");
+}
+
+/* ---- small things ---------------------------------------------------------
+ */
+
+static void destroy_null(void **state) {
+  (void)state;
+  ks_ctx_destroy(NULL);
+  ks_template_destroy(NULL);
+  assert_null(ks_kernel_name(NULL));
+  assert_int_equal(ks_template_kernel_count(NULL), 0);
+  assert_int_equal(ks_kernel_ptx(NULL, NULL, NULL), KS_EINVAL);
+}
+
+static void status_names(void **state) {
+  (void)state;
+  for (int i = 0; i < KS_STATUS_COUNT; i++) {
+    const char *n = ks_status_name((ks_status)i);
+    const char *m = ks_status_str((ks_status)i);
+    assert_non_null(n);
+    assert_non_null(m);
+    assert_true(strncmp(n, "KS_", 3) == 0 && strlen(n) > 3);
+    assert_string_not_equal(n, "KS_?");
+    assert_true(strlen(m) > 0);
+    for (int j = 0; j < i; j++) {
+      assert_string_not_equal(n, ks_status_name((ks_status)j));
+      assert_string_not_equal(m, ks_status_str((ks_status)j));
+    }
+  }
+  assert_string_equal(ks_status_name(KS_OK), "KS_OK");
+  assert_string_equal(ks_status_name(KS_EPARAM), "KS_EPARAM");
+  assert_string_equal(ks_status_name(KS_ELAUNCH), "KS_ELAUNCH");
+  assert_string_equal(ks_status_name(KS_STATUS_COUNT), "KS_?");
+  assert_string_equal(ks_status_name((ks_status)-1), "KS_?");
+  assert_non_null(ks_status_str(KS_STATUS_COUNT));
+  assert_non_null(ks_status_str((ks_status)-1));
+}
+
+static void binding_parse(void **state) {
+  (void)state;
+  ks_binding b;
+  char name[16];
+  assert_int_equal(ks_binding_parse("FILTER_LEN=8", &b, name, sizeof name),
+                   KS_OK);
+  assert_string_equal(b.name, "FILTER_LEN");
+  assert_ptr_equal(b.name, name);
+  assert_int_equal(b.kind, KS_VALUE_TEXT);
+  assert_string_equal(b.v.s, "8");
+  assert_int_equal(ks_binding_parse("A=b=c", &b, name, sizeof name), KS_OK);
+  assert_string_equal(b.name, "A");
+  assert_string_equal(b.v.s, "b=c");
+  const char *bad[] = {"=8", "X=", "noequals", "AVERYLONGPARAMETERNAME=1"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    expect_error(ks_binding_parse(bad[i], &b, name, sizeof name), KS_EPARAM,
+                 NULL, "bind");
+  assert_int_equal(ks_binding_parse(NULL, &b, name, sizeof name), KS_EPARAM);
+}
+
+/* Messages are per thread: another thread's failure leaves ours. */
+static void *fail_elsewhere(void *arg) {
+  ks_ctx *ctx = arg;
+  ks_template *t = NULL;
+  ks_template_load(ctx, "/nonexistent/other.ll", &t);
+  return NULL;
+}
+
+static void errmsg_per_thread(void **state) {
+  fixture *f = *state;
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(f->ctx, "/nonexistent/mine.ll", &t),
+                   KS_EIO);
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, fail_elsewhere, f->ctx), 0);
+  assert_int_equal(pthread_join(th, NULL), 0);
+  TU_ASSERT_CONTAINS(ks_errmsg(f->ctx), "mine.ll");
+  TU_ASSERT_NOT_CONTAINS(ks_errmsg(f->ctx), "other.ll");
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+/* Keeps the tests that --only patterns (any) select and no --skip pattern
+ * names (fnmatch patterns); returns how many are left. */
+static size_t select_tests(struct CMUnitTest *t, size_t n, int argc,
+                           char **argv) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    int only = 0, wanted = 1;
+    for (int a = 1; a + 1 < argc; a += 2) {
+      int hit = fnmatch(argv[a + 1], t[i].name, 0) == 0;
+      if (strcmp(argv[a], "--only") == 0) {
+        wanted = only ? wanted || hit : hit;
+        only = 1;
+      } else if (strcmp(argv[a], "--skip") == 0 && hit) {
+        wanted = 0;
+        break;
+      }
+    }
+    if (wanted)
+      t[kept++] = t[i];
+  }
+  return kept;
+}
+
+int main(int argc, char **argv) {
+  struct CMUnitTest tests[] = {
+      T(builtins_listed),
+      T(builtins_describe),
+      T(builtins_specialize),
+      T(bind_folds),
+      T(block_folds),
+      T(block_param_fixes_block),
+      T(launch_bounds),
+      T(bounds_block_and_maxntid),
+      T(template_bounds),
+      T(ptx_target),
+      T(cache),
+      T(cache_threads),
+      T(bad_kernel),
+      T(bad_bindings),
+      T(typed_bindings),
+      T(int64_exact),
+      T(bad_bounds),
+      T(bad_arch),
+      T(dump_stages),
+      T(bad_template_files),
+      T(bad_template_memory),
+      T(user_kernel),
+      T(codegen_screen_sin),
+      T(codegen_screen_pow),
+      T(codegen_screen_external),
+      T(codegen_screen_allows),
+      T(destroy_null),
+      T(status_names),
+      T(binding_parse),
+      T(errmsg_per_thread),
+  };
+  size_t n = select_tests(tests, sizeof tests / sizeof tests[0], argc, argv);
+  if (n == 0) {
+    fprintf(stderr, "test_specialize: no test selected\n");
+    return 1;
+  }
+  return _cmocka_run_group_tests("specialize", tests, n, NULL, NULL);
+}

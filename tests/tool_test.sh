@@ -1,0 +1,158 @@
+#!/bin/sh
+# tool_test.sh - the kspec command line: exit statuses (0 success, 1
+# failure, 2 bad usage), its output, and one-line "kspec: " errors.
+#
+#   sh tool_test.sh path/to/kspec path/to/tests/data
+#
+# Never opens the CUDA driver: every command that compiles names its target.
+set -u
+KSPEC=${1:?usage: tool_test.sh KSPEC DATA_DIR}
+DATA=${2:?usage: tool_test.sh KSPEC DATA_DIR}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kspec_tool_test.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+TARGET="--arch sm_90 --ptx-isa 85"
+failures=0
+checks=0
+
+bad() {
+  echo "FAIL: $*"
+  echo "  stdout: $(head -c 600 "$TMP/out")"
+  echo "  stderr: $(head -c 600 "$TMP/err")"
+  failures=$((failures + 1))
+}
+
+# expect STATUS ARGS...: runs kspec ARGS, checks its exit status.
+expect() {
+  want=$1
+  shift
+  checks=$((checks + 1))
+  "$KSPEC" "$@" >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  last="kspec $*"
+  if [ "$got" -ne "$want" ]; then
+    bad "$last: exit $got, want $want"
+    return 1
+  fi
+  return 0
+}
+
+# The last command's stdout contains (or, with -v, lacks) a fixed string.
+out_has() {
+  grep -qF -- "$1" "$TMP/out" || bad "$last: stdout lacks '$1'"
+}
+out_lacks() {
+  grep -qF -- "$1" "$TMP/out" && bad "$last: stdout has '$1'"
+}
+
+# A failure: exit 1, stdout empty, one stderr line "kspec: ..." with $1.
+expect_failure() {
+  needle=$1
+  shift
+  expect 1 "$@" || return
+  [ "$(wc -l <"$TMP/err")" -eq 1 ] || bad "$last: stderr is not one line"
+  head -n 1 "$TMP/err" | grep -q '^kspec: ' ||
+    bad "$last: stderr does not start with 'kspec: '"
+  grep -qF -- "$needle" "$TMP/err" || bad "$last: stderr lacks '$needle'"
+  [ -s "$TMP/out" ] && bad "$last: printed on stdout"
+}
+
+# Bad usage: exit 2, the first stderr line "kspec: ...".
+expect_usage() {
+  expect 2 "$@" || return
+  head -n 1 "$TMP/err" | grep -q '^kspec: ' ||
+    bad "$last: stderr does not start with 'kspec: '"
+}
+
+# ---- list and info ----------------------------------------------------------
+expect 0 list
+for t in conv1d sepfilter_rows sepfilter_cols histogram reduce_sum transpose
+do
+  grep -q "^$t " "$TMP/out" || bad "kspec list: no line for $t"
+done
+[ "$(wc -l <"$TMP/out")" -eq 6 ] || bad "kspec list: not six lines"
+
+expect 0 info conv1d
+out_has "kernel conv1d"
+out_has "FILTER_LEN"
+out_has "int32"
+expect 0 info reduce_sum
+out_has "BLOCK"
+out_has "fixes block x"
+expect 0 info "$DATA/saxpy.ll"
+out_has "kernel saxpy"
+out_has "no parameters"
+
+# ---- help -------------------------------------------------------------------
+for args in "--help" "-h" "help" "list --help" "info --help" "ptx --help" \
+  "ir --help" "run --help"; do
+  # shellcheck disable=SC2086
+  expect 0 $args && { head -n 1 "$TMP/out" | grep -q '^usage: kspec' ||
+    bad "kspec $args: no usage line"; }
+done
+expect 0 ir --help
+out_has "bind"
+out_has "input"
+expect 0 ptx --help
+out_has "--maxntid"
+
+# ---- bad usage: exit 2 --------------------------------------------------------
+expect_usage
+expect_usage frobnicate
+expect_usage ptx
+expect_usage ir
+expect_usage info
+expect_usage list extra
+expect_usage ptx conv1d histogram
+expect_usage ptx conv1d --bogus
+expect_usage ptx conv1d --maxntid abc
+expect_usage ptx conv1d --maxntid -1
+expect_usage ptx conv1d --minctasm 1x
+expect_usage ptx conv1d --block 0
+expect_usage ptx conv1d --block 1,2,3,4
+expect_usage ptx conv1d -D FILTER_LEN
+expect_usage ptx conv1d -D =4
+expect_usage ptx conv1d --arch
+
+# ---- failures: exit 1, one line --------------------------------------------------
+expect_failure "no_such_template" ptx no_such_template $TARGET
+expect_failure "no_such_template" info no_such_template
+expect_failure "FILTER_LEN" ptx conv1d $TARGET -D FILTER_LEN=0
+expect_failure "FILTER_LEN" ptx conv1d $TARGET -D FILTER_LEN=abc
+expect_failure "NOPE" ptx conv1d $TARGET -D NOPE=3
+expect_failure "sm_99" ptx conv1d --arch sm_99
+expect_failure "nope" ir conv1d $TARGET --stage nope
+expect_failure "300" ptx conv1d $TARGET --maxnreg 300
+expect_failure "2048" ptx conv1d $TARGET --block 2048
+expect_failure "nosuch" ptx conv1d $TARGET --kernel nosuch
+expect_failure "$TMP/missing.ll" ptx "$TMP/missing.ll" $TARGET
+: >"$TMP/empty.ll"
+expect_failure "empty" ptx "$TMP/empty.ll" $TARGET
+printf 'not IR at all\n' >"$TMP/junk.ll"
+expect_failure "parse" info "$TMP/junk.ll"
+
+# ---- success ----------------------------------------------------------------------
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=16 --block 128 --maxnreg 64
+out_has ".entry conv1d("
+out_has ".reqntid 128, 1, 1"
+out_has ".maxnreg 64"
+out_has ".target sm_90"
+out_lacks "[conv1d_param_4]"
+expect 0 ptx conv1d $TARGET
+out_has "[conv1d_param_4]"
+out_lacks ".reqntid"
+expect 0 ptx transpose $TARGET -D TILE=16
+out_has ".reqntid 16, 16, 1"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=9 -o "$TMP/out.ptx"
+[ -s "$TMP/out" ] && bad "ptx -o: printed on stdout"
+grep -qF ".entry conv1d(" "$TMP/out.ptx" 2>/dev/null || bad "ptx -o: no PTX"
+expect 0 ir conv1d $TARGET -D FILTER_LEN=4 --stage bind
+out_has "define"
+out_lacks "llvm.global.annotations"
+expect 0 ir conv1d $TARGET
+out_has "define"
+expect 0 ptx "$DATA/saxpy.ll" $TARGET --maxntid 128
+out_has ".entry saxpy("
+out_has ".maxntid 128, 1, 1"
+
+echo "$checks commands, $failures failures"
+[ "$failures" -eq 0 ]
