@@ -67,18 +67,25 @@ static int copy_bandwidth(ks_ctx *ctx, size_t bytes, int reps, double *gbs) {
   return 0;
 }
 
+/* Binds every parameter of kernel 0 to its default; returns how many. */
+static size_t default_bindings(const ks_template *t, ks_binding *b,
+                               size_t cap) {
+  size_t n = 0;
+  for (size_t i = 0; i < ks_template_param_count(t, 0) && n < cap; i++) {
+    ks_param_info p;
+    ks_template_param(t, 0, i, &p);
+    b[n++] = (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
+  }
+  return n;
+}
+
 static int spec_kernel(ks_ctx *ctx, ks_template *t, ks_wl *w, int generic,
                        ks_kernel **k) {
   ks_spec_req req = {0};
   ks_binding b[8];
   size_t nb = 0;
   if (!generic) {
-    for (size_t i = 0; i < ks_template_param_count(t, 0) && nb < 8; i++) {
-      ks_param_info p;
-      ks_template_param(t, 0, i, &p);
-      b[nb++] =
-          (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
-    }
+    nb = default_bindings(t, b, 8);
     ks_dim3 blk = ks_wl_block(w);
     req.bounds.block[0] = blk.x;
     req.bounds.block[1] = blk.y;
@@ -143,14 +150,7 @@ static int kspec_latency(const char *arch, unsigned isa, const char *name,
         ks_template_load(ctx, name, &tp) != KS_OK)
       return die("latency", ks_errmsg(ctx));
     ks_binding b[8];
-    size_t nb = 0;
-    for (size_t j = 0; j < ks_template_param_count(tp, 0) && nb < 8; j++) {
-      ks_param_info p;
-      ks_template_param(tp, 0, j, &p);
-      b[nb++] =
-          (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
-    }
-    ks_spec_req req = {.bindings = b, .nbindings = nb};
+    ks_spec_req req = {.bindings = b, .nbindings = default_bindings(tp, b, 8)};
     double t0 = now_ms();
     ks_status s = ks_specialize(ctx, tp, &req, &k);
     double dt = now_ms() - t0;
