@@ -286,8 +286,9 @@ static int cmd_list(void) {
   for (size_t i = 0; i < ks_builtin_count(); i++) {
     ks_template *t = NULL;
     if (ks_template_load(ctx, ks_builtin_name(i), &t) != KS_OK) {
+      int rc = fail(ks_errmsg(ctx));
       ks_ctx_destroy(ctx);
-      return fail(ks_errmsg(ctx));
+      return rc;
     }
     printf("%-16s %s\n", ks_builtin_name(i), ks_template_kernel_doc(t, 0));
     ks_template_destroy(t);
