@@ -253,7 +253,7 @@ static ks_status read_markings(LLVMModuleRef m, ks_ir_desc *d,
   return KS_OK;
 }
 
-static ks_status add_kernel(LLVMModuleRef m, ks_ir_desc *d, LLVMValueRef fn) {
+static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   ks_ir_kernel *grown =
       realloc(d->kernels, (d->nkernels + 1) * sizeof *d->kernels);
   if (!grown)
@@ -265,7 +265,7 @@ static ks_status add_kernel(LLVMModuleRef m, ks_ir_desc *d, LLVMValueRef fn) {
   const char *name = LLVMGetValueName2(fn, &len);
   k->name = strndup(name, len);
   k->nargs = LLVMCountParams(fn);
-  scan_annotations(m, fn, &k->own_bounds);
+  k->own_bounds = own;
   if (!k->name)
     return KS_ENOMEM;
   d->nkernels++;
@@ -277,7 +277,9 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
   memset(out, 0, sizeof *out);
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
        fn = LLVMGetNextFunction(fn)) {
-    if (!ks_ir_is_kernel(m, fn))
+    unsigned own = 0; /* one scan of nvvm.annotations per function */
+    int kernel = scan_annotations(m, fn, &own);
+    if (!kernel && LLVMGetFunctionCallConv(fn) != CC_PTX_KERNEL)
       continue;
     size_t len = 0;
     const char *fname = LLVMGetValueName2(fn, &len);
@@ -287,7 +289,7 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                      "template: %s: kernel '%.*s' has no body", name, (int)len,
                      fname);
     }
-    if (add_kernel(m, out, fn) != KS_OK) {
+    if (add_kernel(out, fn, own) != KS_OK) {
       ks_ir_desc_free(out);
       return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
     }
