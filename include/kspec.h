@@ -221,6 +221,16 @@ typedef struct ks_launch_bounds {
   unsigned maxnreg;
 } ks_launch_bounds;
 
+/* The contents of a read-only buffer argument, known when specializing
+ * (`--bake f=0.1,0.2,0.4`): loads of its first n elements at indices known
+ * after binding become immediates. The kernel must then be launched with a
+ * buffer holding exactly these values (converted to its element type). */
+typedef struct ks_bake {
+  const char *arg; /* the pointer argument's name */
+  const double *values;
+  size_t n;
+} ks_bake;
+
 typedef struct ks_spec_req {
   const char *kernel;         /* NULL: the template's only kernel */
   const ks_binding *bindings; /* parameters to fold */
@@ -228,11 +238,19 @@ typedef struct ks_spec_req {
   ks_launch_bounds bounds;
   /* Non-NULL: the IR after this pipeline stage is kept (ks_kernel_ir). */
   const char *dump_stage;
+  /* Optional passes to switch off, by name (ks_stage_optional). */
+  const char *const *no_pass;
+  size_t nno_pass;
+  const ks_bake *bakes;
+  size_t nbakes;
 } ks_spec_req;
 
 /* The pipeline's stage names, in order ("input", "bind", ...). */
 KS_API size_t ks_stage_count(void);
 KS_API const char *ks_stage_name(size_t i);
+/* Non-zero when stage i is an optional pass that a request can switch off
+ * (ks_spec_req.no_pass, `kspec --no-pass NAME`). */
+KS_API int ks_stage_optional(size_t i);
 
 /* Specializes a kernel of t: binds values and launch bounds, optimizes, emits
  * PTX. The kernel is owned by ctx and cached: an identical request returns
@@ -249,6 +267,9 @@ KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
 /* The IR text after req->dump_stage; KS_EINVAL when the request named no
  * stage (the IR is not kept otherwise). */
 KS_API ks_status ks_kernel_ir(const ks_kernel *k, const char **ir, size_t *len);
+/* What the passes did to this specialization and what they declined, with
+ * the reason: lines "pass: text", NUL-terminated, possibly empty. */
+KS_API const char *ks_kernel_explain(const ks_kernel *k);
 /* The kernel's symbol name in the PTX. */
 KS_API const char *ks_kernel_name(const ks_kernel *k);
 
@@ -257,7 +278,8 @@ typedef struct ks_kernel_info {
   unsigned maxntid;
   unsigned minctasm;
   unsigned maxnreg;
-  double compile_ms; /* template to PTX */
+  double compile_ms;   /* template to PTX */
+  unsigned smem_bytes; /* static shared memory of the specialized IR */
   /* After loading (0 before): figures from the driver. */
   int loaded;
   int regs;

@@ -266,9 +266,19 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   k->name = strndup(name, len);
   k->nargs = LLVMCountParams(fn);
   k->own_bounds = own;
+  d->nkernels++; /* from here on freed by ks_ir_desc_free */
   if (!k->name)
     return KS_ENOMEM;
-  d->nkernels++;
+  k->args = calloc(k->nargs ? k->nargs : 1, sizeof *k->args);
+  if (!k->args)
+    return KS_ENOMEM;
+  for (unsigned i = 0; i < k->nargs; i++) {
+    LLVMValueRef a = LLVMGetParam(fn, i);
+    const char *an = LLVMGetValueName2(a, &len);
+    k->args[i].pointer = LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind;
+    if (!(k->args[i].name = strndup(an, len)))
+      return KS_ENOMEM;
+  }
   return KS_OK;
 }
 
@@ -311,6 +321,9 @@ void ks_ir_desc_free(ks_ir_desc *d) {
     for (size_t j = 0; j < k->nparams; j++)
       free(k->params[j].name);
     free(k->params);
+    for (unsigned j = 0; k->args && j < k->nargs; j++)
+      free(k->args[j].name);
+    free(k->args);
     free(k->name);
     free(k->doc);
   }

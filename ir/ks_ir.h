@@ -69,10 +69,16 @@ enum {
   KS_IR_OWN_MAXNREG = 1u << 3,
 };
 
+typedef struct ks_ir_arg {
+  char *name;  /* "" when the IR has no name for it */
+  int pointer; /* a pointer argument (a buffer) */
+} ks_ir_arg;
+
 typedef struct ks_ir_kernel {
   char *name;
   char *doc;
   unsigned nargs;
+  ks_ir_arg *args;     /* nargs of them */
   unsigned own_bounds; /* KS_IR_OWN_* */
   ks_ir_param *params;
   size_t nparams;

@@ -38,6 +38,7 @@ void ks_kernel_free(ks_kernel *k, ks_drv *drv) {
   free(k->name);
   free(k->ptx);
   free(k->ir);
+  free(k->explain);
   free(k);
 }
 

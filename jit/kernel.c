@@ -28,6 +28,10 @@ ks_status ks_kernel_ir(const ks_kernel *k, const char **ir, size_t *len) {
   return KS_OK;
 }
 
+const char *ks_kernel_explain(const ks_kernel *k) {
+  return k && k->explain ? k->explain : "";
+}
+
 const char *ks_kernel_name(const ks_kernel *k) { return k ? k->name : NULL; }
 
 ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out) {

@@ -95,6 +95,7 @@ struct ks_kernel {
   size_t ptx_len;
   char *ir;
   size_t ir_len;
+  char *explain; /* the passes' account, never NULL once compiled */
   ks_kernel_info info;
   uint64_t key[2];
   pthread_mutex_t load_lock; /* guards mod */

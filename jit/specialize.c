@@ -18,13 +18,15 @@
 
 #include "jit/ks_jit.h"
 
-enum { MAX_VALUES = 64 };
+enum { MAX_VALUES = 64, MAX_BAKES = 16, MAX_BAKE_VALUES = 65536 };
 
 /* A checked request: what the pipeline and the cache key are made of. */
 typedef struct request {
   long kernel;
   ks_spec_value values[MAX_VALUES];
   size_t nvalues;
+  ks_spec_bake bakes[MAX_BAKES]; /* values point into the caller's request */
+  size_t nbakes;
   ks_spec spec;
 } request;
 
@@ -118,6 +120,77 @@ static ks_status bind_one(const ks_template *t, const ks_ir_kernel *k,
   return s;
 }
 
+/* Resolves the names of optional passes to switch off into spec.disabled. */
+static ks_status disable_passes(const ks_spec_req *req, request *r) {
+  if (req->nno_pass && !req->no_pass)
+    return ks_jit_fail(KS_EINVAL, "specialize: no_pass is NULL");
+  for (size_t i = 0; i < req->nno_pass; i++) {
+    const char *name = req->no_pass[i] ? req->no_pass[i] : "(null)";
+    size_t j = 0;
+    while (j < ks_pipeline_stage_count() &&
+           !(ks_pipeline_stage_optional(j) &&
+             strcmp(ks_pipeline_stage_name(j), name) == 0))
+      j++;
+    if (j == ks_pipeline_stage_count()) {
+      char list[256] = "";
+      size_t used = 0;
+      for (size_t k = 0; k < ks_pipeline_stage_count(); k++)
+        if (ks_pipeline_stage_optional(k) && used < sizeof list - 1)
+          used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                   used ? ", " : "", ks_pipeline_stage_name(k));
+      return ks_jit_fail(KS_EINVAL,
+                         "specialize: '%s' is not a pass that can be switched "
+                         "off (those are: %s)",
+                         name, used ? list : "none");
+    }
+    r->spec.disabled |= 1u << j;
+  }
+  return KS_OK;
+}
+
+/* Checks each bake: a pointer argument of the kernel, named once, with
+ * finite values. */
+static ks_status check_bakes(const ks_template *t, const ks_ir_kernel *k,
+                             const ks_spec_req *req, request *r) {
+  if (req->nbakes && !req->bakes)
+    return ks_jit_fail(KS_EINVAL, "bake: bakes is NULL");
+  if (req->nbakes > MAX_BAKES)
+    return ks_jit_fail(KS_EPARAM, "bake: more than %d baked buffers",
+                       MAX_BAKES);
+  for (size_t i = 0; i < req->nbakes; i++) {
+    const ks_bake *b = &req->bakes[i];
+    const char *name = b->arg ? b->arg : "(null)";
+    unsigned a = 0;
+    while (a < k->nargs && strcmp(k->args[a].name, name) != 0)
+      a++;
+    if (a == k->nargs || !name[0])
+      return ks_jit_fail(KS_EPARAM,
+                         "bake: %s: kernel '%s' has no argument '%s'", t->name,
+                         k->name, name);
+    if (!k->args[a].pointer)
+      return ks_jit_fail(KS_EPARAM,
+                         "bake: %s: argument '%s' is not a buffer (bind "
+                         "scalars with -D)",
+                         t->name, name);
+    if (b->n == 0 || !b->values || b->n > MAX_BAKE_VALUES)
+      return ks_jit_fail(KS_EPARAM, "bake: %s: %s needs 1 to %d values",
+                         t->name, name, MAX_BAKE_VALUES);
+    for (size_t j = 0; j < b->n; j++)
+      if (!isfinite(b->values[j]))
+        return ks_jit_fail(KS_EPARAM, "bake: %s: %s[%zu] is not finite",
+                           t->name, name, j);
+    for (size_t j = 0; j < r->nbakes; j++)
+      if (r->bakes[j].arg_index == a)
+        return ks_jit_fail(KS_EPARAM, "bake: %s: %s baked twice", t->name,
+                           name);
+    r->bakes[r->nbakes++] =
+        (ks_spec_bake){.arg_index = a, .values = b->values, .n = b->n};
+  }
+  r->spec.bakes = r->bakes;
+  r->spec.nbakes = r->nbakes;
+  return KS_OK;
+}
+
 /* Launch bounds against the target's limits (the device's when known). */
 static ks_status check_bounds(ks_ctx *ctx, const ks_spec *sp) {
   const ks_arch *a = ctx->arch;
@@ -208,6 +281,10 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
   r->spec.features = ctx->features;
   r->spec.dump_stage = req->dump_stage;
   ks_status s = check_own_bounds(t, k, &r->spec);
+  if (s == KS_OK)
+    s = disable_passes(req, r);
+  if (s == KS_OK)
+    s = check_bakes(t, k, req, r);
   if (s != KS_OK)
     return s;
   if (req->dump_stage) {
@@ -226,6 +303,11 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
 
 static int by_arg(const void *a, const void *b) {
   const ks_spec_value *x = a, *y = b;
+  return (x->arg_index > y->arg_index) - (x->arg_index < y->arg_index);
+}
+
+static int bake_by_arg(const void *a, const void *b) {
+  const ks_spec_bake *x = a, *y = b;
   return (x->arg_index > y->arg_index) - (x->arg_index < y->arg_index);
 }
 
@@ -249,10 +331,18 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
       rec[2] = (uint64_t)v->i;
     XXH3_128bits_update(&st, rec, sizeof rec);
   }
+  qsort(r->bakes, r->nbakes, sizeof r->bakes[0], bake_by_arg);
+  for (size_t i = 0; i < r->nbakes; i++) {
+    uint64_t rec[2] = {r->bakes[i].arg_index, r->bakes[i].n};
+    XXH3_128bits_update(&st, "bake", 4);
+    XXH3_128bits_update(&st, rec, sizeof rec);
+    XXH3_128bits_update(&st, r->bakes[i].values,
+                        r->bakes[i].n * sizeof r->bakes[i].values[0]);
+  }
   unsigned nums[] = {
       r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
       r->spec.minctasm, r->spec.maxnreg,  ctx->ptx_isa,     KS_PIPELINE_VERSION,
-      llvm[0],          llvm[1],          llvm[2]};
+      llvm[0],          llvm[1],          llvm[2],          r->spec.disabled};
   XXH3_128bits_update(&st, nums, sizeof nums);
   XXH3_128bits_update(&st, ctx->arch->name, strlen(ctx->arch->name) + 1);
   if (r->spec.dump_stage)
@@ -294,6 +384,21 @@ static ks_status emit_ptx(LLVMTargetMachineRef tm, LLVMModuleRef m,
   return k->ptx ? KS_OK : ks_jit_fail(KS_ENOMEM, "codegen: out of memory");
 }
 
+/* Bytes of the module's shared-memory (addrspace 3) variables. */
+static unsigned static_smem(LLVMModuleRef m) {
+  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+  unsigned long long total = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 &&
+        !LLVMIsDeclaration(g)) {
+      unsigned long long align = LLVMGetAlignment(g);
+      if (align > 1)
+        total = (total + align - 1) / align * align;
+      total += LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g));
+    }
+  return total > UINT32_MAX ? UINT32_MAX : (unsigned)total;
+}
+
 /* Runs the pipeline and codegen on a private copy of the template. */
 static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
                          ks_kernel *k) {
@@ -329,11 +434,15 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->ir = d.dump;
   d.dump = NULL; /* owned by the kernel now */
   k->ir_len = k->ir ? strlen(k->ir) : 0;
+  k->explain = d.explain ? d.explain : strdup("");
+  d.explain = NULL;
+  k->info.smem_bytes = static_smem(m);
   s = ks_ir_screen(m, t->name, err, cap);
   if (s == KS_OK)
     s = emit_ptx(tm, m, diag, k);
 done:
   free(d.dump);
+  free(d.explain);
   if (tm)
     LLVMDisposeTargetMachine(tm);
   if (m)
@@ -415,3 +524,5 @@ ks_status ks_binding_parse(const char *text, ks_binding *out, char *name_buf,
 size_t ks_stage_count(void) { return ks_pipeline_stage_count(); }
 
 const char *ks_stage_name(size_t i) { return ks_pipeline_stage_name(i); }
+
+int ks_stage_optional(size_t i) { return ks_pipeline_stage_optional(i); }

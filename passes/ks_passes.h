@@ -25,6 +25,13 @@ typedef struct ks_spec_value {
   double f;  /* floating types */
 } ks_spec_value;
 
+/* The known contents of a read-only buffer argument (a request's bake). */
+typedef struct ks_spec_bake {
+  unsigned arg_index; /* a pointer argument of the kernel */
+  const double *values;
+  size_t n;
+} ks_spec_bake;
+
 /* Everything that specializes a module. */
 typedef struct ks_spec {
   const char *kernel; /* the kernel's symbol */
@@ -35,16 +42,29 @@ typedef struct ks_spec {
   const char *cpu;        /* "sm_90" */
   const char *features;   /* "+ptx85,+sm_90" */
   const char *dump_stage; /* keep the IR after this stage; NULL: none */
+  unsigned disabled;      /* bit i set: optional stage i is switched off */
+  const ks_spec_bake *bakes;
+  size_t nbakes;
 } ks_spec;
 
 typedef struct ks_diag {
   ks_status status;
   char msg[1024];
   char *dump; /* malloc'd IR text after spec->dump_stage, or NULL */
+  /* What the passes did and declined, one line each ("pass: text\n"),
+   * malloc'd; NULL when nothing was said (or memory ran out). */
+  char *explain;
+  size_t explain_len, explain_cap;
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */
 int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Appends "pass: text" to d's explanation: what a pass transformed, or what
+ * it declined and why. Never fails (an explanation that does not fit in
+ * memory is dropped). */
+void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* ---- bind.c ------------------------------------------------------------ */
@@ -65,6 +85,8 @@ int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Stage names, in pipeline order. */
 size_t ks_pipeline_stage_count(void);
 const char *ks_pipeline_stage_name(size_t i);
+/* Can stage i be switched off (ks_spec.disabled bit i)? */
+int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
 #define KS_PIPELINE_VERSION 1

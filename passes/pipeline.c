@@ -26,29 +26,35 @@ typedef struct stage {
   const char *name;
   const char *llvm_passes; /* a new-pass-manager pipeline, or NULL */
   int (*pass)(LLVMModuleRef, const ks_spec *, ks_diag *);
+  int optional; /* can be switched off (--no-pass) */
 } stage;
 
 static const stage stages[] = {
-    {"input", NULL, NULL},
-    {"inline", "always-inline,cgscc(inline)", NULL},
-    {"bind", NULL, ks_pass_bind},
+    {"input", NULL, NULL, 0},
+    {"inline", "always-inline,cgscc(inline)", NULL, 0},
+    {"bind", NULL, ks_pass_bind, 0},
     {"canonicalize",
      "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
      "simplifycfg)",
-     NULL},
-    {"loops", NULL, ks_pass_loops},
+     NULL, 0},
+    {"loops", NULL, ks_pass_loops, 0},
     {"unroll",
      "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
      "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
-     NULL},
-    {"optimize", "default<O3>", NULL},
+     NULL, 0},
+    {"optimize", "default<O3>", NULL, 0},
 };
 enum { NSTAGES = sizeof stages / sizeof stages[0] };
+_Static_assert(NSTAGES <= 32, "ks_spec.disabled has one bit per stage");
 
 size_t ks_pipeline_stage_count(void) { return NSTAGES; }
 
 const char *ks_pipeline_stage_name(size_t i) {
   return i < NSTAGES ? stages[i].name : NULL;
+}
+
+int ks_pipeline_stage_optional(size_t i) {
+  return i < NSTAGES && stages[i].optional;
 }
 
 static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
@@ -95,9 +101,12 @@ int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
   int check = verify_stages();
   for (size_t i = 0; i < NSTAGES; i++) {
     const stage *st = &stages[i];
-    if (st->llvm_passes && run_llvm(m, tm, st, d))
+    int off = st->optional && (s->disabled & (1u << i));
+    if (off)
+      ks_explain(d, st->name, "switched off");
+    if (!off && st->llvm_passes && run_llvm(m, tm, st, d))
       return 1;
-    if (st->pass && st->pass(m, s, d))
+    if (!off && st->pass && st->pass(m, s, d))
       return 1;
     if (check && verify(m, st, d))
       return 1;

@@ -7,7 +7,11 @@
  *              [--block X[,Y[,Z]]] [--maxntid N] [--minctasm N]
  *              [--maxnreg N] [-o FILE]
  *   kspec ir   TEMPLATE ... [--stage NAME]
+ *   kspec explain TEMPLATE ...
  *   kspec run  TEMPLATE ... [--size N] [--reps N] [--seed S] [--compare]
+ *
+ * Every specializing command also takes [--no-pass NAME]... and
+ * [--bake ARG=V,V,...]...
  *
  * Exit status: 0 success, 1 failure, 2 bad usage. Errors are one line on
  * stderr: "kspec: STAGE: what was wrong".
@@ -22,7 +26,7 @@
 #include "kspec.h"
 #include "workloads.h"
 
-enum { EXIT_USAGE = 2, MAX_DEFS = 64 };
+enum { EXIT_USAGE = 2, MAX_DEFS = 64, MAX_NO_PASS = 16, MAX_BAKES = 16 };
 
 /* Everything the subcommands take from the command line. */
 typedef struct options {
@@ -35,6 +39,11 @@ typedef struct options {
   char def_names[MAX_DEFS][64];
   size_t ndefs;
   ks_launch_bounds bounds;
+  const char *no_pass[MAX_NO_PASS];
+  size_t nno_pass;
+  ks_bake bakes[MAX_BAKES]; /* values malloc'd, freed by options_free */
+  char bake_names[MAX_BAKES][64];
+  size_t nbakes;
   unsigned ptx_isa;
   size_t size;
   unsigned reps;
@@ -53,6 +62,9 @@ static const char usage_text[] =
     "  info TEMPLATE        kernels and parameters (type, default, range)\n"
     "  ptx TEMPLATE [OPT]   specialize and print the PTX\n"
     "  ir TEMPLATE [OPT]    specialize and print the IR after a stage\n"
+    "  explain TEMPLATE [OPT]\n"
+    "                       specialize and say what every pass did or\n"
+    "                       declined, and why\n"
     "  run TEMPLATE [OPT]   on a GPU: random input, run, check against a CPU\n"
     "                       reference, print the time\n"
     "\n"
@@ -70,7 +82,25 @@ static const char spec_opts_text[] =
     "  --maxntid N        .maxntid N\n"
     "  --minctasm N       .minnctapersm N\n"
     "  --maxnreg N        .maxnreg N\n"
+    "  --no-pass NAME     switch an optional pass off (repeatable):\n"
+    "                     %s\n"
+    "  --bake ARG=V,V,... the contents of read-only buffer ARG are known:\n"
+    "                     its loads become immediates (repeatable); launch\n"
+    "                     with exactly these values in ARG\n"
     "  -h, --help         this text\n";
+
+/* spec_opts_text with the optional passes filled in. */
+static const char *spec_opts(void) {
+  static char text[sizeof spec_opts_text + 256];
+  char names[256] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < ks_stage_count(); i++)
+    if (ks_stage_optional(i) && used < sizeof names - 1)
+      used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                               used ? ", " : "", ks_stage_name(i));
+  snprintf(text, sizeof text, spec_opts_text, used ? names : "(none)");
+  return text;
+}
 
 static void usage_for(const char *cmd, FILE *f) {
   if (!cmd) {
@@ -89,14 +119,21 @@ static void usage_for(const char *cmd, FILE *f) {
             "usage: kspec ptx TEMPLATE [options]\n\nSpecializes and "
             "prints the PTX.\n\noptions:\n%s"
             "  -o FILE            write to FILE instead of stdout\n",
-            spec_opts_text);
+            spec_opts());
+  } else if (strcmp(cmd, "explain") == 0) {
+    fprintf(f,
+            "usage: kspec explain TEMPLATE [options]\n\nSpecializes and "
+            "prints, one line each, what every pass did (buffers\n"
+            "promoted, shared memory used) or declined and why, then the "
+            "static shared\nmemory and the compile time.\n\noptions:\n%s",
+            spec_opts());
   } else if (strcmp(cmd, "ir") == 0) {
     fprintf(f,
             "usage: kspec ir TEMPLATE [options]\n\nSpecializes and "
             "prints the LLVM IR after a pipeline stage.\n\noptions:\n%s"
             "  --stage NAME       the stage (default: the last); one of:\n"
             "                    ",
-            spec_opts_text);
+            spec_opts());
     for (size_t i = 0; i < ks_stage_count(); i++)
       fprintf(f, " %s", ks_stage_name(i));
     fputs("\n  -o FILE            write to FILE instead of stdout\n", f);
@@ -110,7 +147,7 @@ static void usage_for(const char *cmd, FILE *f) {
             "  --reps N           timed launches (default 20)\n"
             "  --seed S           random seed (default: from the clock)\n"
             "  --compare          also run the generic kernel\n",
-            spec_opts_text);
+            spec_opts());
   }
 }
 
@@ -171,6 +208,8 @@ enum {
   OPT_SEED,
   OPT_COMPARE,
   OPT_PTXISA,
+  OPT_NO_PASS,
+  OPT_BAKE,
 };
 
 static const struct option long_opts[] = {
@@ -188,8 +227,46 @@ static const struct option long_opts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"compare", no_argument, NULL, OPT_COMPARE},
     {"output", required_argument, NULL, 'o'},
+    {"no-pass", required_argument, NULL, OPT_NO_PASS},
+    {"bake", required_argument, NULL, OPT_BAKE},
     {NULL, 0, NULL, 0},
 };
+
+/* "ARG=V,V,..." into o->bakes; 0 on bad syntax. */
+static int parse_bake(const char *text, options *o) {
+  const char *eq = strchr(text, '=');
+  size_t n = eq ? (size_t)(eq - text) : 0;
+  if (!eq || n == 0 || n >= sizeof o->bake_names[0] || !eq[1])
+    return 0;
+  size_t count = 1;
+  for (const char *p = eq + 1; *p; p++)
+    count += *p == ',';
+  double *v = malloc(count * sizeof *v);
+  if (!v)
+    return 0;
+  const char *p = eq + 1;
+  for (size_t i = 0; i < count; i++) {
+    char *end = NULL;
+    errno = 0;
+    v[i] = strtod(p, &end);
+    if (end == p || errno == ERANGE || (*end && *end != ',')) {
+      free(v);
+      return 0;
+    }
+    p = *end ? end + 1 : end;
+  }
+  char *name = o->bake_names[o->nbakes];
+  memcpy(name, text, n);
+  name[n] = '\0';
+  o->bakes[o->nbakes++] = (ks_bake){.arg = name, .values = v, .n = count};
+  return 1;
+}
+
+static void options_free(options *o) {
+  for (size_t i = 0; i < o->nbakes; i++)
+    free((void *)o->bakes[i].values);
+  o->nbakes = 0;
+}
 
 /* One option into o; returns 0, or the exit status to stop with. */
 static int take_option(const char *cmd, int c, options *o) {
@@ -218,6 +295,18 @@ static int take_option(const char *cmd, int c, options *o) {
   case OPT_COMPARE:
     o->compare = 1;
     return 0;
+  case OPT_NO_PASS:
+    if (o->nno_pass == MAX_NO_PASS)
+      return bad_usage(cmd, "too many --no-pass options%s", "");
+    o->no_pass[o->nno_pass++] = optarg;
+    return 0;
+  case OPT_BAKE:
+    if (o->nbakes == MAX_BAKES)
+      return bad_usage(cmd, "too many --bake options%s", "");
+    return parse_bake(optarg, o)
+               ? 0
+               : bad_usage(cmd, "--bake '%s': want ARG=NUMBER[,NUMBER]...",
+                           optarg);
   case OPT_BLOCK:
     return parse_block(optarg, o->bounds.block)
                ? 0
@@ -362,7 +451,11 @@ static int cmd_emit(const options *o, int want_ir) {
   ks_spec_req req = {.kernel = o->kernel,
                      .bindings = o->defs,
                      .nbindings = o->ndefs,
-                     .bounds = o->bounds};
+                     .bounds = o->bounds,
+                     .no_pass = o->no_pass,
+                     .nno_pass = o->nno_pass,
+                     .bakes = o->bakes,
+                     .nbakes = o->nbakes};
   if (want_ir)
     req.dump_stage = o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
   if (ks_ctx_create(&co, &ctx) != KS_OK)
@@ -379,11 +472,48 @@ static int cmd_emit(const options *o, int want_ir) {
   return rc;
 }
 
+static int cmd_explain(const options *o) {
+  ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  int rc = EXIT_FAILURE;
+  ks_spec_req req = {.kernel = o->kernel,
+                     .bindings = o->defs,
+                     .nbindings = o->ndefs,
+                     .bounds = o->bounds,
+                     .no_pass = o->no_pass,
+                     .nno_pass = o->nno_pass,
+                     .bakes = o->bakes,
+                     .nbakes = o->nbakes};
+  if (ks_ctx_create(&co, &ctx) != KS_OK)
+    return fail(ks_errmsg(NULL));
+  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK ||
+      ks_specialize(ctx, t, &req, &k) != KS_OK) {
+    rc = fail(ks_errmsg(ctx));
+  } else {
+    ks_kernel_info info;
+    ks_kernel_info_get(k, &info);
+    const char *text = ks_kernel_explain(k);
+    printf("%s: kernel %s on %s\n%s", ks_template_name(t), ks_kernel_name(k),
+           ks_ctx_arch(ctx), text[0] ? text : "no pass had anything to say\n");
+    printf("static shared memory: %u bytes\ncompile: %.2f ms\n",
+           info.smem_bytes, info.compile_ms);
+    rc = EXIT_SUCCESS;
+  }
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return rc;
+}
+
 static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
                    int generic, double *ms) {
   char err[512];
   ks_kernel *k = NULL;
-  ks_spec_req req = {.kernel = o->kernel, .bounds = o->bounds};
+  ks_spec_req req = {.kernel = o->kernel,
+                     .bounds = o->bounds,
+                     .no_pass = o->no_pass,
+                     .nno_pass = o->nno_pass};
   if (!generic) {
     req.bindings = o->defs;
     req.nbindings = o->ndefs;
@@ -416,6 +546,11 @@ static int cmd_run(const options *o) {
   char err[512];
   double ms = 0, ms_generic = 0;
   int rc = EXIT_FAILURE;
+  if (o->nbakes) {
+    fprintf(stderr, "kspec: run: --bake is not supported by run (its inputs "
+                    "are random); use ptx, ir or explain\n");
+    return EXIT_USAGE;
+  }
   if (!ks_wl_supported(o->tmpl)) {
     fprintf(stderr,
             "kspec: run: '%s' has no built-in inputs and reference "
@@ -456,26 +591,38 @@ int main(int argc, char **argv) {
     usage_for(NULL, stdout);
     return EXIT_SUCCESS;
   }
-  static const char *const cmds[] = {"list", "info", "ptx", "ir", "run"};
+  static const char *const cmds[] = {"list", "info", "ptx",
+                                     "ir",   "run",  "explain"};
+  enum { NCMDS = sizeof cmds / sizeof cmds[0] };
   size_t i = 0;
-  while (i < 5 && strcmp(cmds[i], cmd) != 0)
+  while (i < NCMDS && strcmp(cmds[i], cmd) != 0)
     i++;
-  if (i == 5)
+  if (i == NCMDS)
     return bad_usage(NULL, "unknown command '%s'", cmd);
   options o = {0};
   int rc = parse_args(cmd, argc - 1, argv + 1, &o);
-  if (rc >= 0)
-    return rc;
-  switch (i) {
-  case 0:
-    return cmd_list();
-  case 1:
-    return cmd_info(&o);
-  case 2:
-    return cmd_emit(&o, 0);
-  case 3:
-    return cmd_emit(&o, 1);
-  default:
-    return cmd_run(&o);
+  if (rc < 0) {
+    switch (i) {
+    case 0:
+      rc = cmd_list();
+      break;
+    case 1:
+      rc = cmd_info(&o);
+      break;
+    case 2:
+      rc = cmd_emit(&o, 0);
+      break;
+    case 3:
+      rc = cmd_emit(&o, 1);
+      break;
+    case 4:
+      rc = cmd_run(&o);
+      break;
+    default:
+      rc = cmd_explain(&o);
+      break;
+    }
   }
+  options_free(&o);
+  return rc;
 }
