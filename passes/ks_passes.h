@@ -80,6 +80,24 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * whose trip count binding made constant unroll fully. */
 int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* ---- smem_promote.c, smem_atomics.c, smem_window.c ---------------------- */
+
+/* Shared-memory promotion: runs the two transformations below. */
+int ks_pass_smem_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Atomic privatization: global atomic updates whose index range is bounded
+ * after binding go to a per-block shared copy, merged once per block. */
+int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Window staging: read-only global loads a block re-reads at offsets known
+ * after binding are loaded once into a shared tile with its halo. */
+int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
+/* ---- const_promote.c --------------------------------------------------- */
+
+/* Constant and read-only promotion: baked buffers become immediates, small
+ * uniformly read buffers go to constant memory, read-only inputs take the
+ * non-coherent path (ld.global.nc). */
+int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
 /* ---- pipeline.c -------------------------------------------------------- */
 
 /* Stage names, in pipeline order. */

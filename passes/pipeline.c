@@ -42,6 +42,8 @@ static const stage stages[] = {
      "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
      "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
      NULL, 0},
+    {"smem_promote", NULL, ks_pass_smem_promote, 1},
+    {"const_promote", NULL, ks_pass_const_promote, 1},
     {"optimize", "default<O3>", NULL, 0},
 };
 enum { NSTAGES = sizeof stages / sizeof stages[0] };

@@ -1,0 +1,9 @@
+/*
+ * smem_promote.c - the shared-memory promotion stage: atomic privatization
+ * (smem_atomics.c) then window staging (smem_window.c).
+ */
+#include "passes/ks_passes.h"
+
+int ks_pass_smem_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  return ks_smem_atomics(m, s, d) || ks_smem_window(m, s, d);
+}
