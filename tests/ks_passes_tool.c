@@ -5,13 +5,15 @@
  *   ks_passes_tool [--kernel K] [--bind IDX=VALUE]... [--block X[,Y[,Z]]]
  *                  [--maxntid N] [--minctasm N] [--maxnreg N]
  *                  [--cpu sm_90] [--ptx 85] [--features F]
- *                  [--stage bind-only|all|STAGE] [--expect-fail] FILE.ll
+ *                  [--stage bind-only|all|STAGE] [--expect-fail]
+ *                  [--no-pass STAGE]... [--bake IDX=V,V,...]... FILE.ll
  *
  * --stage bind-only runs ks_pass_bind alone; all (the default) runs the
  * whole pipeline and prints the result; a pipeline stage name runs the
  * pipeline and prints the IR kept after that stage. The type of a bound
  * value is the argument's. With --expect-fail, a failing pass prints
  * "error: STATUS: message" on stdout and exits 0, and success exits 1.
+ * What the passes explained comes first, as "; explain: pass: text" lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +24,15 @@
 #include "passes/ks_passes.h"
 #include "test_util.h"
 
-enum { MAX_VALUES = 16 };
+enum { MAX_VALUES = 16, MAX_BAKES = 8, MAX_BAKE_VALUES = 1024 };
 
 typedef struct options {
   ks_spec spec;
   ks_spec_value values[MAX_VALUES];
   /* The text of each --bind value; typed once the module is read. */
   const char *bind_text[MAX_VALUES];
+  ks_spec_bake bakes[MAX_BAKES];
+  double bake_values[MAX_BAKES][MAX_BAKE_VALUES];
   const char *stage;
   const char *file;
   unsigned ptx;
@@ -84,6 +88,30 @@ static int take(options *o, const char *opt, const char *val) {
     o->ptx = (unsigned)strtoul(val, NULL, 10);
   } else if (strcmp(opt, "--stage") == 0) {
     o->stage = val;
+  } else if (strcmp(opt, "--no-pass") == 0) {
+    size_t i = 0;
+    while (i < ks_pipeline_stage_count() &&
+           strcmp(ks_pipeline_stage_name(i), val) != 0)
+      i++;
+    if (!ks_pipeline_stage_optional(i))
+      return usage("--no-pass wants an optional stage");
+    s->disabled |= 1u << i;
+  } else if (strcmp(opt, "--bake") == 0) {
+    char *end = NULL;
+    unsigned long idx = strtoul(val, &end, 10);
+    if (end == val || *end != '=' || s->nbakes == MAX_BAKES)
+      return usage("--bake wants IDX=V,V,...");
+    ks_spec_bake *b = &o->bakes[s->nbakes];
+    double *v = o->bake_values[s->nbakes++];
+    *b = (ks_spec_bake){.arg_index = (unsigned)idx, .values = v};
+    do {
+      const char *p = end + 1;
+      if (b->n == MAX_BAKE_VALUES)
+        return usage("--bake: too many values");
+      v[b->n++] = strtod(p, &end);
+      if (end == p)
+        return usage("--bake wants IDX=V,V,...");
+    } while (*end == ',');
   } else {
     return usage("unknown option");
   }
@@ -120,6 +148,7 @@ static int parse_args(int argc, char **argv, options *o) {
     o->spec.features = features;
   }
   o->spec.values = o->values;
+  o->spec.bakes = o->bakes;
   return 0;
 }
 
@@ -200,11 +229,17 @@ int main(int argc, char **argv) {
               d.msg);
     rc = o.expect_fail ? 0 : 1;
   } else {
+    for (const char *p = d.explain; p && *p;) {
+      size_t n = strcspn(p, "\n");
+      printf("; explain: %.*s\n", (int)n, p);
+      p += n + (p[n] == '\n');
+    }
     fputs(ir, stdout);
     rc = o.expect_fail ? 1 : 0;
   }
   free(ir);
   free(d.dump);
+  free(d.explain);
   free(text);
   if (m)
     LLVMDisposeModule(m);
