@@ -38,25 +38,43 @@ for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
     status=1
     note "kspec run $t: FAIL"
   fi
+  # shellcheck disable=SC2086
+  if kspec run $t --no-pass smem_promote --no-pass const_promote \
+    >>"$out/run.log" 2>&1; then
+    note "kspec run $t (passes off): ok"
+  else
+    status=1
+    note "kspec run $t (passes off): FAIL"
+  fi
 done
 cat "$out/run.log"
 
-echo "== compute-sanitizer memcheck"
-for t in "conv1d -D FILTER_LEN=7 --size 100003" "conv1d --size 100003" \
-  "sepfilter_rows -D RADIUS=3 --size 333" "sepfilter_cols -D RADIUS=3 --size 333" \
-  "histogram -D BINS=100 --size 100003" "histogram --size 100003" \
-  "reduce_sum -D BLOCK=100 --size 100003" "reduce_sum --size 100003" \
-  "transpose -D TILE=7 --size 333" "transpose --size 333"; do
-  # shellcheck disable=SC2086
-  if compute-sanitizer --tool memcheck --error-exitcode 3 \
-    kspec run $t --reps 1 >>"$out/memcheck.log" 2>&1; then
-    note "memcheck $t: clean"
-  else
-    status=1
-    note "memcheck $t: ERRORS"
-  fi
+echo "== compute-sanitizer: memcheck, racecheck, synccheck; passes on and off"
+nopass="--no-pass smem_promote --no-pass const_promote"
+for tool in memcheck racecheck synccheck; do
+  for t in "conv1d -D FILTER_LEN=7 --size 100003" "conv1d --size 100003" \
+    "conv1d -D FILTER_LEN=128 --size 100003" \
+    "sepfilter_rows -D RADIUS=3 --size 333" "sepfilter_cols -D RADIUS=3 --size 333" \
+    "sepfilter_rows -D RADIUS=32 --size 333" "sepfilter_cols -D RADIUS=32 --size 333" \
+    "histogram -D BINS=100 --size 100003" "histogram --size 100003" \
+    "histogram -D BINS=4096 --size 100003" \
+    "reduce_sum -D BLOCK=100 --size 100003" "reduce_sum --size 100003" \
+    "transpose -D TILE=7 --size 333" "transpose --size 333"; do
+    for passes in "" "$nopass"; do
+      [ -n "$passes" ] && [ "$tool" != memcheck ] && continue
+      # shellcheck disable=SC2086
+      if compute-sanitizer --tool $tool --error-exitcode 3 \
+        kspec run $t $passes --reps 1 >>"$out/$tool.log" 2>&1; then
+        note "$tool $t ${passes:+(passes off)}: clean"
+      else
+        status=1
+        note "$tool $t ${passes:+(passes off)}: ERRORS"
+      fi
+    done
+  done
+  echo "$tool:"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | sort | uniq -c
 done
-grep -E "ERROR SUMMARY" "$out/memcheck.log" | sort | uniq -c
 
 echo "== benchmark"
 kspec-bench "$@" >"$out/bench.md" 2>&1 || status=1

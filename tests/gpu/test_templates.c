@@ -1,6 +1,7 @@
 /*
  * test_templates.c - every built-in template on the GPU, generic (nothing
- * bound) and specialized (every parameter and the block bound), at the
+ * bound) and specialized (every parameter and the block bound; with
+ * kspec's optional passes and with all of them switched off), at the
  * parameter's minimum, default and maximum and at some values between
  * (non powers of two included), on a small problem that is not a multiple
  * of the block and on the default one; each checked against the CPU
@@ -131,16 +132,27 @@ static size_t case_values(const ks_template *t, const tcase *c,
   return n;
 }
 
-/* Specializes (bound or not) and checks one workload; 0 when it passes,
- * else prints why. */
+enum { GENERIC, SPECIALIZED, NO_PASSES };
+
+/* Specializes (bound or not, passes on or off) and checks one workload; 0
+ * when it passes, else prints why. */
 static int run_variant(gpu *g, const ks_template *t, ks_wl *w,
-                       const ks_binding *b, int bound, uint64_t seed) {
+                       const ks_binding *b, int variant, uint64_t seed) {
+  static const char *const names[] = {"generic", "specialized",
+                                      "specialized --no-pass (all)"};
+  const char *off[32];
   ks_spec_req req = {0};
   ks_kernel *k = NULL;
   char err[512];
   ks_status s;
-  const char *what = bound ? "specialized" : "generic";
-  if (bound) {
+  const char *what = names[variant];
+  if (variant == NO_PASSES) {
+    for (size_t i = 0; i < ks_stage_count(); i++)
+      if (ks_stage_optional(i) && req.nno_pass < 32)
+        off[req.nno_pass++] = ks_stage_name(i);
+    req.no_pass = off;
+  }
+  if (variant != GENERIC) {
     ks_dim3 blk = ks_wl_block(w);
     req.bindings = b;
     req.nbindings = 1;
@@ -178,8 +190,9 @@ static int run_case(gpu *g, const ks_template *t, const ks_param_info *p,
                 ks_status_name(s), err);
     return 1;
   }
-  failed = run_variant(g, t, w, &b, 0, seed);
-  failed += run_variant(g, t, w, &b, 1, seed);
+  failed = run_variant(g, t, w, &b, GENERIC, seed);
+  failed += run_variant(g, t, w, &b, SPECIALIZED, seed);
+  failed += run_variant(g, t, w, &b, NO_PASSES, seed);
   if (!failed)
     print_message("ok %s %s\n", ks_template_name(t), ks_wl_describe(w));
   ks_wl_destroy(w);
