@@ -50,21 +50,29 @@ static ks_status unknown_param(const ks_template *t, const ks_ir_kernel *k,
                      t->name, k->name, name, k->nparams ? list : "none");
 }
 
-/* Converts one binding to a double, checking its syntax and type. */
+/* Converts one binding to a number, checking its syntax, type and range.
+ * Integers are kept exactly in *i (a double cannot hold every int64). */
 static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
-                                const ks_binding *b, double *out) {
+                                const ks_binding *b, double *out, int64_t *i) {
   int integral = p->type == KS_TYPE_I32 || p->type == KS_TYPE_I64;
+  int exact = 0; /* *i holds the value exactly */
   if (b->kind == KS_VALUE_INT) {
+    *i = b->v.i;
     *out = (double)b->v.i;
+    exact = 1;
   } else if (b->kind == KS_VALUE_REAL) {
     *out = b->v.f;
   } else if (b->kind == KS_VALUE_TEXT && b->v.s) {
     char *end = NULL;
     errno = 0;
-    if (integral)
-      *out = (double)strtoll(b->v.s, &end, 10);
-    else
+    if (integral) {
+      long long v = strtoll(b->v.s, &end, 10);
+      *i = v;
+      *out = (double)v;
+      exact = 1;
+    } else {
       *out = strtod(b->v.s, &end);
+    }
     if (end == b->v.s || *end != '\0' || errno == ERANGE)
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s='%s' is not %s", t->name,
                          p->name, b->v.s, integral ? "an integer" : "a number");
@@ -78,6 +86,19 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
   if (*out < p->min || *out > p->max)
     return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%.17g out of range [%g, %g]",
                        t->name, p->name, *out, p->min, p->max);
+  if (integral && !exact) {
+    /* a real with an integral value: within int64, since it is in range
+     * of an int64 parameter's marking */
+    if (*out < -9223372036854775808.0 || *out >= 9223372036854775808.0)
+      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%g out of range", t->name,
+                         p->name, *out);
+    *i = (int64_t)*out;
+  }
+  if (p->type == KS_TYPE_I32 && (*i < INT32_MIN || *i > INT32_MAX))
+    return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%lld does not fit in i32",
+                       t->name, p->name, (long long)*i);
+  if (!integral)
+    *i = 0;
   return KS_OK;
 }
 
@@ -106,12 +127,13 @@ static ks_status bind_one(const ks_template *t, const ks_ir_kernel *k,
   if (r->nvalues == MAX_VALUES)
     return ks_jit_fail(KS_EPARAM, "bind: more than %d bindings", MAX_VALUES);
   double v = 0;
-  ks_status s = binding_number(t, p, b, &v);
+  int64_t iv = 0;
+  ks_status s = binding_number(t, p, b, &v, &iv);
   if (s != KS_OK)
     return s;
   ks_spec_value *sv = &r->values[r->nvalues++];
   *sv = (ks_spec_value){.arg_index = p->arg_index, .type = p->type};
-  sv->i = (int64_t)v;
+  sv->i = iv;
   sv->f = v;
   if (s == KS_OK && (p->flags & KS_PARAM_BLOCK_X))
     s = fix_block(r, 0, (unsigned)v, p->name);
