@@ -129,6 +129,13 @@ expect_failure "$TMP/missing.ll" ptx "$TMP/missing.ll" $TARGET
 expect_failure "empty" ptx "$TMP/empty.ll" $TARGET
 printf 'not IR at all\n' >"$TMP/junk.ll"
 expect_failure "parse" info "$TMP/junk.ll"
+expect_failure "not a pass that can be switched off" ptx conv1d $TARGET \
+  --no-pass optimize
+expect_failure "no argument 'g'" explain conv1d $TARGET --bake g=1,2
+expect_failure "'n' is not a buffer" ptx conv1d $TARGET --bake n=1
+expect_usage ptx conv1d $TARGET --bake f=1,x
+expect_usage ptx conv1d $TARGET --bake f=
+expect_usage run conv1d $TARGET --bake f=1
 
 # ---- success ----------------------------------------------------------------------
 expect 0 ptx conv1d $TARGET -D FILTER_LEN=16 --block 128 --maxnreg 64
@@ -153,6 +160,15 @@ out_has "define"
 expect 0 ptx "$DATA/saxpy.ll" $TARGET --maxntid 128
 out_has ".entry saxpy("
 out_has ".maxntid 128, 1, 1"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=5 --no-pass smem_promote
+out_has "conv1d: kernel conv1d on sm_90"
+out_has "smem_promote: switched off"
+out_has "static shared memory:"
+expect 0 explain reduce_sum $TARGET
+out_lacks "switched off"
+expect 0 ptx conv1d --help
+out_has "--no-pass NAME"
+out_has "smem_promote, const_promote"
 
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]
