@@ -2,13 +2,28 @@
 # tools/gpu-pack.sh - builds kspec with LLVM linked statically and installs
 # it, with the GPU tests, benchmarks and libcmocka, into .dev/gpu: a small
 # prefix that runs on a GPU machine without LLVM (see tests/gpu/run.sh).
+# Where nvcc is found (PATH or /usr/local/cuda), the hand-written CUDA
+# baselines (kspec-bench-cuda, CUDA run-time linked statically) come too.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 b="$root/build-static"
 p="$root/.dev/gpu"
-cmake -S "$root" -B "$b" -DKSPEC_LLVM_STATIC=ON -DCMAKE_BUILD_TYPE=Release
-cmake --build "$b" -j "$(nproc)" --target kspec kspec-tool kspec-bench \
-  test_gpu_templates
+nvcc=$(command -v nvcc || true)
+[ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] ||
+  nvcc=/usr/local/cuda/bin/nvcc
+cuda="-DKSPEC_BENCH_CUDA=OFF"
+targets="kspec kspec-tool kspec-bench test_gpu_templates"
+if [ -n "$nvcc" ]; then
+  cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"
+  targets="$targets kspec-bench-cuda"
+else
+  echo "gpu-pack: no nvcc, kspec-bench-cuda left out" >&2
+fi
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$b" -DKSPEC_LLVM_STATIC=ON -DCMAKE_BUILD_TYPE=Release \
+  $cuda
+# shellcheck disable=SC2086
+cmake --build "$b" -j "$(nproc)" --target $targets
 rm -rf "$p"
 cmake --install "$b" --prefix "$p" >/dev/null
 mkdir -p "$p/bin"

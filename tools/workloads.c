@@ -720,6 +720,19 @@ double ks_wl_bytes(const ks_wl *w) { return w->desc->bytes(w); }
 
 const char *ks_wl_describe(const ks_wl *w) { return w->text; }
 
+ks_devptr ks_wl_buffer(const ks_wl *w, const char *name) {
+  for (size_t i = 0; w && name && i < w->nbufs; i++)
+    if (strcmp(w->bufs[i].name, name) == 0)
+      return w->bufs[i].dev;
+  return 0;
+}
+
+size_t ks_wl_size(const ks_wl *w) { return w->size; }
+
+long ks_wl_param(const ks_wl *w) { return w->pv; }
+
+ks_dim3 ks_wl_grid(const ks_wl *w) { return w->grid; }
+
 /* ---- launching, checking, timing --------------------------------------- */
 
 ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
@@ -762,13 +775,19 @@ static ks_status read_outputs(ks_wl *w, char *err, size_t cap) {
   return KS_OK;
 }
 
-ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
+/* The runner for kspec kernels. */
+static ks_status run_kernel(ks_wl *w, void *k, char *err, size_t cap) {
+  return ks_wl_launch(w, k, err, cap);
+}
+
+ks_status ks_wl_check_run(ks_wl *w, ks_wl_runner run, void *user, char *err,
+                          size_t cap) {
   ks_status s;
-  if (!w || !k)
+  if (!w || !run)
     return say(err, cap, KS_EINVAL, "workload: missing argument");
   if ((s = prepare_outputs(w, err, cap)) != KS_OK)
     return s;
-  if ((s = ks_wl_launch(w, k, err, cap)) != KS_OK)
+  if ((s = run(w, user, err, cap)) != KS_OK)
     return s;
   if ((s = ks_synchronize(w->ctx)) != KS_OK)
     return lib_fail(w, s, "run", err, cap);
@@ -780,21 +799,27 @@ ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
   return w->desc->compare(w, err, cap) == 0 ? KS_OK : KS_ERANGE;
 }
 
+ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
+  if (!k)
+    return say(err, cap, KS_EINVAL, "workload: missing argument");
+  return ks_wl_check_run(w, run_kernel, k, err, cap);
+}
+
 static int cmp_float(const void *a, const void *b) {
   float x = *(const float *)a, y = *(const float *)b;
   return (x > y) - (x < y);
 }
 
-ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
-                     char *err, size_t cap) {
+ks_status ks_wl_time_run(ks_wl *w, ks_wl_runner run, void *user, int reps,
+                         double *median_ms, char *err, size_t cap) {
   float *ms = NULL;
   ks_status s = KS_OK;
-  if (!w || !k || !median_ms || reps < 1)
+  if (!w || !run || !median_ms || reps < 1)
     return say(err, cap, KS_EINVAL, "workload: bad timing arguments");
   if (!(ms = malloc((size_t)reps * sizeof *ms)))
     return say(err, cap, KS_ENOMEM, "%s: no memory", w->desc->name);
   for (int i = 0; i < 3 && s == KS_OK; i++)
-    s = ks_wl_launch(w, k, err, cap);
+    s = run(w, user, err, cap);
   if (s != KS_OK)
     goto done;
   for (int i = 0; i < reps; i++) {
@@ -802,7 +827,7 @@ ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
       s = lib_fail(w, s, "timer", err, cap);
       goto done;
     }
-    if ((s = ks_wl_launch(w, k, err, cap)) != KS_OK)
+    if ((s = run(w, user, err, cap)) != KS_OK)
       goto done;
     if ((s = ks_timer_stop(w->ctx, &ms[i])) != KS_OK) {
       s = lib_fail(w, s, "timer", err, cap);
@@ -819,4 +844,11 @@ ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
 done:
   free(ms);
   return s;
+}
+
+ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
+                     char *err, size_t cap) {
+  if (!k)
+    return say(err, cap, KS_EINVAL, "workload: missing argument");
+  return ks_wl_time_run(w, run_kernel, k, reps, median_ms, err, cap);
 }

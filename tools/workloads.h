@@ -11,6 +11,10 @@
 
 #include "kspec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ks_wl ks_wl;
 
 /* Does a built-in template of this name have a workload? */
@@ -51,11 +55,39 @@ ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap);
 ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
                      char *err, size_t cap);
 
+/* A launch by other means than a kspec kernel (a hand-written CUDA kernel,
+ * a library call): it computes the workload's function on its buffers
+ * (ks_wl_buffer), asynchronously on the device's default stream, and
+ * returns KS_OK or an error with a message in err. */
+typedef ks_status (*ks_wl_runner)(ks_wl *w, void *user, char *err, size_t cap);
+
+/* ks_wl_check and ks_wl_time with run(w, user, ...) as the launch. */
+ks_status ks_wl_check_run(ks_wl *w, ks_wl_runner run, void *user, char *err,
+                          size_t cap);
+ks_status ks_wl_time_run(ks_wl *w, ks_wl_runner run, void *user, int reps,
+                         double *median_ms, char *err, size_t cap);
+
+/* The device buffer called `name` in the template's signature ("x", "f",
+ * "hist", ...); 0 when there is none. */
+ks_devptr ks_wl_buffer(const ks_wl *w, const char *name);
+
+/* The problem size (elements, or the side of the square) and the value of
+ * the parameter that sizes it (FILTER_LEN, RADIUS, BINS, BLOCK, TILE). */
+size_t ks_wl_size(const ks_wl *w);
+long ks_wl_param(const ks_wl *w);
+
+/* The grid ks_wl_launch uses. */
+ks_dim3 ks_wl_grid(const ks_wl *w);
+
 /* The fewest bytes the kernel must move through device memory (each input
  * read once, each output written once), for bandwidth fractions. */
 double ks_wl_bytes(const ks_wl *w);
 
 /* Human-readable problem description, "n=67108864 FILTER_LEN=32". */
 const char *ks_wl_describe(const ks_wl *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* KS_WORKLOADS_H */

@@ -1,8 +1,10 @@
 #!/bin/sh
 # tests/gpu/run.sh - everything kspec runs on a GPU machine, in one go:
 # the GPU tests, `kspec run` on every template, compute-sanitizer memcheck
-# and the benchmark. Builds nothing: it uses the prefix made by
-# tools/gpu-pack.sh (carried as .dev/gpu). Logs go to $OUT (or ./gpu-out).
+# and the benchmarks (kspec-bench, then kspec-bench-cuda against
+# hand-written CUDA where tools/gpu-pack.sh could build it). Builds nothing:
+# it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
+# go to $OUT (or ./gpu-out).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 p="$root/.dev/gpu"
@@ -77,8 +79,24 @@ for tool in memcheck racecheck synccheck; do
 done
 
 echo "== benchmark"
-kspec-bench "$@" >"$out/bench.md" 2>&1 || status=1
+if kspec-bench "$@" >"$out/bench.md" 2>&1; then
+  note "kspec-bench: ok"
+else
+  status=1
+  note "kspec-bench: FAIL (see bench.md)"
+fi
 cat "$out/bench.md"
+
+echo "== benchmark against hand-written CUDA"
+if ! command -v kspec-bench-cuda >/dev/null; then
+  note "kspec-bench-cuda: not packed (no nvcc where gpu-pack.sh ran)"
+elif kspec-bench-cuda "$@" >"$out/bench_cuda.log" 2>&1; then
+  note "kspec-bench-cuda: ok (every variant checked; see bench_cuda.log)"
+else
+  status=1
+  note "kspec-bench-cuda: FAIL (see bench_cuda.log)"
+fi
+cat "$out/bench_cuda.log" 2>/dev/null
 
 printf "== summary%b\n" "$summary"
 exit $status
