@@ -1040,11 +1040,13 @@ static void check_candidates(ctx *C) {
     }
     if (!k->why[0])
       bound(C, k, R);
+    if (!k->why[0] && k->elems > (1ull << 31))
+      decline(k, "%s", "its index is not bounded");
     unsigned long long bytes = k->elems * k->size;
-    if (!k->why[0] && (k->elems > (1u << 24) || bytes > budget)) {
+    if (!k->why[0] && bytes > budget) {
       snprintf(buf, sizeof buf,
-               "%llu elements x %u B = %llu B of shared memory, over the "
-               "%llu B left for it",
+               "its index spans %llu elements x %u B = %llu B of shared "
+               "memory, over the %llu B left for it",
                k->elems, k->size, bytes, budget);
       decline(k, "%s", buf);
     }
