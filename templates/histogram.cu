@@ -6,12 +6,14 @@
  *   hist[(data[i] * BINS) / 256] += 1   for every i < n
  *
  * data holds n bytes, hist BINS unsigned counters, accumulated into (not
- * cleared). With BINS > 256 some bins are never hit. Any grid and block.
+ * cleared); the two must not overlap. With BINS > 256 some bins are never
+ * hit. Any grid and block.
  */
 // clang-format off
 KS_KERNEL KS_PARAM(BINS, 256, 1, 4096)
 KS_DOC("histogram of n bytes, hist[v*BINS/256] += 1 by global atomics")
-void histogram(const unsigned char *data, unsigned *hist, int n, int BINS) {
+void histogram(const unsigned char *__restrict__ data,
+               unsigned *__restrict__ hist, int n, int BINS) {
   // clang-format on
   int stride = gridDim.x * blockDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {

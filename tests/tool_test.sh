@@ -170,5 +170,24 @@ expect 0 ptx conv1d --help
 out_has "--no-pass NAME"
 out_has "smem_promote, const_promote"
 
+# ---- smem_promote: histogram's atomics privatized, or not when switched off ----
+expect 0 explain histogram $TARGET -D BINS=256 --block 256
+out_has "smem_promote: promoted hist: 256 bins x 4 B = 1024 B of shared memory"
+out_has "static shared memory: 1024 bytes"
+expect 0 explain histogram $TARGET
+out_has "smem_promote: declined hist:"
+expect 0 explain histogram $TARGET -D BINS=256 --block 256 --no-pass smem_promote
+out_has "smem_promote: switched off"
+out_lacks "promoted hist"
+expect 0 ptx histogram $TARGET -D BINS=256 --block 256
+out_has "ks_smem_hist[1024]"
+out_has "atom.shared.add.u32"
+out_has "bar.sync"
+out_has "atom.global.add.u32"
+expect 0 ptx histogram $TARGET -D BINS=256 --block 256 --no-pass smem_promote
+out_has "atom.global.add.u32"
+out_lacks "atom.shared"
+out_lacks "bar.sync"
+
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]
