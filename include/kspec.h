@@ -224,7 +224,11 @@ typedef struct ks_launch_bounds {
 /* The contents of a read-only buffer argument, known when specializing
  * (`--bake f=0.1,0.2,0.4`): loads of its first n elements at indices known
  * after binding become immediates. The kernel must then be launched with a
- * buffer holding exactly these values (converted to its element type). */
+ * buffer holding exactly these values (converted to its element type, as a
+ * C cast does), which nothing changes while it runs (no other argument may
+ * overlap it and be written). A kernel that writes the argument itself, or
+ * loads it with more than one type, is left as it is (ks_kernel_explain
+ * says so); loads at other indices stay loads. */
 typedef struct ks_bake {
   const char *arg; /* the pointer argument's name */
   const double *values;

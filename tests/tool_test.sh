@@ -189,5 +189,30 @@ out_has "atom.global.add.u32"
 out_lacks "atom.shared"
 out_lacks "bar.sync"
 
+# ---- const_promote: baked taps and the read-only path -----------------------
+TAPS="f=0.1,0.2,0.4,0.2,0.1"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --block 256 --bake $TAPS
+out_lacks "[conv1d_param_1]"
+out_has "0f3DCCCCCD"
+out_has "0f3ECCCCCD"
+out_has "ld.global.nc.f32"
+[ "$(grep -c 'ld\.global' "$TMP/out")" -eq 5 ] ||
+  bad "$last: want 5 global loads (x only)"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --block 256 --bake $TAPS \
+  --no-pass const_promote
+out_has "[conv1d_param_1]"
+out_lacks "0f3DCCCCCD"
+out_lacks "ld.global.nc"
+[ "$(grep -c 'ld\.global\.f32' "$TMP/out")" -eq 10 ] ||
+  bad "$last: want 10 global loads (x and f)"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=5 --bake $TAPS
+out_has "const_promote: f: 5 loads baked to float constants (5 values)"
+out_has "const_promote: x: 5 loads read-only, marked for ld.global.nc"
+expect_failure "kernel 'conv1d' has no argument 'g'" ptx conv1d $TARGET \
+  -D FILTER_LEN=5 --bake g=1
+expect_failure "argument 'n' is not a buffer" ptx conv1d $TARGET \
+  -D FILTER_LEN=5 --bake n=1
+expect_usage ptx conv1d $TARGET --bake f=1,x
+
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]
