@@ -261,6 +261,31 @@ KS_API int ks_stage_optional(size_t i);
 KS_API ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
                                const ks_spec_req *req, ks_kernel **out);
 
+/* ---- caches ---------------------------------------------------------- */
+
+/* What a context's caches did since it was created. Every ks_specialize
+ * that gets past checking its request counts once, as a memory hit, a disk
+ * hit or a miss. */
+typedef struct ks_cache_counters {
+  uint64_t memory_hits; /* served from memory, waits included */
+  uint64_t waits;       /* of those, requests that waited for another
+                           thread compiling the same key */
+  uint64_t disk_hits;   /* served from the disk cache */
+  uint64_t misses;      /* found in no cache: compiled */
+  uint64_t compiles;    /* compilations run (failed ones included) */
+  uint64_t corrupt;     /* disk entries found damaged, truncated or
+                           foreign: missed, rebuilt, never loaded */
+  uint64_t disk_writes; /* entries written to the disk cache */
+  uint64_t evictions;   /* entries this context removed to stay under the
+                           size limit */
+  double compile_ms;    /* time spent compiling */
+  double saved_ms;      /* the original compile time of every kernel served
+                           from a cache */
+} ks_cache_counters;
+
+/* Fills *out with ctx's counters. Errors: KS_EINVAL. */
+KS_API ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out);
+
 /* The PTX text (NUL-terminated; len excludes the NUL). */
 KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
                                size_t *len);

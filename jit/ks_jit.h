@@ -103,13 +103,38 @@ struct ks_kernel {
   int loaded;
 };
 
+/* The cache's counters (ks_cache_counters, in ns where it says ms). */
+typedef enum ks_counter {
+  KS_CTR_MEMORY_HITS,
+  KS_CTR_WAITS,
+  KS_CTR_DISK_HITS,
+  KS_CTR_MISSES,
+  KS_CTR_COMPILES,
+  KS_CTR_COMPILE_NS,
+  KS_CTR_SAVED_NS,
+  KS_CTR_CORRUPT,
+  KS_CTR_DISK_WRITES,
+  KS_CTR_EVICTIONS,
+  KS_CTR_COUNT
+} ks_counter;
+
 ks_cache *ks_cache_create(void);
+/* Frees every kernel; no ks_cache_acquire may be in progress. */
 void ks_cache_destroy(ks_cache *c, ks_drv *drv);
-/* The kernel under key, or NULL. */
-ks_kernel *ks_cache_get(ks_cache *c, const uint64_t key[2]);
-/* Inserts k; if another thread got there first, frees k and returns the
- * kernel already cached. NULL (k freed) when out of memory. */
-ks_kernel *ks_cache_put(ks_cache *c, ks_kernel *k, ks_drv *drv);
+/* Single flight. The kernel under key (a memory hit; *claimed = 0); or,
+ * while another thread compiles key, waits for it and returns its kernel or
+ * its failure (status and message); or, when key is new, claims it
+ * (*claimed = 1, *out = NULL): the caller builds the kernel and must then
+ * call ks_cache_finish once. KS_ENOMEM when no entry can be made. */
+ks_status ks_cache_acquire(ks_cache *c, const uint64_t key[2], ks_kernel **out,
+                           int *claimed);
+/* Ends a claim: k becomes the kernel of key (the cache owns it now) and
+ * waiters get it; or k is NULL and waiters get status s with the calling
+ * thread's message, and the key is forgotten. */
+void ks_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
+                     ks_status s);
+void ks_cache_count(ks_cache *c, ks_counter which, uint64_t n);
+uint64_t ks_cache_counter(const ks_cache *c, ks_counter which);
 void ks_kernel_free(ks_kernel *k, ks_drv *drv);
 
 #endif /* KS_JIT_H */

@@ -494,6 +494,28 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
   return k;
 }
 
+/* A claimed miss: compiles the request into *out. */
+static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
+                       const uint64_t key[2], ks_kernel **out) {
+  *out = NULL;
+  ks_cache_count(ctx->cache, KS_CTR_MISSES, 1);
+  double t0 = now_ms();
+  ks_kernel *k = kernel_new(ctx, r, key);
+  if (!k)
+    return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+  ks_status s = compile(ctx, t, r, k);
+  k->info.compile_ms = now_ms() - t0;
+  ks_cache_count(ctx->cache, KS_CTR_COMPILES, 1);
+  ks_cache_count(ctx->cache, KS_CTR_COMPILE_NS,
+                 (uint64_t)(k->info.compile_ms * 1e6));
+  if (s != KS_OK) {
+    ks_kernel_free(k, NULL);
+    return s;
+  }
+  *out = k;
+  return KS_OK;
+}
+
 ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
                         const ks_spec_req *req, ks_kernel **out) {
   ks_jit_clear();
@@ -506,23 +528,15 @@ ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
     return s;
   uint64_t key[2];
   request_key(ctx, t, &r, key);
-  ks_kernel *k = ks_cache_get(ctx->cache, key);
-  if (k) {
-    *out = k;
-    return KS_OK;
+  ks_kernel *k = NULL;
+  int claimed = 0;
+  s = ks_cache_acquire(ctx->cache, key, &k, &claimed);
+  if (s == KS_OK && claimed) {
+    s = build(ctx, t, &r, key, &k);
+    ks_cache_finish(ctx->cache, key, k, s);
   }
-  double t0 = now_ms();
-  k = kernel_new(ctx, &r, key);
-  if (!k)
-    return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
-  s = compile(ctx, t, &r, k);
-  if (s != KS_OK) {
-    ks_kernel_free(k, NULL);
-    return s;
-  }
-  k->info.compile_ms = now_ms() - t0;
-  *out = ks_cache_put(ctx->cache, k, ctx->drv);
-  return *out ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+  *out = k;
+  return s;
 }
 
 ks_status ks_binding_parse(const char *text, ks_binding *out, char *name_buf,
