@@ -97,6 +97,16 @@ typedef struct ks_ctx_opts {
   int device;
   /* Non-zero: never open the CUDA driver (PTX only). */
   int no_driver;
+  /* Non-zero: no disk cache (as with the environment KSPEC_CACHE=off). */
+  int no_disk_cache;
+  /* The disk cache's directory. NULL: $KSPEC_CACHE_DIR, else
+   * $XDG_CACHE_HOME/kspec, else ~/.cache/kspec. It is created mode 0700,
+   * and refused (a warning, no disk caching) when it is a symlink, belongs
+   * to another user or is writable by group or others. */
+  const char *cache_dir;
+  /* Size limit of the disk cache in bytes; least recently used entries go
+   * first. 0: $KSPEC_CACHE_MAX ("512M", "2G"), else 256 MiB. */
+  uint64_t cache_max;
 } ks_ctx_opts;
 
 /* Creates a context. opts may be NULL for defaults. Unless no_driver is
@@ -107,6 +117,11 @@ typedef struct ks_ctx_opts {
 KS_API ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out);
 /* Destroys a context with its cache, kernels and loaded modules. */
 KS_API void ks_ctx_destroy(ks_ctx *ctx);
+
+/* The first thing that went wrong without being an error (a refused or
+ * unwritable cache directory: caching goes on in memory only), or "" when
+ * nothing did. Valid as long as ctx. */
+KS_API const char *ks_ctx_warning(const ks_ctx *ctx);
 
 /* The architecture ("sm_90") and PTX ISA (85) this context compiles for. */
 KS_API const char *ks_ctx_arch(const ks_ctx *ctx);
@@ -278,6 +293,7 @@ typedef struct ks_cache_counters {
   uint64_t disk_writes; /* entries written to the disk cache */
   uint64_t evictions;   /* entries this context removed to stay under the
                            size limit */
+  int disk;             /* non-zero while the disk cache is in use */
   double compile_ms;    /* time spent compiling */
   double saved_ms;      /* the original compile time of every kernel served
                            from a cache */
@@ -285,6 +301,8 @@ typedef struct ks_cache_counters {
 
 /* Fills *out with ctx's counters. Errors: KS_EINVAL. */
 KS_API ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out);
+/* The disk cache's directory, or NULL when ctx has no disk cache. */
+KS_API const char *ks_cache_dir(const ks_ctx *ctx);
 
 /* The PTX text (NUL-terminated; len excludes the NUL). */
 KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
@@ -303,8 +321,10 @@ typedef struct ks_kernel_info {
   unsigned maxntid;
   unsigned minctasm;
   unsigned maxnreg;
-  double compile_ms;   /* template to PTX */
+  double compile_ms;   /* template to PTX (when it came from the disk
+                          cache, the original compile's time) */
   unsigned smem_bytes; /* static shared memory of the specialized IR */
+  int from_disk;       /* the PTX came from the disk cache */
   /* After loading (0 before): figures from the driver. */
   int loaded;
   int regs;

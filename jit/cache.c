@@ -184,8 +184,13 @@ ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out) {
       .corrupt = ks_cache_counter(c, KS_CTR_CORRUPT),
       .disk_writes = ks_cache_counter(c, KS_CTR_DISK_WRITES),
       .evictions = ks_cache_counter(c, KS_CTR_EVICTIONS),
+      .disk = ks_disk_usable(ctx->disk),
       .compile_ms = ks_cache_counter(c, KS_CTR_COMPILE_NS) / 1e6,
       .saved_ms = ks_cache_counter(c, KS_CTR_SAVED_NS) / 1e6,
   };
   return KS_OK;
+}
+
+const char *ks_cache_dir(const ks_ctx *ctx) {
+  return ctx ? ks_disk_path(ctx->disk) : NULL;
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,9 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
       llvm[0],          llvm[1],          llvm[2],          r->spec.disabled};
   XXH3_128bits_update(&st, nums, sizeof nums);
   XXH3_128bits_update(&st, ctx->arch->name, strlen(ctx->arch->name) + 1);
+  size_t idn = 0; /* the code that compiles: a rebuilt library misses */
+  const unsigned char *id = ks_jit_build_id(&idn);
+  XXH3_128bits_update(&st, id, idn);
   if (r->spec.dump_stage)
     XXH3_128bits_update(&st, r->spec.dump_stage, strlen(r->spec.dump_stage));
   XXH128_hash_t h = XXH3_128bits_digest(&st);
@@ -494,15 +498,83 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
   return k;
 }
 
-/* A claimed miss: compiles the request into *out. */
+/* Appends a line to the key's components text (cap bytes at buf). */
+static void line(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void line(char *buf, size_t cap, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 1 >= cap)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, cap - used, fmt, ap);
+  va_end(ap);
+}
+
+/* The key's components as "what value" lines, for saying which of them
+ * differs when a request misses (kspec --why-miss). The key itself hashes
+ * the same inputs in binary. */
+static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
+                     char *buf, size_t cap) {
+  const ks_ir_kernel *k = &t->desc.kernels[r->kernel];
+  unsigned llvm[3];
+  LLVMGetVersion(&llvm[0], &llvm[1], &llvm[2]);
+  buf[0] = '\0';
+  line(buf, cap, "template %s %016llx%016llx\nkernel %s\n", t->name,
+       (unsigned long long)t->hash[1], (unsigned long long)t->hash[0], k->name);
+  for (size_t i = 0; i < r->nvalues; i++) {
+    const ks_spec_value *v = &r->values[i];
+    const char *name = "?";
+    for (size_t j = 0; j < k->nparams; j++)
+      if (k->params[j].arg_index == v->arg_index)
+        name = k->params[j].name;
+    if (v->type == KS_TYPE_F32 || v->type == KS_TYPE_F64)
+      line(buf, cap, "%s %.17g\n", name, v->f);
+    else
+      line(buf, cap, "%s %lld\n", name, (long long)v->i);
+  }
+  for (size_t i = 0; i < r->nbakes; i++) {
+    const ks_spec_bake *b = &r->bakes[i];
+    line(buf, cap, "bake %s %zu values %016llx\n", k->args[b->arg_index].name,
+         b->n,
+         (unsigned long long)XXH3_64bits(b->values, b->n * sizeof *b->values));
+  }
+  line(buf, cap, "block %u,%u,%u\nmaxntid %u\nminctasm %u\nmaxnreg %u\n",
+       r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
+       r->spec.minctasm, r->spec.maxnreg);
+  line(buf, cap, "no_pass");
+  for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
+    if (r->spec.disabled & (1u << i))
+      line(buf, cap, " %s", ks_pipeline_stage_name(i));
+  line(buf, cap, "\narch %s\nptx_isa %u\npipeline %u\nllvm %u.%u.%u\n",
+       ctx->arch->name, ctx->ptx_isa, KS_PIPELINE_VERSION, llvm[0], llvm[1],
+       llvm[2]);
+  size_t idn = 0;
+  const unsigned char *id = ks_jit_build_id(&idn);
+  line(buf, cap, "build ");
+  for (size_t i = 0; i < idn; i++)
+    line(buf, cap, "%02x", id[i]);
+  line(buf, cap, "\n");
+}
+
+/* A claimed key: from the disk cache, else compiled (and stored there). */
 static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
                        const uint64_t key[2], ks_kernel **out) {
   *out = NULL;
-  ks_cache_count(ctx->cache, KS_CTR_MISSES, 1);
   double t0 = now_ms();
   ks_kernel *k = kernel_new(ctx, r, key);
   if (!k)
     return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+  /* the IR of a stage is not stored: such requests always compile */
+  int disk = ks_disk_usable(ctx->disk) && !r->spec.dump_stage;
+  if (disk && ks_disk_get(ctx, ctx->disk, k)) {
+    ks_cache_count(ctx->cache, KS_CTR_DISK_HITS, 1);
+    ks_cache_count(ctx->cache, KS_CTR_SAVED_NS,
+                   (uint64_t)(k->info.compile_ms * 1e6));
+    *out = k;
+    return KS_OK;
+  }
+  ks_cache_count(ctx->cache, KS_CTR_MISSES, 1);
   ks_status s = compile(ctx, t, r, k);
   k->info.compile_ms = now_ms() - t0;
   ks_cache_count(ctx->cache, KS_CTR_COMPILES, 1);
@@ -511,6 +583,11 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
   if (s != KS_OK) {
     ks_kernel_free(k, NULL);
     return s;
+  }
+  if (disk) {
+    char why[2048];
+    key_text(ctx, t, r, why, sizeof why);
+    ks_disk_put(ctx, ctx->disk, k, why);
   }
   *out = k;
   return KS_OK;

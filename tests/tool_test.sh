@@ -10,6 +10,10 @@ KSPEC=${1:?usage: tool_test.sh KSPEC DATA_DIR}
 DATA=${2:?usage: tool_test.sh KSPEC DATA_DIR}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kspec_tool_test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
+# the disk cache lives in the test's directory, never in the user's home
+KSPEC_CACHE_DIR=$TMP/cache
+export KSPEC_CACHE_DIR
+unset KSPEC_CACHE KSPEC_CACHE_MAX
 TARGET="--arch sm_90 --ptx-isa 85"
 failures=0
 checks=0

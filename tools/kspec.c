@@ -156,6 +156,14 @@ static int fail(const char *what) {
   return EXIT_FAILURE;
 }
 
+/* Says what went wrong without stopping the command (a refused cache
+ * directory, say), once, on stderr. */
+static void warnings(const ks_ctx *ctx) {
+  const char *w = ks_ctx_warning(ctx);
+  if (w[0])
+    fprintf(stderr, "kspec: warning: %s\n", w);
+}
+
 static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: ");
   fprintf(stderr, fmt, arg);
@@ -467,6 +475,7 @@ static int cmd_emit(const options *o, int want_ir) {
     rc = fail(ks_errmsg(ctx));
   else
     rc = write_text(o->out, text, len);
+  warnings(ctx);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
   return rc;
@@ -497,10 +506,13 @@ static int cmd_explain(const options *o) {
     const char *text = ks_kernel_explain(k);
     printf("%s: kernel %s on %s\n%s", ks_template_name(t), ks_kernel_name(k),
            ks_ctx_arch(ctx), text[0] ? text : "no pass had anything to say\n");
-    printf("static shared memory: %u bytes\ncompile: %.2f ms\n",
-           info.smem_bytes, info.compile_ms);
+    printf("static shared memory: %u bytes\ncompile: %.2f ms%s\n",
+           info.smem_bytes, info.compile_ms,
+           info.from_disk ? " (when compiled; from the disk cache this time)"
+                          : "");
     rc = EXIT_SUCCESS;
   }
+  warnings(ctx);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
   return rc;
@@ -576,6 +588,7 @@ static int cmd_run(const options *o) {
         printf("speed-up     %.2fx\n", ms_generic / ms);
     }
   }
+  warnings(ctx);
   ks_wl_destroy(w);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
