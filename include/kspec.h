@@ -304,6 +304,28 @@ KS_API ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out);
 /* The disk cache's directory, or NULL when ctx has no disk cache. */
 KS_API const char *ks_cache_dir(const ks_ctx *ctx);
 
+/* The disk cache's entries and their bytes, and its size limit.
+ * Errors: KS_EINVAL (no disk cache: the message says why), KS_EIO. */
+typedef struct ks_cache_usage {
+  uint64_t entries, bytes, limit;
+} ks_cache_usage;
+KS_API ks_status ks_cache_usage_get(ks_ctx *ctx, ks_cache_usage *out);
+/* Checks every entry of the disk cache (as a read does) and removes the
+ * damaged ones; good and removed (optional) count them. Errors: as
+ * ks_cache_usage_get. */
+KS_API ks_status ks_cache_verify(ks_ctx *ctx, uint64_t *good,
+                                 uint64_t *removed);
+/* Removes every entry of the disk cache. Errors: as ks_cache_usage_get. */
+KS_API ks_status ks_cache_clear(ks_ctx *ctx, uint64_t *removed);
+/* Says, into buf, whether req would be found in the disk cache and, when
+ * not, how it differs from the nearest entry: "hit", or "miss: FILTER_LEN
+ * 31 != 32" (the request's value first), "miss: template conv1d changed",
+ * "miss: the cache is empty". The request is checked as by ks_specialize.
+ * Errors: those of the request's checks, and as ks_cache_usage_get. */
+KS_API ks_status ks_cache_why_miss(ks_ctx *ctx, const ks_template *t,
+                                   const ks_spec_req *req, char *buf,
+                                   size_t cap);
+
 /* The PTX text (NUL-terminated; len excludes the NUL). */
 KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
                                size_t *len);

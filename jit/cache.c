@@ -194,3 +194,52 @@ ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out) {
 const char *ks_cache_dir(const ks_ctx *ctx) {
   return ctx ? ks_disk_path(ctx->disk) : NULL;
 }
+
+/* The disk cache, or NULL with KS_EINVAL and why it is missing. */
+static ks_disk *need_disk(ks_ctx *ctx) {
+  if (!ctx) {
+    ks_jit_fail(KS_EINVAL, "cache: NULL context");
+    return NULL;
+  }
+  if (!ctx->disk) {
+    const char *w = ks_ctx_warning(ctx);
+    ks_jit_fail(KS_EINVAL, "%s",
+                w[0] ? w
+                     : "cache: no disk cache (switched off by KSPEC_CACHE or "
+                       "no_disk_cache)");
+  }
+  return ctx->disk;
+}
+
+ks_status ks_cache_usage_get(ks_ctx *ctx, ks_cache_usage *out) {
+  ks_jit_clear();
+  ks_disk *d = need_disk(ctx);
+  if (!d || !out)
+    return d ? ks_jit_fail(KS_EINVAL, "cache: NULL argument") : KS_EINVAL;
+  out->limit = ks_disk_limit(d);
+  return ks_disk_usage(d, &out->entries, &out->bytes);
+}
+
+ks_status ks_cache_verify(ks_ctx *ctx, uint64_t *good, uint64_t *removed) {
+  ks_jit_clear();
+  ks_disk *d = need_disk(ctx);
+  uint64_t g = 0, r = 0;
+  ks_status s = d ? ks_disk_verify(d, 0, &g, &r) : KS_EINVAL;
+  if (good)
+    *good = g;
+  if (removed)
+    *removed = r;
+  return s;
+}
+
+ks_status ks_cache_clear(ks_ctx *ctx, uint64_t *removed) {
+  ks_jit_clear();
+  ks_disk *d = need_disk(ctx);
+  uint64_t g = 0, r = 0;
+  ks_status s = d ? ks_disk_verify(d, 1, &g, &r) : KS_EINVAL;
+  if (removed)
+    *removed = r;
+  return s;
+}
+
+ks_disk *ks_cache_disk_for(ks_ctx *ctx) { return need_disk(ctx); }

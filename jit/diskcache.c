@@ -552,7 +552,8 @@ void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why) {
   } else if (close(fd) != 0 || renameat(d->dirfd, tmp, d->dirfd, name) != 0) {
     int err = errno;
     unlinkat(d->dirfd, tmp, 0);
-    give_up(ctx, d, "write", err);
+    if (err != ENOENT) /* ENOENT: `kspec cache clear` took the file */
+      give_up(ctx, d, "write", err);
   } else {
     ks_cache_count(ctx->cache, KS_CTR_DISK_WRITES, 1);
     uint64_t since = atomic_fetch_add(&d->since_scan, n) + n;
@@ -560,6 +561,108 @@ void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why) {
       evict(ctx, d);
   }
   free(buf);
+}
+
+/* ---- maintenance: usage, verify, clear ------------------------------------
+ */
+
+ks_status ks_disk_usage(ks_disk *d, uint64_t *entries, uint64_t *bytes) {
+  size_t n = 0;
+  file_age *v = list_entries(d->dirfd, &n, bytes);
+  free(v);
+  *entries = n;
+  return v ? KS_OK
+           : ks_jit_fail(KS_EIO, "cache: cannot list %s: %s", d->path,
+                         strerror(errno));
+}
+
+/* The key an entry's name stands for. */
+static void name_key(const char *name, uint64_t key[2]) {
+  char hi[17], lo[17];
+  memcpy(hi, name, 16);
+  memcpy(lo, name + 16, 16);
+  hi[16] = lo[16] = '\0';
+  key[1] = strtoull(hi, NULL, 16);
+  key[0] = strtoull(lo, NULL, 16);
+}
+
+ks_status ks_disk_verify(ks_disk *d, int remove_all, uint64_t *good,
+                         uint64_t *removed) {
+  size_t n = 0;
+  uint64_t bytes = 0;
+  *good = *removed = 0;
+  file_age *v = list_entries(d->dirfd, &n, &bytes);
+  if (!v)
+    return ks_jit_fail(KS_EIO, "cache: cannot list %s: %s", d->path,
+                       strerror(errno));
+  for (size_t i = 0; i < n; i++) {
+    int ok = 0;
+    if (!remove_all) {
+      uint64_t key[2];
+      name_key(v[i].name, key);
+      int fd = openat(d->dirfd, v[i].name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      size_t len = 0;
+      unsigned char *buf = fd >= 0 ? ks_disk_read_fd(fd, &len) : NULL;
+      ks_disk_entry e;
+      char why[128];
+      ok = buf && ks_disk_check(buf, len, key, &e, why, sizeof why) == 0;
+      if (fd < 0 && errno == ENOENT)
+        ok = -1; /* gone meanwhile: neither good nor removed */
+      free(buf);
+      if (fd >= 0)
+        close(fd);
+    }
+    if (ok > 0)
+      (*good)++;
+    else if (ok == 0 && unlinkat(d->dirfd, v[i].name, 0) == 0)
+      (*removed)++;
+  }
+  free(v);
+  return KS_OK;
+}
+
+/* Calls fn on every well-formed entry's key-components text. */
+void ks_disk_each_why(ks_disk *d, void (*fn)(void *, const char *), void *arg) {
+  size_t n = 0;
+  uint64_t bytes = 0;
+  file_age *v = list_entries(d->dirfd, &n, &bytes);
+  for (size_t i = 0; v && i < n; i++) {
+    uint64_t key[2];
+    name_key(v[i].name, key);
+    int fd = openat(d->dirfd, v[i].name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    size_t len = 0;
+    unsigned char *buf = fd >= 0 ? ks_disk_read_fd(fd, &len) : NULL;
+    ks_disk_entry e;
+    char why[128];
+    if (buf && ks_disk_check(buf, len, key, &e, why, sizeof why) == 0)
+      fn(arg, e.str[KS_DISK_WHY]);
+    free(buf);
+    if (fd >= 0)
+      close(fd);
+  }
+  free(v);
+}
+
+/* Why key's entry is not a hit: "" when it is there and sound. */
+void ks_disk_entry_state(ks_disk *d, const uint64_t key[2], char *why,
+                         size_t cap) {
+  char name[KS_DISK_NAME_CAP];
+  ks_disk_name(key, name);
+  int fd = openat(d->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, cap, "absent");
+    return;
+  }
+  size_t len = 0;
+  unsigned char *buf = ks_disk_read_fd(fd, &len);
+  ks_disk_entry e;
+  why[0] = '\0';
+  if (!buf)
+    snprintf(why, cap, "unreadable");
+  else
+    ks_disk_check(buf, len, key, &e, why, cap);
+  free(buf);
+  close(fd);
 }
 
 /* ---- the library's identity --------------------------------------------- */

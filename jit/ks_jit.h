@@ -142,6 +142,8 @@ ks_status ks_cache_acquire(ks_cache *c, const uint64_t key[2], ks_kernel **out,
 void ks_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
                      ks_status s);
 void ks_cache_count(ks_cache *c, ks_counter which, uint64_t n);
+/* ctx's disk cache, or NULL with the message of KS_EINVAL saying why. */
+ks_disk *ks_cache_disk_for(ks_ctx *ctx);
 uint64_t ks_cache_counter(const ks_cache *c, ks_counter which);
 void ks_kernel_free(ks_kernel *k, ks_drv *drv);
 
@@ -193,6 +195,16 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k);
 /* Stores k with the key's components text why; evicts when over the limit.
  * A failure to write switches the disk cache off, with a warning. */
 void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why);
+/* Entries and their bytes. */
+ks_status ks_disk_usage(ks_disk *d, uint64_t *entries, uint64_t *bytes);
+/* Checks every entry and removes the bad ones (all, with remove_all). */
+ks_status ks_disk_verify(ks_disk *d, int remove_all, uint64_t *good,
+                         uint64_t *removed);
+/* Calls fn(arg, components) for every sound entry. */
+void ks_disk_each_why(ks_disk *d, void (*fn)(void *, const char *), void *arg);
+/* Into why: "" when key's entry is there and sound, else what is wrong. */
+void ks_disk_entry_state(ks_disk *d, const uint64_t key[2], char *why,
+                         size_t cap);
 /* A stable identity of the library's code (its ELF build id), n bytes. */
 const unsigned char *ks_jit_build_id(size_t *n);
 

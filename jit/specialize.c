@@ -535,7 +535,7 @@ static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
   }
   for (size_t i = 0; i < r->nbakes; i++) {
     const ks_spec_bake *b = &r->bakes[i];
-    line(buf, cap, "bake %s %zu values %016llx\n", k->args[b->arg_index].name,
+    line(buf, cap, "bake:%s %zu values %016llx\n", k->args[b->arg_index].name,
          b->n,
          (unsigned long long)XXH3_64bits(b->values, b->n * sizeof *b->values));
   }
@@ -614,6 +614,129 @@ ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
   }
   *out = k;
   return s;
+}
+
+/* ---- why a request misses the disk cache ----------------------------------
+ */
+
+/* Line key's value in a components text ("FILTER_LEN 32" -> "32"), or
+ * NULL; *len gets its length. */
+static const char *find_line(const char *text, const char *key, size_t klen,
+                             size_t *len) {
+  for (const char *p = text; *p;) {
+    size_t n = strcspn(p, "\n"), k = strcspn(p, " \n");
+    if (k == klen && memcmp(p, key, klen) == 0) {
+      const char *v = p + k + (p[k] == ' ');
+      *len = (size_t)(p + n - v);
+      return v;
+    }
+    p += n + (p[n] == '\n');
+  }
+  return NULL;
+}
+
+/* One difference, in words, appended to diff. */
+static void describe(char *diff, size_t cap, const char *key, size_t klen,
+                     const char *want, size_t wl, const char *have, size_t hl) {
+  const char *sep = diff[0] ? ", " : "";
+  int kl = (int)klen, w = (int)wl, h = (int)hl;
+  if (want && !wl) /* "no_pass" with nothing after it */
+    want = "none", w = 4;
+  if (have && !hl)
+    have = "none", h = 4;
+  if (!have)
+    line(diff, cap, "%s%.*s %.*s (the entry has none)", sep, kl, key, w, want);
+  else if (!want)
+    line(diff, cap, "%s%.*s unset (the entry has %.*s)", sep, kl, key, h, have);
+  else if (klen == 8 && memcmp(key, "template", 8) == 0 &&
+           strcspn(want, " ") == strcspn(have, " ") &&
+           memcmp(want, have, strcspn(want, " ")) == 0)
+    line(diff, cap, "%stemplate %.*s changed", sep, (int)strcspn(want, " "),
+         want);
+  else if (klen == 5 && memcmp(key, "build", 5) == 0)
+    line(diff, cap, "%skspec was rebuilt (build id differs)", sep);
+  else
+    line(diff, cap, "%s%.*s %.*s != %.*s", sep, kl, key, w, want, h, have);
+}
+
+/* How many lines of want and have differ; described in diff. */
+static int compare(const char *want, const char *have, char *diff, size_t cap) {
+  int n = 0;
+  diff[0] = '\0';
+  for (int pass = 0; pass < 2; pass++) {
+    const char *a = pass ? have : want, *b = pass ? want : have;
+    for (const char *p = a; *p;) {
+      size_t len = strcspn(p, "\n"), k = strcspn(p, " \n"), bl = 0;
+      const char *v = p + k + (p[k] == ' ');
+      size_t vl = (size_t)(p + len - v);
+      const char *bv = find_line(b, p, k, &bl);
+      if (pass == 0 && (!bv || bl != vl || memcmp(v, bv, vl) != 0)) {
+        n++;
+        describe(diff, cap, p, k, v, vl, bv, bl);
+      } else if (pass == 1 && !bv) {
+        n++;
+        describe(diff, cap, p, k, NULL, 0, v, vl);
+      }
+      p += len + (p[len] == '\n');
+    }
+  }
+  return n;
+}
+
+typedef struct nearest {
+  const char *want;
+  int best; /* differences from the nearest entry so far; -1: none seen */
+  unsigned long entries;
+  char diff[1024];
+} nearest;
+
+static void consider(void *arg, const char *have) {
+  nearest *nr = arg;
+  char diff[1024];
+  int n = compare(nr->want, have, diff, sizeof diff);
+  nr->entries++;
+  if (nr->best < 0 || n < nr->best) {
+    nr->best = n;
+    memcpy(nr->diff, diff, sizeof diff);
+  }
+}
+
+ks_status ks_cache_why_miss(ks_ctx *ctx, const ks_template *t,
+                            const ks_spec_req *req, char *buf, size_t cap) {
+  ks_jit_clear();
+  if (!ctx || !t || !req || !buf || !cap)
+    return ks_jit_fail(KS_EINVAL, "cache: NULL argument");
+  ks_disk *d = ks_cache_disk_for(ctx);
+  if (!d)
+    return KS_EINVAL;
+  request r;
+  ks_status s = make_request(ctx, t, req, &r);
+  if (s != KS_OK)
+    return s;
+  uint64_t key[2];
+  char why[128], want[2048];
+  request_key(ctx, t, &r, key);
+  ks_disk_entry_state(d, key, why, sizeof why);
+  if (!why[0]) {
+    snprintf(buf, cap, "hit");
+    return KS_OK;
+  }
+  if (strcmp(why, "absent") != 0) {
+    snprintf(buf, cap, "miss: the entry is damaged (%s); it will be rebuilt",
+             why);
+    return KS_OK;
+  }
+  key_text(ctx, t, &r, want, sizeof want);
+  nearest nr = {.want = want, .best = -1};
+  ks_disk_each_why(d, consider, &nr);
+  if (nr.best < 0)
+    snprintf(buf, cap, "miss: the cache is empty");
+  else if (nr.best == 0)
+    snprintf(buf, cap, "miss: an entry has the same components (damaged?)");
+  else
+    snprintf(buf, cap, "miss: %s (nearest of %lu entr%s)", nr.diff, nr.entries,
+             nr.entries == 1 ? "y" : "ies");
+  return KS_OK;
 }
 
 ks_status ks_binding_parse(const char *text, ks_binding *out, char *name_buf,

@@ -844,6 +844,98 @@ static void eviction_lru(void **state) {
   free(list);
 }
 
+/* ---- maintenance and --why-miss
+ * ------------------------------------------------- */
+
+static void why(ks_ctx *ctx, ks_template *t, const ks_spec_req *req,
+                const char *needle) {
+  char text[1024];
+  assert_int_equal(ks_cache_why_miss(ctx, t, req, text, sizeof text), KS_OK);
+  TU_ASSERT_CONTAINS(text, needle);
+}
+
+/* Usage, verify, clear, and what a miss is told apart by. */
+static void maintenance(void **state) {
+  (void)state;
+  char dir[512];
+  new_dir(dir, sizeof dir, "maint");
+  ks_ctx *ctx = ctx_in(dir, 0);
+  ks_template *t = conv1d(ctx);
+  ks_cache_usage u;
+  assert_int_equal(ks_cache_usage_get(ctx, &u), KS_OK);
+  assert_int_equal(u.entries, 0);
+  assert_int_equal(u.limit, 256u << 20);
+  ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 32};
+  ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {64}};
+  why(ctx, t, &req, "miss: the cache is empty");
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  why(ctx, t, &req, "hit");
+  b.v.i = 31;
+  why(ctx, t, &req, "miss: FILTER_LEN 31 != 32 (nearest of 1 entry)");
+  req.bounds.block[0] = 128;
+  why(ctx, t, &req, "FILTER_LEN 31 != 32, block 128,1,1 != 64,1,1");
+  req.nbindings = 0;
+  why(ctx, t, &req, "FILTER_LEN unset (the entry has 32)");
+  /* a template whose bytes changed under the same name */
+  char ir[1024];
+  ks_template *tt = NULL;
+  ks_spec_req none = {0};
+  snprintf(ir, sizeof ir, tiny_fmt, "1.0");
+  assert_int_equal(ks_template_load_mem(ctx, "tiny", ir, strlen(ir), &tt),
+                   KS_OK);
+  assert_int_equal(ks_specialize(ctx, tt, &none, &k), KS_OK);
+  ks_template_destroy(tt);
+  snprintf(ir, sizeof ir, tiny_fmt, "2.0");
+  assert_int_equal(ks_template_load_mem(ctx, "tiny", ir, strlen(ir), &tt),
+                   KS_OK);
+  why(ctx, tt, &none, "miss: template tiny changed (nearest of 2 entries)");
+  /* a bad request is reported as ks_specialize would */
+  b.v.i = 0;
+  req.nbindings = 1;
+  char text[256];
+  assert_int_equal(ks_cache_why_miss(ctx, t, &req, text, sizeof text),
+                   KS_ERANGE);
+  /* damage the conv1d entry: why_miss and verify see it */
+  b.v.i = 32;
+  req.bounds.block[0] = 64;
+  assert_int_equal(ks_cache_usage_get(ctx, &u), KS_OK);
+  assert_int_equal(u.entries, 2);
+  assert_int_equal(u.bytes, dir_bytes(dir));
+  char *list = entries(dir), path[1024];
+  for (const char *p = list; *p; p += 39) {
+    snprintf(path, sizeof path, "%s/%.38s", dir, p);
+    size_t n = 0;
+    unsigned char *buf = tu_read_file(path, &n);
+    assert_non_null(buf);
+    if (strstr((char *)buf + 104, "conv1d")) {
+      buf[n - 3] ^= 1;
+      assert_int_equal(write_file(path, buf, n), 0);
+    }
+    free(buf);
+  }
+  why(ctx, t, &req, "miss: the entry is damaged (checksum mismatch)");
+  uint64_t good = 0, removed = 0;
+  assert_int_equal(ks_cache_verify(ctx, &good, &removed), KS_OK);
+  assert_int_equal(good, 1);
+  assert_int_equal(removed, 1);
+  assert_int_equal(ks_cache_clear(ctx, &removed), KS_OK);
+  assert_int_equal(removed, 1);
+  assert_int_equal(ks_cache_usage_get(ctx, &u), KS_OK);
+  assert_int_equal(u.entries + u.bytes, 0);
+  free(list);
+  ks_template_destroy(tt);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  /* without a disk cache: an error that says why */
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_cache_usage_get(ctx, &u), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "no disk cache");
+  assert_int_equal(ks_cache_clear(ctx, NULL), KS_EINVAL);
+  ks_ctx_destroy(ctx);
+}
+
 /* ---- processes sharing a directory
  * ------------------------------------------------ */
 
@@ -955,11 +1047,12 @@ int main(void) {
   unsetenv("KSPEC_CACHE");
   unsetenv("KSPEC_CACHE_MAX");
   const struct CMUnitTest tests[] = {
-      T(single_flight), T(single_flight_failure),
-      T(counters_hits), D(disk_roundtrip),
-      D(key_inputs),    D(damaged_entries),
-      D(unsafe_dirs),   D(read_only_and_full),
-      D(eviction_lru),  D(processes_share),
+      T(single_flight),   T(single_flight_failure),
+      T(counters_hits),   D(disk_roundtrip),
+      D(key_inputs),      D(damaged_entries),
+      D(unsafe_dirs),     D(read_only_and_full),
+      D(eviction_lru),    D(maintenance),
+      D(processes_share),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
