@@ -71,7 +71,7 @@ enum {
 typedef struct gsloop {
   LLVMValueRef fn, phi, next, gtid, stride, n;
   LLVMValueRef nctaid, scale; /* stride = nctaid * scale */
-  LLVMBasicBlockRef guard, pre, head, latch, exit;
+  LLVMBasicBlockRef pre, head, latch, exit;
   LLVMBasicBlockRef blocks[MAX_BLOCKS]; /* reverse post-order, head first */
   unsigned nblocks, ninsts;
   LLVMValueRef arg;  /* P, whose element i the body loads */
@@ -415,7 +415,7 @@ static int adds_to(LLVMValueRef v, LLVMValueRef phi) {
          (LLVMGetOperand(v, 0) == phi || LLVMGetOperand(v, 1) == phi);
 }
 
-/* The header phi, the latch's test, the preheader and its guard. */
+/* The header phi, the latch and its test, the body and its one exit. */
 static const char *find_loop(gsloop *l) {
   LLVMBasicBlockRef head = LLVMGetInstructionParent(l->phi), p[3];
   if (LLVMCountIncoming(l->phi) != 2 || preds(l->fn, head, p, 3) != 2)
@@ -435,10 +435,10 @@ static const char *find_loop(gsloop *l) {
     return "its index is not a 32-bit integer";
   LLVMValueRef t = LLVMGetBasicBlockTerminator(l->latch);
   if (!t || LLVMGetNumSuccessors(t) != 2)
-    return "it does not test i < n at its latch (not a rotated loop)";
+    return "it does not test i + step < n at its latch (not a rotated loop)";
   l->exit = LLVMGetSuccessor(t, LLVMGetSuccessor(t, 0) == head ? 1 : 0);
   if (!continues_if_slt(t, l->next, head, &l->n))
-    return "it does not test i < n at its latch (not a rotated loop)";
+    return "it does not test i + step < n at its latch (not a rotated loop)";
   const char *why = collect(l);
   return why ? why : check_edges(l);
 }
@@ -462,11 +462,11 @@ static const char *check_bounds(gsloop *l, const ks_spec *s) {
   LLVMBasicBlockRef p[2];
   LLVMValueRef t = LLVMGetBasicBlockTerminator(l->pre), n2 = NULL;
   if (LLVMGetInstructionOpcode(t) != LLVMBr || LLVMIsConditional(t) ||
-      preds(l->fn, l->pre, p, 2) != 1 ||
       LLVMIsAPHINode(LLVMGetFirstInstruction(l->pre)))
-    return "it has no preheader with one predecessor";
-  l->guard = p[0];
-  if (!continues_if_slt(LLVMGetBasicBlockTerminator(l->guard), l->gtid, l->pre,
+    return "it has no preheader";
+  /* rotated: the first index runs before the test, so a guard must hold */
+  if (preds(l->fn, l->pre, p, 2) != 1 ||
+      !continues_if_slt(LLVMGetBasicBlockTerminator(p[0]), l->gtid, l->pre,
                         &n2) ||
       n2 != l->n)
     return "it is not entered exactly when gtid < n";
@@ -764,9 +764,9 @@ static LLVMValueRef emit_nv(emit *E, const gsloop *l) {
                                   "ks.aligned");
   LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, l->n, c32(E, 0), "");
   ok = LLVMBuildAnd(b, ok, pos, "");
-  LLVMValueRef t =
-      LLVMBuildNUWMul(b, LLVMBuildZExt(b, l->nctaid, E->i64, ""),
-                      LLVMBuildZExt(b, l->scale, E->i64, ""), "ks.threads");
+  LLVMValueRef nct = LLVMBuildZExt(b, l->nctaid, E->i64, "");
+  LLVMValueRef nt = LLVMBuildZExt(b, l->scale, E->i64, "");
+  LLVMValueRef t = LLVMBuildNUWMul(b, nct, nt, "ks.threads");
   LLVMValueRef fits =
       LLVMBuildICmp(b, LLVMIntULT, t, LLVMConstInt(E->i64, 1ull << 31, 0), "");
   ok = LLVMBuildAnd(b, ok, fits, "ks.vector");
@@ -938,9 +938,9 @@ static int transform(LLVMContextRef c, gsloop *l) {
   LLVMPositionBuilderAtEnd(E.b, done);
   LLVMValueRef i0 = LLVMBuildNUWAdd(
       E.b, LLVMBuildNUWMul(E.b, nv, c32(&E, l->w), ""), l->gtid, "ks.i0");
-  LLVMValueRef go =
-      LLVMBuildOr(E.b, LLVMBuildICmp(E.b, LLVMIntEQ, nv, c32(&E, 0), ""),
-                  LLVMBuildICmp(E.b, LLVMIntULT, i0, l->n, ""), "");
+  LLVMValueRef none = LLVMBuildICmp(E.b, LLVMIntEQ, nv, c32(&E, 0), "");
+  LLVMValueRef below = LLVMBuildICmp(E.b, LLVMIntULT, i0, l->n, "");
+  LLVMValueRef go = LLVMBuildOr(E.b, none, below, "");
   LLVMBuildCondBr(E.b, go, l->head, l->exit);
 
   LLVMPositionBuilderBefore(E.b, l->phi);
