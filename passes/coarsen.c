@@ -836,8 +836,8 @@ static LLVMBasicBlockRef copy_bb(void *env, LLVMBasicBlockRef bb) {
 }
 
 /* Copy b of the body at index W*v + b, into bbs, then on to after. */
-static void emit_copy(emit *E, const gsloop *l, unsigned b,
-                      LLVMBasicBlockRef *bbs, LLVMBasicBlockRef after) {
+static void emit_copy(emit *E, gsloop *l, unsigned b, LLVMBasicBlockRef *bbs,
+                      LLVMBasicBlockRef after) {
   copy k = {l, bbs};
   E->nmap = 0;
   LLVMPositionBuilderAtEnd(E->b, bbs[0]);
@@ -851,7 +851,7 @@ static void emit_copy(emit *E, const gsloop *l, unsigned b,
          v = LLVMGetNextInstruction(v)) {
       if (v == l->phi)
         continue;
-      if (LLVMIsALoadInst(v) && element_load((gsloop *)l, v)) {
+      if (LLVMIsALoadInst(v) && element_load(l, v)) {
         map(E, v, elem);
         continue;
       }
