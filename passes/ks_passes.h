@@ -81,6 +81,14 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * whose trip count binding made constant unroll fully. */
 int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* ---- coarsen.c --------------------------------------------------------- */
+
+/* Thread coarsening: a grid-stride loop whose body reads P[i] and updates
+ * memory only by commutative atomics processes 16 bytes of P per thread
+ * and iteration, from one 16-byte load, where P is 16-byte aligned; the
+ * original loop finishes the last n % W elements. */
+int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
 /* ---- smem_promote.c, smem_atomics.c, smem_window.c ---------------------- */
 
 /* Shared-memory promotion: runs the two transformations below. */
@@ -127,7 +135,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 2
+#define KS_PIPELINE_VERSION 3
 
 /* Runs every stage on m (the kernel's whole module) with tm's target. */
 int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
