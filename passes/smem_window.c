@@ -176,12 +176,29 @@ static wgroup *group_of(wctx *c, LLVMValueRef base, LLVMBasicBlockRef bb,
   return g;
 }
 
+/* Does v read %tid (looking at most at *budget instructions)? */
+static int uses_tid(LLVMValueRef v, int *budget) {
+  if (!LLVMIsAInstruction(v) || --*budget < 0)
+    return 0;
+  if (LLVMIsACallInst(v) &&
+      !strncmp(callee_name(v), "llvm.nvvm.read.ptx.sreg.tid.", 28))
+    return 1;
+  if (LLVMIsAPHINode(v))
+    return 0; /* a loop's counter: followed no further */
+  for (int i = 0; i < LLVMGetNumOperands(v); i++)
+    if (uses_tid(LLVMGetOperand(v, (unsigned)i), budget))
+      return 1;
+  return 0;
+}
+
 static int add_load(wctx *c, LLVMValueRef ld) {
   LLVMValueRef ptr = LLVMGetOperand(ld, 0);
   int nf = ks_wx_norm(c->x, ptr, -1, 0);
   LLVMValueRef base = nf >= 0 ? ks_wx_base(c->x, nf) : strip_base(ptr);
-  if (!base || (nf >= 0 && !ks_wx_dep(c->x, nf)))
-    return 0; /* not a buffer argument, or the same address for all */
+  /* Not a buffer argument, or the same address for all threads. */
+  if (!base || (nf >= 0 && !ks_wx_dep(c->x, nf)) ||
+      (nf < 0 && !uses_tid(ptr, &(int){256})))
+    return 0;
   wgroup *g = group_of(c, base, LLVMGetInstructionParent(ld), LLVMTypeOf(ld));
   if (!g)
     return 1;

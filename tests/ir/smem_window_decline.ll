@@ -10,6 +10,8 @@
 ; RUN: ks_passes_tool --stage smem_promote --kernel gap --block 128 --bind 4=2 %s | FileCheck %s --check-prefix=GAP
 ; RUN: ks_passes_tool --stage smem_promote --kernel rolled --block 128 %s | FileCheck %s --check-prefix=ROLLED
 ; RUN: ks_passes_tool --stage smem_promote --kernel barrier --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=BARRIER
+; RUN: ks_passes_tool --stage smem_promote --kernel inloop --block 128 %s | FileCheck %s --check-prefix=INLOOP
+; RUN: ks_passes_tool --stage smem_promote --kernel byhand --block 128 %s | FileCheck %s --check-prefix=BYHAND
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -523,12 +525,86 @@ exit:
   ret void
 }
 
+; A window of three (an inner loop, unrolled) re-read in an outer loop that
+; stays rolled.
+; INLOOP: ; explain: smem_promote: declined x: the loads are in a loop
+; INLOOP-NOT: addrspace(3)
+; INLOOP-LABEL: define void @inloop(
+; INLOOP-NOT: barrier0
+; INLOOP: ret void
+define void @inloop(ptr %x, ptr %f, ptr %y, i32 %n, i32 %LEN) {
+entry:
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bid, %ntid
+  %i = add i32 %base, %tid
+  br label %outer
+
+outer:
+  %r = phi i32 [ 0, %entry ], [ %r.next, %latch ]
+  %s = phi float [ 0.0, %entry ], [ %t, %latch ]
+  %c = icmp slt i32 %r, %LEN
+  br i1 %c, label %inner, label %done
+
+inner:
+  %k = phi i32 [ 0, %outer ], [ %k.next, %ibody ]
+  %t = phi float [ %s, %outer ], [ %t.next, %ibody ]
+  %ck = icmp slt i32 %k, 3
+  br i1 %ck, label %ibody, label %latch
+
+ibody:
+  %ik = add nsw i32 %i, %k
+  %ie = sext i32 %ik to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %ie
+  %v = load float, ptr %px, align 4
+  %t.next = fadd float %t, %v
+  %k.next = add nsw i32 %k, 1
+  br label %inner, !llvm.loop !3
+
+latch:
+  %r.next = add nsw i32 %r, 1
+  br label %outer, !llvm.loop !1
+
+done:
+  %o = sext i32 %i to i64
+  %py = getelementptr inbounds float, ptr %y, i64 %o
+  store float %s, ptr %py, align 4
+  ret void
+}
+
+; x[i] + x[i+1] written out: instcombine turns sext(i + 1) into sext(i) + 1
+; before the pass runs, and without the nsw that justified it the two
+; addresses are not one expression shifted along tid.x (they differ where
+; i wraps). Declined; the unrolled loops of the templates keep the form.
+; BYHAND: ; explain: smem_promote: declined x: index not of the form f(tid.x + uniform + c) or f(tid.y + uniform + c)
+; BYHAND-NOT: addrspace(3)
+define void @byhand(ptr %x, ptr %f, ptr %y, i32 %n, i32 %LEN) {
+entry:
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bid, %ntid
+  %i = add i32 %base, %tid
+  %ie = sext i32 %i to i64
+  %px0 = getelementptr inbounds float, ptr %x, i64 %ie
+  %i1 = add nsw i32 %i, 1
+  %i1e = sext i32 %i1 to i64
+  %px1 = getelementptr inbounds float, ptr %x, i64 %i1e
+  %v0 = load float, ptr %px0, align 4
+  %v1 = load float, ptr %px1, align 4
+  %a = fadd float %v0, %v1
+  %py = getelementptr inbounds float, ptr %y, i64 %ie
+  store float %a, ptr %py, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!10, !11, !12, !13, !14, !15, !16, !17, !18, !19}
+!nvvm.annotations = !{!31, !30, !10, !11, !12, !13, !14, !15, !16, !17, !18, !19}
 !10 = !{ptr @stored, !"kernel", i32 1}
 !11 = !{ptr @atomic, !"kernel", i32 1}
 !12 = !{ptr @coef2, !"kernel", i32 1}
@@ -539,5 +615,8 @@ declare void @llvm.nvvm.barrier0()
 !17 = !{ptr @gap, !"kernel", i32 1}
 !18 = !{ptr @rolled, !"kernel", i32 1}
 !19 = !{ptr @barrier, !"kernel", i32 1}
+!30 = !{ptr @inloop, !"kernel", i32 1}
+!31 = !{ptr @byhand, !"kernel", i32 1}
 !1 = distinct !{!1, !2}
 !2 = !{!"llvm.loop.mustprogress"}
+!3 = distinct !{!3, !2}
