@@ -8,7 +8,7 @@ b="$root/build-static"
 p="$root/.dev/gpu"
 cmake -S "$root" -B "$b" -DKSPEC_LLVM_STATIC=ON -DCMAKE_BUILD_TYPE=Release
 cmake --build "$b" -j "$(nproc)" --target kspec kspec-tool kspec-bench \
-  test_gpu_templates
+  test_gpu_templates test_gpu_window
 rm -rf "$p"
 cmake --install "$b" --prefix "$p" >/dev/null
 mkdir -p "$p/bin"
