@@ -503,9 +503,7 @@ static int check_unwritten(wctx *c, wgroup *g) {
       if (later && is_candidate(g, i) && --pending == 0)
         break;
       if (hazard(i)) {
-        size_t len = 0;
         const char *bn = LLVMGetBasicBlockName(c->bbs[k]);
-        (void)len;
         decline(c, g, "%s (in block %s) may run before the loads", opname(i),
                 bn && *bn ? bn : "?");
         return 0;
