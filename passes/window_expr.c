@@ -35,6 +35,7 @@
 
 enum {
   WX_MAXT = 8,            /* terms per normal form */
+  WX_MAXOPS = 16,         /* operands of an instruction */
   WX_MAXDEPTH = 64,       /* expression depth */
   WX_NBUCKET = 1 << 12,   /* hash buckets */
   WX_MAX_K = 1 << 13,     /* largest k in ext(tid + k) -> tid + k */
@@ -394,6 +395,8 @@ static int norm_call(ks_wx *x, LLVMValueRef v, unsigned bits, int depth) {
 static int norm_gep(ks_wx *x, LLVMValueRef v, int depth) {
   LLVMTypeRef ty = LLVMGetGEPSourceElementType(v);
   unsigned n = LLVMGetNumIndices(v);
+  if (n >= WX_MAXOPS)
+    return fail(x, "address of too many indices");
   int acc = norm(x, LLVMGetOperand(v, 0), depth + 1);
   for (unsigned i = 0; i < n && acc >= 0; i++) {
     LLVMValueRef idx = LLVMGetOperand(v, i + 1);
@@ -724,8 +727,8 @@ static LLVMValueRef clone_inst(ks_wx *x, LLVMBuilderRef b, LLVMValueRef v,
   if (op == LLVMCall)
     return clone_call(x, b, v, tid, depth);
   unsigned n = (unsigned)LLVMGetNumOperands(v);
-  LLVMValueRef o[8];
-  if (n > 8)
+  LLVMValueRef o[WX_MAXOPS];
+  if (n > WX_MAXOPS)
     return NULL;
   for (unsigned i = 0; i < n; i++)
     if (!(o[i] = clone(x, b, LLVMGetOperand(v, i), tid, depth + 1)))
