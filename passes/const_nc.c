@@ -9,10 +9,13 @@
  *
  *  1. x is read-only in the kernel: every pointer derived from it is only
  *     loaded from (ks_const_readonly);
- *  2. the kernel cannot synchronize: no barrier, fence, atomic, volatile
- *     access, inline asm or call other than side-effect-free intrinsics.
- *     Then a write by another thread to an element L reads would be a data
- *     race in the original program, whatever the order;
+ *  2. the kernel cannot synchronize: no fence, atomic, volatile access,
+ *     inline asm or call other than side-effect-free intrinsics, and no
+ *     barrier that a write to global memory can reach (a barrier that only
+ *     follows shared-memory writes, as window staging's does, orders no
+ *     global write before anything). Then a write by another thread to an
+ *     element L reads would be a data race in the original program,
+ *     whatever the order;
  *  3. no write to global memory (through any pointer: arguments may
  *     overlap) can execute before L in the same thread (CFG reachability),
  *     so L reads what was there at launch;
@@ -46,6 +49,8 @@ typedef struct scan {
   unsigned char *reach; /* reach[a * nblocks + b]: a path a -> b exists */
   site *loads, *writes; /* loads sorted by inst */
   size_t nloads, nwrites;
+  site *barriers; /* block-wide barriers, judged once writes are known */
+  size_t nbarriers, barriers_cap;
   const char *blocker; /* what lets the kernel synchronize, or NULL */
   char blocker_buf[96];
 } scan;
@@ -161,6 +166,15 @@ static void set_blocker(scan *sc, const char *what, LLVMValueRef inst) {
   sc->blocker = sc->blocker_buf;
 }
 
+/* A plain block-wide barrier (__syncthreads). */
+static int is_barrier(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (!callee || !LLVMIsAFunction(callee))
+    return 0;
+  const char *name = LLVMGetValueName(callee);
+  return strcmp(name, "llvm.nvvm.barrier0") == 0;
+}
+
 static int is_plain(LLVMValueRef mem) {
   return !LLVMGetVolatile(mem) &&
          LLVMGetOrdering(mem) == LLVMAtomicOrderingNotAtomic;
@@ -195,6 +209,8 @@ static int classify(scan *sc, site s, size_t caps[2]) {
       set_blocker(sc, "a volatile or atomic store", i);
     if (may_be_global(LLVMGetOperand(i, 1)))
       return add_site(&sc->writes, &sc->nwrites, &caps[1], s);
+  } else if (op == LLVMCall && is_barrier(i)) {
+    return add_site(&sc->barriers, &sc->nbarriers, &sc->barriers_cap, s);
   } else if (op == LLVMCall) {
     int e = call_effect(i);
     if (e < 0)
@@ -226,6 +242,11 @@ static int scan_kernel(scan *sc, LLVMValueRef fn) {
         return 1;
   if (sc->nloads)
     qsort(sc->loads, sc->nloads, sizeof *sc->loads, by_inst);
+  for (size_t b = 0; b < sc->nbarriers; b++)
+    for (size_t w = 0; w < sc->nwrites; w++)
+      if (reaches(sc, &sc->writes[w], &sc->barriers[b]))
+        set_blocker(sc, "a barrier after a write to global memory",
+                    sc->barriers[b].inst);
   return 0;
 }
 
@@ -234,6 +255,7 @@ static void scan_free(scan *sc) {
   free(sc->reach);
   free(sc->loads);
   free(sc->writes);
+  free(sc->barriers);
 }
 
 /* ---- data dependence -------------------------------------------------------

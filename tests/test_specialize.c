@@ -775,18 +775,19 @@ static void dump_stages(void **state) {
 /* ---- const_promote: baked taps, ld.global.nc --------------------------------
  */
 
-/* Specializes conv1d at FILTER_LEN (NULL: unbound) with f baked. */
+/* Specializes conv1d at FILTER_LEN (NULL: unbound) with f baked, window
+ * staging off (it would move x to shared memory). */
 static ks_status conv1d_baked(fixture *f, const char *len, const ks_bake *b,
                               size_t nb, int no_const, ks_kernel **k) {
-  static const char *const off[] = {"const_promote"};
+  static const char *const off[] = {"smem_promote", "const_promote"};
   ks_binding bd = {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = len};
   ks_spec_req req = {.bindings = &bd,
                      .nbindings = len ? 1 : 0,
                      .bounds = {.block = {256}},
                      .bakes = b,
                      .nbakes = nb,
-                     .no_pass = no_const ? off : NULL,
-                     .nno_pass = no_const ? 1 : 0};
+                     .no_pass = off,
+                     .nno_pass = no_const ? 2 : 1};
   *k = NULL;
   return ks_specialize(f->ctx, f->t, &req, k);
 }

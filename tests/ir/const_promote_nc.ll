@@ -6,6 +6,7 @@
 ; RUN: ks_passes_tool --kernel ro --stage all %s | FileCheck %s --check-prefix=ROALL
 ; RUN: ks_passes_tool --kernel ro --stage const_promote --no-pass const_promote %s | FileCheck %s --check-prefix=OFF
 ; RUN: ks_passes_tool --kernel shared --stage const_promote %s | FileCheck %s --check-prefix=SHARED
+; RUN: ks_passes_tool --kernel staged --stage const_promote %s | FileCheck %s --check-prefix=STAGED
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -54,8 +55,28 @@ define void @shared(ptr %x, ptr %y, i64 %i) {
   ret void
 }
 
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; A barrier that only shared-memory writes precede (window staging's)
+; orders no global write before the loads: they are still marked.
+; STAGED: ; explain: const_promote: x: 1 loads read-only, marked for ld.global.nc
+; STAGED-LABEL: define void @staged(
+; STAGED: call void @llvm.nvvm.barrier0()
+; STAGED: %a = load float, ptr %px, align 4, !invariant.load
+define void @staged(ptr %x, ptr %y, i64 %i) {
+  store float 1.0, ptr addrspace(3) @tile, align 4
+  call void @llvm.nvvm.barrier0()
+  %px = getelementptr inbounds float, ptr %x, i64 %i
+  %a = load float, ptr %px, align 4
+  %ps = getelementptr inbounds float, ptr addrspace(3) @tile, i64 %i
+  %b = load float, ptr addrspace(3) %ps, align 4
+  %s = fadd float %a, %b
+  store float %s, ptr %y, align 4
+  ret void
+}
 
-!nvvm.annotations = !{!0, !1}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @ro, !"kernel", i32 1}
 !1 = !{ptr @shared, !"kernel", i32 1}
+!2 = !{ptr @staged, !"kernel", i32 1}

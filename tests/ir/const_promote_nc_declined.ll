@@ -74,12 +74,15 @@ define void @later(ptr %x, ptr %y, ptr %z, i64 %i) {
   ret void
 }
 
-; BARRIER: ; explain: const_promote: declined ld.global.nc: the kernel has a barrier or a call that may write (llvm.nvvm.barrier0)
+; A write to global memory before a barrier (another thread may read what
+; it wrote after the barrier).
+; BARRIER: ; explain: const_promote: declined ld.global.nc: the kernel has a barrier after a write to global memory (llvm.nvvm.barrier0)
 ; BARRIER-LABEL: define void @barrier(
 ; BARRIER-NOT: invariant.load
 define void @barrier(ptr %x, ptr %y, i64 %i) {
   %px = getelementptr inbounds float, ptr %x, i64 %i
   %a = load float, ptr %px, align 4
+  store float 0.0, ptr %y, align 4
   call void @llvm.nvvm.barrier0()
   %py = getelementptr inbounds float, ptr %y, i64 %i
   store float %a, ptr %py, align 4
