@@ -9,6 +9,7 @@
  *   kspec ir   TEMPLATE ... [--stage NAME]
  *   kspec explain TEMPLATE ...
  *   kspec run  TEMPLATE ... [--size N] [--reps N] [--seed S] [--compare]
+ *   kspec stats TEMPLATE ... [--smem N] [--no-driver] [--json]  (stats.c)
  *
  * Every specializing command also takes [--no-pass NAME]... and
  * [--bake ARG=V,V,...]...
@@ -24,6 +25,7 @@
 #include <time.h>
 
 #include "kspec.h"
+#include "stats.h"
 #include "workloads.h"
 
 enum { EXIT_USAGE = 2, MAX_DEFS = 64, MAX_NO_PASS = 16, MAX_BAKES = 16 };
@@ -67,6 +69,9 @@ static const char usage_text[] =
     "                       declined, and why\n"
     "  run TEMPLATE [OPT]   on a GPU: random input, run, check against a CPU\n"
     "                       reference, print the time\n"
+    "  stats TEMPLATE [OPT] registers, spills, stack, shared and constant\n"
+    "                       memory (ptxas; the driver on a GPU), occupancy\n"
+    "                       and what limits it; --json for scripts\n"
     "\n"
     "TEMPLATE is a built-in name or a .ll/.bc file of NVPTX IR.\n"
     "`kspec COMMAND --help` describes each command's options.\n";
@@ -591,6 +596,8 @@ int main(int argc, char **argv) {
     usage_for(NULL, stdout);
     return EXIT_SUCCESS;
   }
+  if (strcmp(cmd, "stats") == 0)
+    return kspec_stats_main(argc - 1, argv + 1); /* its own options */
   static const char *const cmds[] = {"list", "info", "ptx",
                                      "ir",   "run",  "explain"};
   enum { NCMDS = sizeof cmds / sizeof cmds[0] };
