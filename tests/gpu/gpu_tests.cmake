@@ -4,3 +4,9 @@ add_executable(test_gpu_templates ${CMAKE_CURRENT_LIST_DIR}/test_templates.c)
 target_link_libraries(test_gpu_templates PRIVATE kspec kspec_workloads cmocka)
 add_test(NAME gpu_templates COMMAND test_gpu_templates)
 set_tests_properties(gpu_templates PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# The offline occupancy calculator against the driver, every template.
+add_executable(test_gpu_occupancy ${CMAKE_CURRENT_LIST_DIR}/test_occupancy.c)
+target_link_libraries(test_gpu_occupancy PRIVATE kspec cmocka)
+add_test(NAME gpu_occupancy COMMAND test_gpu_occupancy)
+set_tests_properties(gpu_occupancy PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
