@@ -186,7 +186,8 @@ static void test_sepfilter_cols(void **state) {
 }
 static void test_histogram(void **state) { free_block(state, "histogram"); }
 
-/* histogram with 4096 bins privatized: 16 KiB of static shared memory. */
+/* histogram with its bins privatized in static shared memory (BINS=4096:
+ * the 256 that a byte can reach, 1 KiB), at the three blocks. */
 static void test_histogram_smem(void **state) {
   gpu *g = *state;
   ks_template *t = NULL;
