@@ -97,6 +97,16 @@ typedef struct ks_ctx_opts {
   int device;
   /* Non-zero: never open the CUDA driver (PTX only). */
   int no_driver;
+  /* Non-zero: no disk cache (as with the environment KSPEC_CACHE=off). */
+  int no_disk_cache;
+  /* The disk cache's directory. NULL: $KSPEC_CACHE_DIR, else
+   * $XDG_CACHE_HOME/kspec, else ~/.cache/kspec. It is created mode 0700,
+   * and refused (a warning, no disk caching) when it is a symlink, belongs
+   * to another user or is writable by group or others. */
+  const char *cache_dir;
+  /* Size limit of the disk cache in bytes; least recently used entries go
+   * first. 0: $KSPEC_CACHE_MAX ("512M", "2G"), else 256 MiB. */
+  uint64_t cache_max;
 } ks_ctx_opts;
 
 /* Creates a context. opts may be NULL for defaults. Unless no_driver is
@@ -107,6 +117,11 @@ typedef struct ks_ctx_opts {
 KS_API ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out);
 /* Destroys a context with its cache, kernels and loaded modules. */
 KS_API void ks_ctx_destroy(ks_ctx *ctx);
+
+/* The first thing that went wrong without being an error (a refused or
+ * unwritable cache directory: caching goes on in memory only), or "" when
+ * nothing did. Valid as long as ctx. */
+KS_API const char *ks_ctx_warning(const ks_ctx *ctx);
 
 /* The architecture ("sm_90") and PTX ISA (85) this context compiles for. */
 KS_API const char *ks_ctx_arch(const ks_ctx *ctx);
@@ -224,7 +239,11 @@ typedef struct ks_launch_bounds {
 /* The contents of a read-only buffer argument, known when specializing
  * (`--bake f=0.1,0.2,0.4`): loads of its first n elements at indices known
  * after binding become immediates. The kernel must then be launched with a
- * buffer holding exactly these values (converted to its element type). */
+ * buffer holding exactly these values (converted to its element type, as a
+ * C cast does), which nothing changes while it runs (no other argument may
+ * overlap it and be written). A kernel that writes the argument itself, or
+ * loads it with more than one type, is left as it is (ks_kernel_explain
+ * says so); loads at other indices stay loads. */
 typedef struct ks_bake {
   const char *arg; /* the pointer argument's name */
   const double *values;
@@ -261,6 +280,56 @@ KS_API int ks_stage_optional(size_t i);
 KS_API ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
                                const ks_spec_req *req, ks_kernel **out);
 
+/* ---- caches ---------------------------------------------------------- */
+
+/* What a context's caches did since it was created. Every ks_specialize
+ * that gets past checking its request counts once, as a memory hit, a disk
+ * hit or a miss. */
+typedef struct ks_cache_counters {
+  uint64_t memory_hits; /* served from memory, waits included */
+  uint64_t waits;       /* of those, requests that waited for another
+                           thread compiling the same key */
+  uint64_t disk_hits;   /* served from the disk cache */
+  uint64_t misses;      /* found in no cache: compiled */
+  uint64_t compiles;    /* compilations run (failed ones included) */
+  uint64_t corrupt;     /* disk entries found damaged, truncated or
+                           foreign: missed, rebuilt, never loaded */
+  uint64_t disk_writes; /* entries written to the disk cache */
+  uint64_t evictions;   /* entries this context removed to stay under the
+                           size limit */
+  int disk;             /* non-zero while the disk cache is in use */
+  double compile_ms;    /* time spent compiling */
+  double saved_ms;      /* the original compile time of every kernel served
+                           from a cache */
+} ks_cache_counters;
+
+/* Fills *out with ctx's counters. Errors: KS_EINVAL. */
+KS_API ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out);
+/* The disk cache's directory, or NULL when ctx has no disk cache. */
+KS_API const char *ks_cache_dir(const ks_ctx *ctx);
+
+/* The disk cache's entries and their bytes, and its size limit.
+ * Errors: KS_EINVAL (no disk cache: the message says why), KS_EIO. */
+typedef struct ks_cache_usage {
+  uint64_t entries, bytes, limit;
+} ks_cache_usage;
+KS_API ks_status ks_cache_usage_get(ks_ctx *ctx, ks_cache_usage *out);
+/* Checks every entry of the disk cache (as a read does) and removes the
+ * damaged ones; good and removed (optional) count them. Errors: as
+ * ks_cache_usage_get. */
+KS_API ks_status ks_cache_verify(ks_ctx *ctx, uint64_t *good,
+                                 uint64_t *removed);
+/* Removes every entry of the disk cache. Errors: as ks_cache_usage_get. */
+KS_API ks_status ks_cache_clear(ks_ctx *ctx, uint64_t *removed);
+/* Says, into buf, whether req would be found in the disk cache and, when
+ * not, how it differs from the nearest entry: "hit", or "miss: FILTER_LEN
+ * 31 != 32" (the request's value first), "miss: template conv1d changed",
+ * "miss: the cache is empty". The request is checked as by ks_specialize.
+ * Errors: those of the request's checks, and as ks_cache_usage_get. */
+KS_API ks_status ks_cache_why_miss(ks_ctx *ctx, const ks_template *t,
+                                   const ks_spec_req *req, char *buf,
+                                   size_t cap);
+
 /* The PTX text (NUL-terminated; len excludes the NUL). */
 KS_API ks_status ks_kernel_ptx(const ks_kernel *k, const char **ptx,
                                size_t *len);
@@ -278,8 +347,10 @@ typedef struct ks_kernel_info {
   unsigned maxntid;
   unsigned minctasm;
   unsigned maxnreg;
-  double compile_ms;   /* template to PTX */
+  double compile_ms;   /* template to PTX (when it came from the disk
+                          cache, the original compile's time) */
   unsigned smem_bytes; /* static shared memory of the specialized IR */
+  int from_disk;       /* the PTX came from the disk cache */
   /* After loading (0 before): figures from the driver. */
   int loaded;
   int regs;

@@ -2,6 +2,7 @@
  * ctx.c - contexts: target choice, the lazily opened driver, and the device
  * memory and timing calls of the public API.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,7 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
   ctx->device = o->device;
   ctx->no_driver = o->no_driver;
   pthread_mutex_init(&ctx->drv_lock, NULL);
+  pthread_mutex_init(&ctx->warn_lock, NULL);
   ctx->cache = ks_cache_create();
   ks_status s = ctx->cache ? choose_target(ctx, o)
                            : ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
@@ -105,6 +107,7 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
     ks_ctx_destroy(ctx);
     return s;
   }
+  ctx->disk = ks_disk_open(ctx, o);
   ks_jit_llvm_init();
   ks_jit_clear();
   *out = ctx;
@@ -115,9 +118,32 @@ void ks_ctx_destroy(ks_ctx *ctx) {
   if (!ctx)
     return;
   ks_cache_destroy(ctx->cache, ctx->drv);
+  ks_disk_close(ctx->disk);
   ks_drv_close(ctx->drv);
   pthread_mutex_destroy(&ctx->drv_lock);
+  pthread_mutex_destroy(&ctx->warn_lock);
   free(ctx);
+}
+
+void ks_jit_warn(ks_ctx *ctx, const char *fmt, ...) {
+  pthread_mutex_lock(&ctx->warn_lock);
+  if (!ctx->warning[0]) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->warning, sizeof ctx->warning, fmt, ap);
+    va_end(ap);
+  }
+  pthread_mutex_unlock(&ctx->warn_lock);
+}
+
+const char *ks_ctx_warning(const ks_ctx *ctx) {
+  if (!ctx)
+    return "";
+  ks_ctx *c = (ks_ctx *)ctx; /* the lock is not part of the value */
+  pthread_mutex_lock(&c->warn_lock);
+  const char *w = c->warning; /* written once, before it is non-empty */
+  pthread_mutex_unlock(&c->warn_lock);
+  return w;
 }
 
 const char *ks_ctx_arch(const ks_ctx *ctx) {

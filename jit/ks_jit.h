@@ -63,6 +63,7 @@ LLVMTargetMachineRef ks_jit_target_machine(const ks_arch *a, unsigned ptx);
 /* ---- ctx.c ------------------------------------------------------------- */
 
 typedef struct ks_cache ks_cache;
+typedef struct ks_disk ks_disk;
 
 struct ks_ctx {
   const ks_arch *arch;
@@ -77,7 +78,14 @@ struct ks_ctx {
   int drv_tried;
   ks_device_info dev;
   ks_cache *cache;
+  ks_disk *disk;             /* NULL: no disk cache */
+  pthread_mutex_t warn_lock; /* guards warning */
+  char warning[512];         /* the first warning; never changed after */
 };
+
+/* Records a warning on ctx (ks_ctx_warning) unless it has one already. */
+void ks_jit_warn(ks_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The driver, opened on first use. Sets the thread's message on failure. */
 ks_status ks_jit_driver(ks_ctx *ctx, ks_drv **out);
@@ -115,14 +123,102 @@ struct ks_kernel {
   int ptxas_done;
 };
 
+/* The cache's counters (ks_cache_counters, in ns where it says ms). */
+typedef enum ks_counter {
+  KS_CTR_MEMORY_HITS,
+  KS_CTR_WAITS,
+  KS_CTR_DISK_HITS,
+  KS_CTR_MISSES,
+  KS_CTR_COMPILES,
+  KS_CTR_COMPILE_NS,
+  KS_CTR_SAVED_NS,
+  KS_CTR_CORRUPT,
+  KS_CTR_DISK_WRITES,
+  KS_CTR_EVICTIONS,
+  KS_CTR_COUNT
+} ks_counter;
+
 ks_cache *ks_cache_create(void);
+/* Frees every kernel; no ks_cache_acquire may be in progress. */
 void ks_cache_destroy(ks_cache *c, ks_drv *drv);
-/* The kernel under key, or NULL. */
-ks_kernel *ks_cache_get(ks_cache *c, const uint64_t key[2]);
-/* Inserts k; if another thread got there first, frees k and returns the
- * kernel already cached. NULL (k freed) when out of memory. */
-ks_kernel *ks_cache_put(ks_cache *c, ks_kernel *k, ks_drv *drv);
+/* Single flight. The kernel under key (a memory hit; *claimed = 0); or,
+ * while another thread compiles key, waits for it and returns its kernel or
+ * its failure (status and message); or, when key is new, claims it
+ * (*claimed = 1, *out = NULL): the caller builds the kernel and must then
+ * call ks_cache_finish once. KS_ENOMEM when no entry can be made. */
+ks_status ks_cache_acquire(ks_cache *c, const uint64_t key[2], ks_kernel **out,
+                           int *claimed);
+/* Ends a claim: k becomes the kernel of key (the cache owns it now) and
+ * waiters get it; or k is NULL and waiters get status s with the calling
+ * thread's message, and the key is forgotten. */
+void ks_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
+                     ks_status s);
+void ks_cache_count(ks_cache *c, ks_counter which, uint64_t n);
+/* ctx's disk cache, or NULL with the message of KS_EINVAL saying why. */
+ks_disk *ks_cache_disk_for(ks_ctx *ctx);
+uint64_t ks_cache_counter(const ks_cache *c, ks_counter which);
 void ks_kernel_free(ks_kernel *k, ks_drv *drv);
+
+/* ---- diskcache.c ------------------------------------------------------- */
+
+enum {
+  KS_DISK_NAME, /* the entry's strings, in file order */
+  KS_DISK_EXPLAIN,
+  KS_DISK_PTX,
+  KS_DISK_WHY, /* the key's components, "what value" lines */
+  KS_DISK_NSTR,
+  KS_DISK_NAME_CAP = 48,
+};
+#define KS_DISK_DEFAULT_MAX (256u << 20)
+
+/* A checked entry; the strings point into the buffer it was read from. */
+typedef struct ks_disk_entry {
+  uint64_t key[2];
+  const char *str[KS_DISK_NSTR];
+  uint32_t len[KS_DISK_NSTR];
+  unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
+  double compile_ms;
+} ks_disk_entry;
+
+/* The disk cache that opts and the environment ask for (KSPEC_CACHE,
+ * KSPEC_CACHE_DIR, XDG_CACHE_HOME, HOME, KSPEC_CACHE_MAX), created mode 0700
+ * when missing; NULL when switched off, or with a warning on ctx when the
+ * directory is unsafe (a symlink, another user's, writable by others) or
+ * not writable. */
+ks_disk *ks_disk_open(ks_ctx *ctx, const ks_ctx_opts *o);
+void ks_disk_close(ks_disk *d);
+const char *ks_disk_path(const ks_disk *d);
+uint64_t ks_disk_limit(const ks_disk *d);
+int ks_disk_fd(const ks_disk *d);
+/* Open and not switched off by a failed write. */
+int ks_disk_usable(const ks_disk *d);
+/* The file name of key's entry. */
+void ks_disk_name(const uint64_t key[2], char out[KS_DISK_NAME_CAP]);
+int ks_disk_is_entry(const char *name);
+/* Checks an entry's n bytes (against key, unless NULL) and describes it in
+ * *e; -1 with the reason in why when anything is wrong. */
+int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
+                  ks_disk_entry *e, char *why, size_t cap);
+/* The whole regular file behind fd (malloc'd), or NULL. */
+unsigned char *ks_disk_read_fd(int fd, size_t *n);
+/* Fills k (whose key, name and bounds are set) from its entry: 1 on a hit;
+ * 0 on a miss, counted as corrupt when an entry was there but bad. */
+int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k);
+/* Stores k with the key's components text why; evicts when over the limit.
+ * A failure to write switches the disk cache off, with a warning. */
+void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why);
+/* Entries and their bytes. */
+ks_status ks_disk_usage(ks_disk *d, uint64_t *entries, uint64_t *bytes);
+/* Checks every entry and removes the bad ones (all, with remove_all). */
+ks_status ks_disk_verify(ks_disk *d, int remove_all, uint64_t *good,
+                         uint64_t *removed);
+/* Calls fn(arg, components) for every sound entry. */
+void ks_disk_each_why(ks_disk *d, void (*fn)(void *, const char *), void *arg);
+/* Into why: "" when key's entry is there and sound, else what is wrong. */
+void ks_disk_entry_state(ks_disk *d, const uint64_t key[2], char *why,
+                         size_t cap);
+/* A stable identity of the library's code (its ELF build id), n bytes. */
+const unsigned char *ks_jit_build_id(size_t *n);
 
 /* ---- resources.c ------------------------------------------------------- */
 

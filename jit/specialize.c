@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,9 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
       llvm[0],          llvm[1],          llvm[2],          r->spec.disabled};
   XXH3_128bits_update(&st, nums, sizeof nums);
   XXH3_128bits_update(&st, ctx->arch->name, strlen(ctx->arch->name) + 1);
+  size_t idn = 0; /* the code that compiles: a rebuilt library misses */
+  const unsigned char *id = ks_jit_build_id(&idn);
+  XXH3_128bits_update(&st, id, idn);
   if (r->spec.dump_stage)
     XXH3_128bits_update(&st, r->spec.dump_stage, strlen(r->spec.dump_stage));
   XXH128_hash_t h = XXH3_128bits_digest(&st);
@@ -494,6 +498,101 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
   return k;
 }
 
+/* Appends a line to the key's components text (cap bytes at buf). */
+static void line(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void line(char *buf, size_t cap, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 1 >= cap)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, cap - used, fmt, ap);
+  va_end(ap);
+}
+
+/* The key's components as "what value" lines, for saying which of them
+ * differs when a request misses (kspec --why-miss). The key itself hashes
+ * the same inputs in binary. */
+static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
+                     char *buf, size_t cap) {
+  const ks_ir_kernel *k = &t->desc.kernels[r->kernel];
+  unsigned llvm[3];
+  LLVMGetVersion(&llvm[0], &llvm[1], &llvm[2]);
+  buf[0] = '\0';
+  line(buf, cap, "template %s %016llx%016llx\nkernel %s\n", t->name,
+       (unsigned long long)t->hash[1], (unsigned long long)t->hash[0], k->name);
+  for (size_t i = 0; i < r->nvalues; i++) {
+    const ks_spec_value *v = &r->values[i];
+    const char *name = "?";
+    for (size_t j = 0; j < k->nparams; j++)
+      if (k->params[j].arg_index == v->arg_index)
+        name = k->params[j].name;
+    if (v->type == KS_TYPE_F32 || v->type == KS_TYPE_F64)
+      line(buf, cap, "%s %.17g\n", name, v->f);
+    else
+      line(buf, cap, "%s %lld\n", name, (long long)v->i);
+  }
+  for (size_t i = 0; i < r->nbakes; i++) {
+    const ks_spec_bake *b = &r->bakes[i];
+    line(buf, cap, "bake:%s %zu values %016llx\n", k->args[b->arg_index].name,
+         b->n,
+         (unsigned long long)XXH3_64bits(b->values, b->n * sizeof *b->values));
+  }
+  line(buf, cap, "block %u,%u,%u\nmaxntid %u\nminctasm %u\nmaxnreg %u\n",
+       r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
+       r->spec.minctasm, r->spec.maxnreg);
+  line(buf, cap, "no_pass");
+  for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
+    if (r->spec.disabled & (1u << i))
+      line(buf, cap, " %s", ks_pipeline_stage_name(i));
+  line(buf, cap, "\narch %s\nptx_isa %u\npipeline %u\nllvm %u.%u.%u\n",
+       ctx->arch->name, ctx->ptx_isa, KS_PIPELINE_VERSION, llvm[0], llvm[1],
+       llvm[2]);
+  size_t idn = 0;
+  const unsigned char *id = ks_jit_build_id(&idn);
+  line(buf, cap, "build ");
+  for (size_t i = 0; i < idn; i++)
+    line(buf, cap, "%02x", id[i]);
+  line(buf, cap, "\n");
+}
+
+/* A claimed key: from the disk cache, else compiled (and stored there). */
+static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
+                       const uint64_t key[2], ks_kernel **out) {
+  *out = NULL;
+  double t0 = now_ms();
+  ks_kernel *k = kernel_new(ctx, r, key);
+  if (!k)
+    return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+  /* the IR of a stage is not stored: such requests always compile */
+  int disk = ks_disk_usable(ctx->disk) && !r->spec.dump_stage;
+  if (disk && ks_disk_get(ctx, ctx->disk, k)) {
+    ks_cache_count(ctx->cache, KS_CTR_DISK_HITS, 1);
+    ks_cache_count(ctx->cache, KS_CTR_SAVED_NS,
+                   (uint64_t)(k->info.compile_ms * 1e6));
+    *out = k;
+    return KS_OK;
+  }
+  ks_cache_count(ctx->cache, KS_CTR_MISSES, 1);
+  ks_status s = compile(ctx, t, r, k);
+  k->info.compile_ms = now_ms() - t0;
+  ks_cache_count(ctx->cache, KS_CTR_COMPILES, 1);
+  ks_cache_count(ctx->cache, KS_CTR_COMPILE_NS,
+                 (uint64_t)(k->info.compile_ms * 1e6));
+  if (s != KS_OK) {
+    ks_kernel_free(k, NULL);
+    return s;
+  }
+  if (disk) {
+    char why[2048];
+    key_text(ctx, t, r, why, sizeof why);
+    ks_disk_put(ctx, ctx->disk, k, why);
+  }
+  *out = k;
+  return KS_OK;
+}
+
 ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
                         const ks_spec_req *req, ks_kernel **out) {
   ks_jit_clear();
@@ -506,23 +605,138 @@ ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
     return s;
   uint64_t key[2];
   request_key(ctx, t, &r, key);
-  ks_kernel *k = ks_cache_get(ctx->cache, key);
-  if (k) {
-    *out = k;
+  ks_kernel *k = NULL;
+  int claimed = 0;
+  s = ks_cache_acquire(ctx->cache, key, &k, &claimed);
+  if (s == KS_OK && claimed) {
+    s = build(ctx, t, &r, key, &k);
+    ks_cache_finish(ctx->cache, key, k, s);
+  }
+  *out = k;
+  return s;
+}
+
+/* ---- why a request misses the disk cache ----------------------------------
+ */
+
+/* Line key's value in a components text ("FILTER_LEN 32" -> "32"), or
+ * NULL; *len gets its length. */
+static const char *find_line(const char *text, const char *key, size_t klen,
+                             size_t *len) {
+  for (const char *p = text; *p;) {
+    size_t n = strcspn(p, "\n"), k = strcspn(p, " \n");
+    if (k == klen && memcmp(p, key, klen) == 0) {
+      const char *v = p + k + (p[k] == ' ');
+      *len = (size_t)(p + n - v);
+      return v;
+    }
+    p += n + (p[n] == '\n');
+  }
+  return NULL;
+}
+
+/* One difference, in words, appended to diff. */
+static void describe(char *diff, size_t cap, const char *key, size_t klen,
+                     const char *want, size_t wl, const char *have, size_t hl) {
+  const char *sep = diff[0] ? ", " : "";
+  int kl = (int)klen, w = (int)wl, h = (int)hl;
+  if (want && !wl) /* "no_pass" with nothing after it */
+    want = "none", w = 4;
+  if (have && !hl)
+    have = "none", h = 4;
+  if (!have)
+    line(diff, cap, "%s%.*s %.*s (the entry has none)", sep, kl, key, w, want);
+  else if (!want)
+    line(diff, cap, "%s%.*s unset (the entry has %.*s)", sep, kl, key, h, have);
+  else if (klen == 8 && memcmp(key, "template", 8) == 0 &&
+           strcspn(want, " ") == strcspn(have, " ") &&
+           memcmp(want, have, strcspn(want, " ")) == 0)
+    line(diff, cap, "%stemplate %.*s changed", sep, (int)strcspn(want, " "),
+         want);
+  else if (klen == 5 && memcmp(key, "build", 5) == 0)
+    line(diff, cap, "%skspec was rebuilt (build id differs)", sep);
+  else
+    line(diff, cap, "%s%.*s %.*s != %.*s", sep, kl, key, w, want, h, have);
+}
+
+/* How many lines of want and have differ; described in diff. */
+static int compare(const char *want, const char *have, char *diff, size_t cap) {
+  int n = 0;
+  diff[0] = '\0';
+  for (int pass = 0; pass < 2; pass++) {
+    const char *a = pass ? have : want, *b = pass ? want : have;
+    for (const char *p = a; *p;) {
+      size_t len = strcspn(p, "\n"), k = strcspn(p, " \n"), bl = 0;
+      const char *v = p + k + (p[k] == ' ');
+      size_t vl = (size_t)(p + len - v);
+      const char *bv = find_line(b, p, k, &bl);
+      if (pass == 0 && (!bv || bl != vl || memcmp(v, bv, vl) != 0)) {
+        n++;
+        describe(diff, cap, p, k, v, vl, bv, bl);
+      } else if (pass == 1 && !bv) {
+        n++;
+        describe(diff, cap, p, k, NULL, 0, v, vl);
+      }
+      p += len + (p[len] == '\n');
+    }
+  }
+  return n;
+}
+
+typedef struct nearest {
+  const char *want;
+  int best; /* differences from the nearest entry so far; -1: none seen */
+  unsigned long entries;
+  char diff[1024];
+} nearest;
+
+static void consider(void *arg, const char *have) {
+  nearest *nr = arg;
+  char diff[1024];
+  int n = compare(nr->want, have, diff, sizeof diff);
+  nr->entries++;
+  if (nr->best < 0 || n < nr->best) {
+    nr->best = n;
+    memcpy(nr->diff, diff, sizeof diff);
+  }
+}
+
+ks_status ks_cache_why_miss(ks_ctx *ctx, const ks_template *t,
+                            const ks_spec_req *req, char *buf, size_t cap) {
+  ks_jit_clear();
+  if (!ctx || !t || !req || !buf || !cap)
+    return ks_jit_fail(KS_EINVAL, "cache: NULL argument");
+  ks_disk *d = ks_cache_disk_for(ctx);
+  if (!d)
+    return KS_EINVAL;
+  request r;
+  ks_status s = make_request(ctx, t, req, &r);
+  if (s != KS_OK)
+    return s;
+  uint64_t key[2];
+  char why[128], want[2048];
+  request_key(ctx, t, &r, key);
+  ks_disk_entry_state(d, key, why, sizeof why);
+  if (!why[0]) {
+    snprintf(buf, cap, "hit");
     return KS_OK;
   }
-  double t0 = now_ms();
-  k = kernel_new(ctx, &r, key);
-  if (!k)
-    return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
-  s = compile(ctx, t, &r, k);
-  if (s != KS_OK) {
-    ks_kernel_free(k, NULL);
-    return s;
+  if (strcmp(why, "absent") != 0) {
+    snprintf(buf, cap, "miss: the entry is damaged (%s); it will be rebuilt",
+             why);
+    return KS_OK;
   }
-  k->info.compile_ms = now_ms() - t0;
-  *out = ks_cache_put(ctx->cache, k, ctx->drv);
-  return *out ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+  key_text(ctx, t, &r, want, sizeof want);
+  nearest nr = {.want = want, .best = -1};
+  ks_disk_each_why(d, consider, &nr);
+  if (nr.best < 0)
+    snprintf(buf, cap, "miss: the cache is empty");
+  else if (nr.best == 0)
+    snprintf(buf, cap, "miss: an entry has the same components (damaged?)");
+  else
+    snprintf(buf, cap, "miss: %s (nearest of %lu entr%s)", nr.diff, nr.entries,
+             nr.entries == 1 ? "y" : "ies");
+  return KS_OK;
 }
 
 ks_status ks_binding_parse(const char *text, ks_binding *out, char *name_buf,

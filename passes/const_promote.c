@@ -1,11 +1,314 @@
 /*
- * const_promote.c - under construction: transforms nothing yet.
+ * const_promote.c - the constant and read-only promotion stage: baked
+ * buffers become immediates (here), then read-only inputs take the
+ * non-coherent path (const_nc.c).
+ *
+ * A bake is the caller's promise of a buffer's contents at launch. A load
+ * from the baked argument at an element index that binding and unrolling
+ * made constant is replaced by that element's value. Only when the kernel
+ * itself never writes the buffer through the argument (no store, atomic or
+ * call through any pointer derived from it, and the pointer does not escape)
+ * is the promise worth anything until the load; that writes through other,
+ * overlapping arguments are excluded too is part of the request's contract
+ * (kspec.h, ks_bake).
  */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+
 #include "passes/ks_passes.h"
 
-int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
-  (void)m;
-  (void)s;
-  (void)d;
+static const char pass[] = "const_promote";
+
+/* ---- shared with const_nc.c ---------------------------------------------- */
+
+const char *ks_const_arg_name(LLVMValueRef arg, char *buf, size_t cap) {
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(arg, &len);
+  if (len && len < cap) {
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+  } else {
+    unsigned i = 0;
+    LLVMValueRef fn = LLVMGetParamParent(arg);
+    while (i < LLVMCountParams(fn) && LLVMGetParam(fn, i) != arg)
+      i++;
+    snprintf(buf, cap, "argument %u", i);
+  }
+  return buf;
+}
+
+/* Is v a pointer computed from its operand 0 without reading memory? */
+static int is_address_step(LLVMValueRef v) {
+  return LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) ||
+         LLVMIsAAddrSpaceCastInst(v);
+}
+
+/* Why the use of pointer p by user u is not a plain read or a step to a
+ * pointer derived from p; NULL when it is. *follow is set when u is a
+ * derived pointer itself. */
+static const char *use_problem(LLVMValueRef p, LLVMValueRef u, int *follow) {
+  *follow = 0;
+  if (LLVMIsALoadInst(u))
+    return LLVMGetVolatile(u) ||
+                   LLVMGetOrdering(u) != LLVMAtomicOrderingNotAtomic
+               ? "it has volatile or atomic loads"
+               : NULL;
+  if (LLVMIsAStoreInst(u))
+    return LLVMGetOperand(u, 1) == p ? "it is stored to"
+                                     : "its address is stored to memory";
+  if (LLVMIsAAtomicRMWInst(u) || LLVMIsAAtomicCmpXchgInst(u))
+    return "it is updated atomically";
+  if (LLVMIsACallInst(u))
+    return "it is passed to a call";
+  if (LLVMIsAICmpInst(u))
+    return NULL;
+  if (is_address_step(u) || LLVMIsAPHINode(u) || LLVMIsASelectInst(u)) {
+    *follow = 1;
+    return NULL;
+  }
+  return "its address escapes (converted or returned)";
+}
+
+/* Pushes v on a growable array; 0 when memory ran out. */
+static int push(LLVMValueRef **a, size_t *n, size_t *cap, LLVMValueRef v) {
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : 32;
+    LLVMValueRef *p = realloc(*a, c * sizeof *p);
+    if (!p)
+      return 0;
+    *a = p;
+    *cap = c;
+  }
+  (*a)[(*n)++] = v;
+  return 1;
+}
+
+static int contains(LLVMValueRef *a, size_t n, LLVMValueRef v) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i] == v)
+      return 1;
   return 0;
+}
+
+const char *ks_const_readonly(LLVMValueRef arg, LLVMValueRef **loads,
+                              size_t *nloads) {
+  LLVMValueRef *work = NULL, *phis = NULL;
+  size_t nwork = 0, cwork = 0, nphis = 0, cphis = 0, cloads = 0;
+  const char *why = NULL;
+  *loads = NULL;
+  *nloads = 0;
+  if (!push(&work, &nwork, &cwork, arg))
+    return "out of memory";
+  while (!why && nwork) {
+    LLVMValueRef p = work[--nwork];
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u && !why; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      int follow = 0;
+      why = use_problem(p, user, &follow);
+      if (why)
+        break;
+      if (LLVMIsALoadInst(user) && !push(loads, nloads, &cloads, user))
+        why = "out of memory";
+      /* Only a phi or select can lead back to a pointer already seen. */
+      int join = LLVMIsAPHINode(user) || LLVMIsASelectInst(user);
+      if (!follow || (join && contains(phis, nphis, user)))
+        continue;
+      if ((join && !push(&phis, &nphis, &cphis, user)) ||
+          !push(&work, &nwork, &cwork, user))
+        why = "out of memory";
+    }
+  }
+  free(work);
+  free(phis);
+  if (why) {
+    free(*loads);
+    *loads = NULL;
+    *nloads = 0;
+  }
+  return why;
+}
+
+LLVMValueRef ks_const_root(LLVMValueRef p) {
+  while (is_address_step(p))
+    p = LLVMGetOperand(p, 0);
+  return p;
+}
+
+LLVMValueRef ks_const_base(LLVMTargetDataRef dl, LLVMValueRef p,
+                           int64_t *offset) {
+  int exact = 1;
+  int64_t off = 0;
+  while (is_address_step(p)) {
+    if (LLVMIsAGetElementPtrInst(p)) {
+      unsigned n = LLVMGetNumOperands(p);
+      LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
+      for (unsigned i = 1; i < n && exact; i++) {
+        LLVMValueRef idx = LLVMGetOperand(p, i);
+        if (!LLVMIsAConstantInt(idx)) {
+          exact = 0;
+          break;
+        }
+        int64_t k = LLVMConstIntGetSExtValue(idx);
+        LLVMTypeKind kind = LLVMGetTypeKind(ty);
+        if (i == 1) {
+          off += k * (int64_t)LLVMABISizeOfType(dl, ty);
+        } else if (kind == LLVMStructTypeKind) {
+          off += (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)k);
+          ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
+        } else if (kind == LLVMArrayTypeKind) {
+          ty = LLVMGetElementType(ty);
+          off += k * (int64_t)LLVMABISizeOfType(dl, ty);
+        } else {
+          exact = 0; /* vector lanes: not worth following */
+        }
+      }
+    }
+    p = LLVMGetOperand(p, 0);
+  }
+  if (!LLVMIsAArgument(p))
+    exact = 0;
+  *offset = exact ? off : -1;
+  return exact ? p : NULL;
+}
+
+/* ---- baking ----------------------------------------------------------------
+ */
+
+/* The constant of type ty for v, or NULL when ty cannot hold v exactly
+ * enough (floats round, as the host's conversion does; integers must fit). */
+static LLVMValueRef bake_constant(LLVMTypeRef ty, double v) {
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+    return LLVMConstReal(ty, v);
+  case LLVMIntegerTypeKind: {
+    unsigned w = LLVMGetIntTypeWidth(ty);
+    if (w > 64 || v != floor(v) || v < -ldexp(1, (int)w - 1) ||
+        v >= ldexp(1, (int)w))
+      return NULL;
+    unsigned long long bits =
+        v < 0 ? (unsigned long long)(long long)v : (unsigned long long)v;
+    return LLVMConstInt(ty, bits, 0);
+  }
+  default:
+    return NULL;
+  }
+}
+
+typedef struct bake_count {
+  size_t baked, varying, outside, unfit;
+} bake_count;
+
+/* Replaces load ld (of the baked type) by its value when its index is
+ * constant and inside the bake. */
+static void bake_load(LLVMTargetDataRef dl, LLVMValueRef arg,
+                      const ks_spec_bake *b, LLVMValueRef ld, bake_count *c) {
+  LLVMTypeRef ty = LLVMTypeOf(ld);
+  int64_t size = (int64_t)LLVMABISizeOfType(dl, ty), off = 0;
+  if (ks_const_base(dl, LLVMGetOperand(ld, 0), &off) != arg) {
+    c->varying++;
+    return;
+  }
+  if (off < 0 || off % size != 0 || (uint64_t)(off / size) >= b->n) {
+    c->outside++;
+    return;
+  }
+  LLVMValueRef k = bake_constant(ty, b->values[off / size]);
+  if (!k) {
+    c->unfit++;
+    return;
+  }
+  LLVMValueRef p = LLVMGetOperand(ld, 0);
+  LLVMReplaceAllUsesWith(ld, k);
+  LLVMInstructionEraseFromParent(ld);
+  /* The address computation left without users goes too. */
+  while (is_address_step(p) && !LLVMGetFirstUse(p)) {
+    LLVMValueRef base = LLVMGetOperand(p, 0);
+    LLVMInstructionEraseFromParent(p);
+    p = base;
+  }
+  c->baked++;
+}
+
+static void bake_report(ks_diag *d, const char *name, const ks_spec_bake *b,
+                        LLVMTypeRef ty, const bake_count *c) {
+  char *tn = LLVMPrintTypeToString(ty);
+  if (c->baked)
+    ks_explain(d, pass, "%s: %zu loads baked to %s constants (%zu values)",
+               name, c->baked, tn, b->n);
+  if (c->varying)
+    ks_explain(d, pass, "%s: %zu loads kept: index not constant", name,
+               c->varying);
+  if (c->outside)
+    ks_explain(d, pass,
+               "%s: %zu loads kept: index outside the %zu baked values", name,
+               c->outside, b->n);
+  if (c->unfit)
+    ks_explain(d, pass, "%s: %zu loads kept: baked value not a %s", name,
+               c->unfit, tn);
+  LLVMDisposeMessage(tn);
+}
+
+/* The one type every load has, or NULL (with *why) when they differ or it
+ * cannot be baked. */
+static LLVMTypeRef bake_type(LLVMValueRef *loads, size_t n, const char **why) {
+  LLVMTypeRef ty = n ? LLVMTypeOf(loads[0]) : NULL;
+  for (size_t i = 1; i < n; i++)
+    if (LLVMTypeOf(loads[i]) != ty) {
+      *why = "it is loaded with more than one type";
+      return NULL;
+    }
+  if (ty && !bake_constant(ty, 0)) {
+    *why = "its loads are not of a scalar number type";
+    return NULL;
+  }
+  if (!ty)
+    *why = "the kernel never loads it";
+  return ty;
+}
+
+static int bake_one(LLVMModuleRef m, LLVMValueRef fn, const ks_spec_bake *b,
+                    ks_diag *d) {
+  if (b->arg_index >= LLVMCountParams(fn) ||
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(fn, b->arg_index))) !=
+          LLVMPointerTypeKind)
+    return ks_diag_fail(d, KS_EPARAM,
+                        "const_promote: bake: argument %u of '%s' is not a "
+                        "pointer",
+                        b->arg_index, LLVMGetValueName(fn));
+  LLVMValueRef arg = LLVMGetParam(fn, b->arg_index);
+  char name[64];
+  ks_const_arg_name(arg, name, sizeof name);
+  LLVMValueRef *loads = NULL;
+  size_t n = 0;
+  const char *why = ks_const_readonly(arg, &loads, &n);
+  LLVMTypeRef ty = why ? NULL : bake_type(loads, n, &why);
+  if (why) {
+    ks_explain(d, pass, "declined bake of %s: %s", name, why);
+  } else {
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+    bake_count c = {0};
+    for (size_t i = 0; i < n; i++)
+      bake_load(dl, arg, b, loads[i], &c);
+    bake_report(d, name, b, ty, &c);
+  }
+  free(loads);
+  return 0;
+}
+
+int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn || LLVMIsDeclaration(fn))
+    return ks_diag_fail(d, KS_ENOKERNEL, "const_promote: no kernel '%s'",
+                        s->kernel);
+  for (size_t i = 0; i < s->nbakes; i++)
+    if (bake_one(m, fn, &s->bakes[i], d))
+      return 1;
+  return ks_const_nc(m, fn, d);
 }

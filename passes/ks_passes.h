@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
 #include "kspec.h"
@@ -97,6 +98,25 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * uniformly read buffers go to constant memory, read-only inputs take the
  * non-coherent path (ld.global.nc). */
 int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Read-only path: marks !invariant.load (ld.global.nc) the loads of kernel
+ * fn's pointer arguments that no write can disturb; see const_nc.c. */
+int ks_const_nc(LLVMModuleRef m, LLVMValueRef fn, ks_diag *d);
+/* NULL when the kernel only reads through pointer argument arg: every
+ * pointer derived from it (GEP, cast, phi, select) is only loaded from
+ * (plain loads) or compared, never stored to, updated, passed to a call or
+ * converted. *loads (malloc'd, the caller frees) then holds those loads.
+ * Otherwise the reason, and *loads is NULL. */
+const char *ks_const_readonly(LLVMValueRef arg, LLVMValueRef **loads,
+                              size_t *nloads);
+/* The argument that pointer p is a constant byte *offset from (through GEPs
+ * with constant indices and casts), or NULL. */
+LLVMValueRef ks_const_base(LLVMTargetDataRef dl, LLVMValueRef p,
+                           int64_t *offset);
+/* What pointer p is computed from by GEPs and casts alone (a phi, a
+ * select, an argument, a global, ...). */
+LLVMValueRef ks_const_root(LLVMValueRef p);
+/* arg's name, or "argument N" when it has none, in buf. */
+const char *ks_const_arg_name(LLVMValueRef arg, char *buf, size_t cap);
 
 /* ---- pipeline.c -------------------------------------------------------- */
 

@@ -720,6 +720,111 @@ static void dump_stages(void **state) {
   TU_ASSERT_NOT_CONTAINS(ir, "kspec.param");
 }
 
+/* ---- const_promote: baked taps, ld.global.nc --------------------------------
+ */
+
+/* Specializes conv1d at FILTER_LEN (NULL: unbound) with f baked. */
+static ks_status conv1d_baked(fixture *f, const char *len, const ks_bake *b,
+                              size_t nb, int no_const, ks_kernel **k) {
+  static const char *const off[] = {"const_promote"};
+  ks_binding bd = {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = len};
+  ks_spec_req req = {.bindings = &bd,
+                     .nbindings = len ? 1 : 0,
+                     .bounds = {.block = {256}},
+                     .bakes = b,
+                     .nbakes = nb,
+                     .no_pass = no_const ? off : NULL,
+                     .nno_pass = no_const ? 1 : 0};
+  *k = NULL;
+  return ks_specialize(f->ctx, f->t, &req, k);
+}
+
+/* How many times needle occurs in text. */
+static size_t count_of(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+    n++;
+  return n;
+}
+
+static const double taps[5] = {0.1, 0.2, 0.4, 0.2, 0.1};
+
+/* Five baked taps: f (param 1) is never loaded, its values are immediates
+ * (0.1f = 0f3DCCCCCD, 0.2f, 0.4f), x goes through ld.global.nc. */
+static void const_promote_bake(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_bake b = {.arg = "f", .values = taps, .n = 5};
+  ks_kernel *k = NULL, *off = NULL;
+  assert_int_equal(conv1d_baked(f, "5", &b, 1, 0, &k), KS_OK);
+  const char *ptx = ptx_of(k);
+  TU_ASSERT_NOT_CONTAINS(ptx, "[conv1d_param_1]");
+  TU_ASSERT_CONTAINS(ptx, "0f3DCCCCCD");
+  TU_ASSERT_CONTAINS(ptx, "0f3E4CCCCD");
+  TU_ASSERT_CONTAINS(ptx, "0f3ECCCCCD");
+  TU_ASSERT_CONTAINS(ptx, "ld.global.nc.f32");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "const_promote: f: 5 loads baked to float constants");
+  if (tu_have_tool(KS_PTXAS))
+    check_ptxas(ptx, "conv1d FILTER_LEN=5 baked");
+  /* Switched off, f is loaded like x: five plain global loads each. */
+  assert_int_equal(conv1d_baked(f, "5", &b, 1, 1, &off), KS_OK);
+  ptx = ptx_of(off);
+  TU_ASSERT_CONTAINS(ptx, "[conv1d_param_1]");
+  TU_ASSERT_NOT_CONTAINS(ptx, "0f3DCCCCCD");
+  TU_ASSERT_NOT_CONTAINS(ptx, "ld.global.nc");
+  assert_int_equal(count_of(ptx, "ld.global.f32"), 10);
+}
+
+/* Taps past the bake and a loop left rolled keep their loads, and say so. */
+static void const_promote_bake_partial(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_bake b = {.arg = "f", .values = taps, .n = 5};
+  ks_kernel *k = NULL;
+  assert_int_equal(conv1d_baked(f, "8", &b, 1, 0, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "f: 3 loads kept: index outside the 5 baked values");
+  TU_ASSERT_CONTAINS(ptx_of(k), "[conv1d_param_1]");
+  assert_int_equal(conv1d_baked(f, NULL, &b, 1, 0, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k), "loads kept: index not constant");
+  TU_ASSERT_CONTAINS(ptx_of(k), "[conv1d_param_1]");
+}
+
+/* Read-only inputs take ld.global.nc where nothing can write before them;
+ * with a barrier (reduce_sum) they stay coherent. */
+static void const_promote_nc(void **state) {
+  fixture *f = *state;
+  ks_kernel *k = NULL;
+  load(f, "sepfilter_rows");
+  assert_int_equal(spec1(f, "RADIUS", "2", NULL, &k), KS_OK);
+  assert_int_equal(count_of(ptx_of(k), "ld.global.nc.f32"), 10);
+  load(f, "reduce_sum");
+  assert_int_equal(spec1(f, NULL, NULL, NULL, &k), KS_OK);
+  TU_ASSERT_NOT_CONTAINS(ptx_of(k), "ld.global.nc");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k), "declined ld.global.nc");
+}
+
+static void bad_bakes(void **state) {
+  fixture *f = *state;
+  load(f, "conv1d");
+  ks_kernel *k = NULL;
+  ks_bake b = {.arg = "g", .values = taps, .n = 5};
+  expect_error(conv1d_baked(f, "5", &b, 1, 0, &k), KS_EPARAM, f->ctx,
+               "kernel 'conv1d' has no argument 'g'");
+  b.arg = "n";
+  expect_error(conv1d_baked(f, "5", &b, 1, 0, &k), KS_EPARAM, f->ctx,
+               "argument 'n' is not a buffer");
+  b.arg = "f";
+  b.n = 0;
+  expect_error(conv1d_baked(f, "5", &b, 1, 0, &k), KS_EPARAM, f->ctx,
+               "f needs 1 to");
+  ks_bake twice[2] = {{.arg = "f", .values = taps, .n = 5},
+                      {.arg = "f", .values = taps, .n = 2}};
+  expect_error(conv1d_baked(f, "5", twice, 2, 0, &k), KS_EPARAM, f->ctx,
+               "f baked twice");
+}
+
 /* ---- bad templates ------------------------------------------------------- */
 
 static void bad_template_files(void **state) {
@@ -1005,6 +1110,10 @@ int main(int argc, char **argv) {
       T(bad_bounds),
       T(bad_arch),
       T(dump_stages),
+      T(const_promote_bake),
+      T(const_promote_bake_partial),
+      T(const_promote_nc),
+      T(bad_bakes),
       T(bad_template_files),
       T(bad_template_memory),
       T(user_kernel),

@@ -10,6 +10,10 @@ KSPEC=${1:?usage: tool_test.sh KSPEC DATA_DIR}
 DATA=${2:?usage: tool_test.sh KSPEC DATA_DIR}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kspec_tool_test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
+# the disk cache lives in the test's directory, never in the user's home
+KSPEC_CACHE_DIR=$TMP/cache
+export KSPEC_CACHE_DIR
+unset KSPEC_CACHE KSPEC_CACHE_MAX
 TARGET="--arch sm_90 --ptx-isa 85"
 failures=0
 checks=0
@@ -189,6 +193,83 @@ out_has "atom.global.add.u32"
 out_lacks "atom.shared"
 out_lacks "bar.sync"
 
+# ---- const_promote: baked taps and the read-only path -----------------------
+TAPS="f=0.1,0.2,0.4,0.2,0.1"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --block 256 --bake $TAPS
+out_lacks "[conv1d_param_1]"
+out_has "0f3DCCCCCD"
+out_has "0f3ECCCCCD"
+out_has "ld.global.nc.f32"
+[ "$(grep -c 'ld\.global' "$TMP/out")" -eq 5 ] ||
+  bad "$last: want 5 global loads (x only)"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --block 256 --bake $TAPS \
+  --no-pass const_promote
+out_has "[conv1d_param_1]"
+out_lacks "0f3DCCCCCD"
+out_lacks "ld.global.nc"
+[ "$(grep -c 'ld\.global\.f32' "$TMP/out")" -eq 10 ] ||
+  bad "$last: want 10 global loads (x and f)"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=5 --bake $TAPS
+out_has "const_promote: f: 5 loads baked to float constants (5 values)"
+out_has "const_promote: x: 5 loads read-only, marked for ld.global.nc"
+expect_failure "kernel 'conv1d' has no argument 'g'" ptx conv1d $TARGET \
+  -D FILTER_LEN=5 --bake g=1
+expect_failure "argument 'n' is not a buffer" ptx conv1d $TARGET \
+  -D FILTER_LEN=5 --bake n=1
+expect_usage ptx conv1d $TARGET --bake f=1,x
+
+# ---- the disk cache -------------------------------------------------------------
+err_has() {
+  grep -qF -- "$1" "$TMP/err" || bad "$last: stderr lacks '$1'"
+}
+expect 0 cache path
+out_has "$TMP/cache"
+expect 0 cache --help
+out_has "usage: kspec cache"
+out_has "verify"
+expect_usage cache
+expect_usage cache frob
+expect_usage cache stats extra
+expect 0 cache clear
+expect 0 cache stats
+out_has "entries    0"
+out_has "limit      268435456"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=32 --block 256 --why-miss
+err_has "kspec: cache: miss: the cache is empty"
+out_has ".entry conv1d("
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=32 --block 256 --why-miss
+err_has "kspec: cache: hit"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=32 --block 256
+out_has "from the disk cache"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=31 --block 256 --why-miss
+err_has "miss: FILTER_LEN 31 != 32 (nearest of 1 entry)"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=31 --block 128 --why-miss
+err_has "block 128,1,1 != 256,1,1"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=31 --block 128 --no-pass \
+  smem_promote --why-miss
+err_has "no_pass smem_promote != none"
+expect 0 cache stats
+out_has "entries    4"
+for f in "$TMP"/cache/*.kspec; do
+  printf 'X' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
+  break
+done
+expect 0 cache verify
+out_has "4 entries checked: 3 good, 1 damaged and removed"
+expect 0 cache clear
+out_has "3 entries removed"
+expect 0 cache stats
+out_has "entries    0"
+chmod 777 "$TMP/cache"
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=4
+err_has "kspec: warning: cache: refusing $TMP/cache"
+out_has ".entry conv1d("
+expect_failure "writable by group or others" cache stats
+chmod 700 "$TMP/cache"
+KSPEC_CACHE=off
+export KSPEC_CACHE
+expect_failure "no disk cache" cache path
+unset KSPEC_CACHE
 # ---- stats: real figures and occupancy ----------------------------------------
 expect 0 stats --help
 out_has "usage: kspec stats"

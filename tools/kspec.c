@@ -9,10 +9,11 @@
  *   kspec ir   TEMPLATE ... [--stage NAME]
  *   kspec explain TEMPLATE ...
  *   kspec run  TEMPLATE ... [--size N] [--reps N] [--seed S] [--compare]
+ *   kspec cache stats|verify|clear|path
  *   kspec stats TEMPLATE ... [--smem N] [--no-driver] [--json]  (stats.c)
  *
  * Every specializing command also takes [--no-pass NAME]... and
- * [--bake ARG=V,V,...]...
+ * [--bake ARG=V,V,...]...; ptx, explain and run take --why-miss.
  *
  * Exit status: 0 success, 1 failure, 2 bad usage. Errors are one line on
  * stderr: "kspec: STAGE: what was wrong".
@@ -51,6 +52,7 @@ typedef struct options {
   unsigned reps;
   unsigned long long seed;
   int compare;
+  int why_miss;
 } options;
 
 static const char usage_text[] =
@@ -69,6 +71,8 @@ static const char usage_text[] =
     "                       declined, and why\n"
     "  run TEMPLATE [OPT]   on a GPU: random input, run, check against a CPU\n"
     "                       reference, print the time\n"
+    "  cache stats|verify|clear|path\n"
+    "                       the disk cache of compiled kernels\n"
     "  stats TEMPLATE [OPT] registers, spills, stack, shared and constant\n"
     "                       memory (ptxas; the driver on a GPU), occupancy\n"
     "                       and what limits it; --json for scripts\n"
@@ -92,6 +96,9 @@ static const char spec_opts_text[] =
     "  --bake ARG=V,V,... the contents of read-only buffer ARG are known:\n"
     "                     its loads become immediates (repeatable); launch\n"
     "                     with exactly these values in ARG\n"
+    "  --why-miss         (ptx, explain, run) say on stderr whether the disk\n"
+    "                     cache has the kernel, and if not, how the request\n"
+    "                     differs from the nearest entry\n"
     "  -h, --help         this text\n";
 
 /* spec_opts_text with the optional passes filled in. */
@@ -153,12 +160,31 @@ static void usage_for(const char *cmd, FILE *f) {
             "  --seed S           random seed (default: from the clock)\n"
             "  --compare          also run the generic kernel\n",
             spec_opts());
+  } else if (strcmp(cmd, "cache") == 0) {
+    fputs("usage: kspec cache stats|verify|clear|path\n\n"
+          "The disk cache of compiled kernels, shared by the processes of a "
+          "user:\n$KSPEC_CACHE_DIR, else $XDG_CACHE_HOME/kspec, else "
+          "~/.cache/kspec.\n\n"
+          "  stats   its directory, entries, bytes and size limit\n"
+          "          ($KSPEC_CACHE_MAX, default 256M)\n"
+          "  verify  check every entry; remove the damaged ones\n"
+          "  clear   remove every entry\n"
+          "  path    print the directory\n",
+          f);
   }
 }
 
 static int fail(const char *what) {
   fprintf(stderr, "kspec: %s\n", what);
   return EXIT_FAILURE;
+}
+
+/* Says what went wrong without stopping the command (a refused cache
+ * directory, say), once, on stderr. */
+static void warnings(const ks_ctx *ctx) {
+  const char *w = ks_ctx_warning(ctx);
+  if (w[0])
+    fprintf(stderr, "kspec: warning: %s\n", w);
 }
 
 static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
@@ -215,6 +241,7 @@ enum {
   OPT_PTXISA,
   OPT_NO_PASS,
   OPT_BAKE,
+  OPT_WHY_MISS,
 };
 
 static const struct option long_opts[] = {
@@ -234,6 +261,7 @@ static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"no-pass", required_argument, NULL, OPT_NO_PASS},
     {"bake", required_argument, NULL, OPT_BAKE},
+    {"why-miss", no_argument, NULL, OPT_WHY_MISS},
     {NULL, 0, NULL, 0},
 };
 
@@ -299,6 +327,9 @@ static int take_option(const char *cmd, int c, options *o) {
     return 0;
   case OPT_COMPARE:
     o->compare = 1;
+    return 0;
+  case OPT_WHY_MISS:
+    o->why_miss = 1;
     return 0;
   case OPT_NO_PASS:
     if (o->nno_pass == MAX_NO_PASS)
@@ -428,6 +459,17 @@ static int cmd_info(const options *o) {
   return EXIT_SUCCESS;
 }
 
+/* --why-miss: one line on stderr, before specializing (a bad request says
+ * nothing here: ks_specialize then reports it). */
+static void why_miss(ks_ctx *ctx, const ks_template *t,
+                     const ks_spec_req *req) {
+  char text[1200];
+  if (ks_cache_why_miss(ctx, t, req, text, sizeof text) == KS_OK)
+    fprintf(stderr, "kspec: cache: %s\n", text);
+  else if (!ks_cache_dir(ctx))
+    fprintf(stderr, "kspec: cache: no disk cache: %s\n", ks_errmsg(ctx));
+}
+
 static int write_text(const char *path, const char *text, size_t len) {
   FILE *f = path ? fopen(path, "w") : stdout;
   if (!f) {
@@ -465,13 +507,15 @@ static int cmd_emit(const options *o, int want_ir) {
     req.dump_stage = o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
-  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK ||
-      ks_specialize(ctx, t, &req, &k) != KS_OK ||
+  if (ks_template_load(ctx, o->tmpl, &t) == KS_OK && o->why_miss && !want_ir)
+    why_miss(ctx, t, &req);
+  if (!t || ks_specialize(ctx, t, &req, &k) != KS_OK ||
       (want_ir ? ks_kernel_ir(k, &text, &len)
                : ks_kernel_ptx(k, &text, &len)) != KS_OK)
     rc = fail(ks_errmsg(ctx));
   else
     rc = write_text(o->out, text, len);
+  warnings(ctx);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
   return rc;
@@ -493,8 +537,9 @@ static int cmd_explain(const options *o) {
                      .nbakes = o->nbakes};
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
-  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK ||
-      ks_specialize(ctx, t, &req, &k) != KS_OK) {
+  if (ks_template_load(ctx, o->tmpl, &t) == KS_OK && o->why_miss)
+    why_miss(ctx, t, &req);
+  if (!t || ks_specialize(ctx, t, &req, &k) != KS_OK) {
     rc = fail(ks_errmsg(ctx));
   } else {
     ks_kernel_info info;
@@ -502,10 +547,13 @@ static int cmd_explain(const options *o) {
     const char *text = ks_kernel_explain(k);
     printf("%s: kernel %s on %s\n%s", ks_template_name(t), ks_kernel_name(k),
            ks_ctx_arch(ctx), text[0] ? text : "no pass had anything to say\n");
-    printf("static shared memory: %u bytes\ncompile: %.2f ms\n",
-           info.smem_bytes, info.compile_ms);
+    printf("static shared memory: %u bytes\ncompile: %.2f ms%s\n",
+           info.smem_bytes, info.compile_ms,
+           info.from_disk ? " (when compiled; from the disk cache this time)"
+                          : "");
     rc = EXIT_SUCCESS;
   }
+  warnings(ctx);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
   return rc;
@@ -529,6 +577,8 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
       req.bounds.block[2] = b.z;
     }
   }
+  if (o->why_miss)
+    why_miss(ctx, t, &req);
   if (ks_specialize(ctx, t, &req, &k) != KS_OK)
     return fail(ks_errmsg(ctx));
   if (ks_wl_check(w, k, err, sizeof err) != KS_OK ||
@@ -581,8 +631,61 @@ static int cmd_run(const options *o) {
         printf("speed-up     %.2fx\n", ms_generic / ms);
     }
   }
+  warnings(ctx);
   ks_wl_destroy(w);
   ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return rc;
+}
+
+static double mib(uint64_t bytes) { return bytes / (1024.0 * 1024.0); }
+
+/* kspec cache SUB: argv[0] is "cache". */
+static int cmd_cache(int argc, char **argv) {
+  static const char *const subs[] = {"stats", "verify", "clear", "path"};
+  if (argc >= 2 &&
+      (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+    usage_for("cache", stdout);
+    return EXIT_SUCCESS;
+  }
+  if (argc != 2)
+    return bad_usage("cache",
+                     argc < 2 ? "cache: missing subcommand%s"
+                              : "cache: unexpected argument '%s'",
+                     argc < 2 ? "" : argv[2]);
+  size_t sub = 0;
+  while (sub < 4 && strcmp(subs[sub], argv[1]) != 0)
+    sub++;
+  if (sub == 4)
+    return bad_usage("cache", "cache: unknown subcommand '%s'", argv[1]);
+  ks_ctx_opts co = {.arch = "sm_90", .no_driver = 1};
+  ks_ctx *ctx = NULL;
+  if (ks_ctx_create(&co, &ctx) != KS_OK)
+    return fail(ks_errmsg(NULL));
+  ks_cache_usage u;
+  uint64_t good = 0, removed = 0;
+  int rc = EXIT_SUCCESS;
+  if (sub == 0 && ks_cache_usage_get(ctx, &u) == KS_OK)
+    printf("directory  %s\nentries    %llu\nbytes      %llu (%.1f MiB)\n"
+           "limit      %llu (%.1f MiB)\n",
+           ks_cache_dir(ctx), (unsigned long long)u.entries,
+           (unsigned long long)u.bytes, mib(u.bytes),
+           (unsigned long long)u.limit, mib(u.limit));
+  else if (sub == 1 && ks_cache_verify(ctx, &good, &removed) == KS_OK)
+    printf("%llu entries checked: %llu good, %llu damaged and removed\n",
+           (unsigned long long)(good + removed), (unsigned long long)good,
+           (unsigned long long)removed);
+  else if (sub == 2 && ks_cache_clear(ctx, &removed) == KS_OK)
+    printf("%llu entries removed from %s\n", (unsigned long long)removed,
+           ks_cache_dir(ctx));
+  else if (sub == 3 && ks_cache_dir(ctx))
+    printf("%s\n", ks_cache_dir(ctx));
+  else if (sub == 3)
+    rc = fail(ks_ctx_warning(ctx)[0] ? ks_ctx_warning(ctx)
+                                     : "cache: no disk cache (KSPEC_CACHE is "
+                                       "off)");
+  else
+    rc = fail(ks_errmsg(ctx));
   ks_ctx_destroy(ctx);
   return rc;
 }
@@ -596,6 +699,8 @@ int main(int argc, char **argv) {
     usage_for(NULL, stdout);
     return EXIT_SUCCESS;
   }
+  if (strcmp(cmd, "cache") == 0)
+    return cmd_cache(argc - 1, argv + 1);
   if (strcmp(cmd, "stats") == 0)
     return kspec_stats_main(argc - 1, argv + 1); /* its own options */
   static const char *const cmds[] = {"list", "info", "ptx",

@@ -141,7 +141,9 @@ out:
 static int kspec_latency(const char *arch, unsigned isa, const char *name,
                          int reps, double *med) {
   double t[256];
-  ks_ctx_opts o = {.arch = arch, .ptx_isa = isa, .no_driver = 1};
+  /* cold: no disk cache, or every run after the first would be a hit */
+  ks_ctx_opts o = {
+      .arch = arch, .ptx_isa = isa, .no_driver = 1, .no_disk_cache = 1};
   for (int i = -1; i < reps && i < 256; i++) {
     ks_ctx *ctx = NULL;
     ks_template *tp = NULL;
