@@ -42,10 +42,10 @@ typedef struct ks_arch {
   unsigned regs_sm, regs_block;
   unsigned reg_unit;      /* registers are allocated per warp in these */
   unsigned subpartitions; /* register file partitions (warp schedulers) */
-  unsigned smem_sm;         /* bytes of shared memory per SM, at most */
-  unsigned smem_block;      /* bytes per block without opt-in */
-  unsigned smem_reserved;   /* bytes the driver reserves per block */
-  unsigned smem_unit;       /* allocation granularity, bytes */
+  unsigned smem_sm;       /* bytes of shared memory per SM, at most */
+  unsigned smem_block;    /* bytes per block without opt-in */
+  unsigned smem_reserved; /* bytes the driver reserves per block */
+  unsigned smem_unit;     /* allocation granularity, bytes */
 } ks_arch;
 
 const ks_arch *ks_jit_arch_find(const char *name);
