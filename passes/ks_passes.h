@@ -81,6 +81,14 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * whose trip count binding made constant unroll fully. */
 int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* ---- coarsen.c --------------------------------------------------------- */
+
+/* Thread coarsening: a grid-stride loop whose body reads P[i] and updates
+ * memory only by commutative atomics processes 16 bytes of P per thread
+ * and iteration, from one 16-byte load, where P is 16-byte aligned; the
+ * original loop finishes the last n % W elements. */
+int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
 /* ---- smem_promote.c, smem_atomics.c, smem_window.c ---------------------- */
 
 /* Shared-memory promotion: runs the two transformations below. */
@@ -91,6 +99,39 @@ int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Window staging: read-only global loads a block re-reads at offsets known
  * after binding are loaded once into a shared tile with its halo. */
 int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
+/* ---- window_expr.c ------------------------------------------------------ */
+
+/* Normal forms of index expressions over arguments, constants and special
+ * registers (sums of constant multiples of atoms, modulo 2^bits), hash-
+ * consed so that equal forms have equal ids; the expressions they describe
+ * are equal for every value of the leaves. A context holds them all. */
+typedef struct ks_wx ks_wx;
+/* block: the block size, 1 for a coordinate known to be 0; NULL on no
+ * memory. */
+ks_wx *ks_wx_create(LLVMModuleRef m, const unsigned block[3]);
+void ks_wx_destroy(ks_wx *x); /* NULL is a no-op */
+/* The normal form of v (an integer or pointer) with %tid[dim] read as
+ * %tid[dim] + delta (dim < 0: as it is); -1 when v is not understood, with
+ * the reason in ks_wx_why. */
+int ks_wx_norm(ks_wx *x, LLVMValueRef v, int dim, int64_t delta);
+const char *ks_wx_why(const ks_wx *x);
+/* Bit d set: the form depends on %tid[d]. */
+unsigned ks_wx_dep(const ks_wx *x, int nf);
+/* The pointer argument an address is based on (coefficient 1), or NULL. */
+LLVMValueRef ks_wx_base(const ks_wx *x, int nf);
+/* The first form inside nf (nf itself first, then depth first) with a
+ * %tid[dim] term: its coefficient and constant, signed; *top when that is nf
+ * itself. 0 when %tid[dim] does not occur. */
+int ks_wx_find_tid(const ks_wx *x, int nf, int dim, int64_t *coef, int64_t *k,
+                   int *top);
+/* Is nf %tid[dim] + terms that depend on no thread coordinate? */
+int ks_wx_is_tid_plus_uniform(const ks_wx *x, int nf, int dim);
+/* Rebuilds v (which ks_wx_norm understood) at b's position, without
+ * poison-generating flags, reading %tid.x/y/z as tid[0..2]. NULL when v is
+ * not such an expression. */
+LLVMValueRef ks_wx_clone(ks_wx *x, LLVMBuilderRef b, LLVMValueRef v,
+                         LLVMValueRef const tid[3]);
 
 /* ---- const_promote.c --------------------------------------------------- */
 
@@ -127,7 +168,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 2
+#define KS_PIPELINE_VERSION 4
 
 /* Runs every stage on m (the kernel's whole module) with tm's target. */
 int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,

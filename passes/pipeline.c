@@ -7,6 +7,12 @@
  *           inliner)  block,   simplifycfg)    full     loops now NVPTX
  *                     bounds)                  unroll)  bounded)  target)
  *
+ * Between unroll and optimize run the optional stages (--no-pass):
+ * coarsen (16-byte loads in grid-stride loops), smem_promote and
+ * const_promote. coarsen comes before smem_promote because it may only
+ * move the updates of global atomics between blocks; smem_promote then
+ * privatizes the coarsened loop's atomics.
+ *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
  * block size can replace them. With KSPEC_VERIFY_STAGES set in the
@@ -42,6 +48,7 @@ static const stage stages[] = {
      "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
      "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
      NULL, 0},
+    {"coarsen", NULL, ks_pass_coarsen, 1},
     {"smem_promote", NULL, ks_pass_smem_promote, 1},
     {"const_promote", NULL, ks_pass_const_promote, 1},
     {"optimize", "default<O3>", NULL, 0},

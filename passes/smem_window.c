@@ -1,11 +1,1039 @@
 /*
- * smem_window.c - under construction: transforms nothing yet.
+ * smem_window.c - window staging, the second half of smem_promote: loads of
+ * a read-only buffer that a block re-reads at neighbouring offsets (conv1d's
+ * x[i+k], the rows and columns of a separable filter) are loaded once per
+ * block into a shared tile with its halo, cooperatively and coalesced, and
+ * then read from there.
+ *
+ * What is staged. Loads of one pointer argument X, in one basic block, whose
+ * addresses are one expression A shifted along one thread coordinate w:
+ * load i reads A(tid[w] + c_i), with the offsets c_i = 0..D all present,
+ * D >= 1. window_expr.c proves A_i(t) = A(t + c_i) from normal forms that
+ * ignore poison flags, so the equality holds wherever the original address
+ * is not poison. Tile element j (along w; the other coordinate is the
+ * thread's own) holds X[A(j)], j in [0, B_w + D); thread t reads element
+ * t + c_i, which is exactly what its load i read.
+ *
+ * Which elements. The loads run under the conditions of the branches from
+ * the entry to their block (the block must have a single predecessor all
+ * the way up). Conditions on no coordinate are block-uniform; conditions on
+ * the other coordinate hold or fail alike for the reader and the stager of
+ * an element, which share that coordinate; at most one condition may use
+ * tid[w], and it must be  v(t) PRED W  with v = t + uniform (modulo 2^n)
+ * and W uniform, an ordered comparison. Element j is read by the threads t
+ * in [lo, hi] = [max(0, j-D), min(B_w-1, j)] that pass it. Over that range
+ * v rises by one per thread and wraps at most once, so v(t) lies in a half-
+ * line {v PRED W} for some t exactly when
+ *   cond(v(lo)) || cond(v(hi)) || (v(hi) < v(lo) && (cond(MIN) || cond(MAX)))
+ * (MIN, MAX of the comparison's order). Only those elements are loaded: the
+ * tile holds nothing the original did not read.
+ *
+ * Why the values are the same. No instruction that may write memory (store,
+ * atomic, fence, call other than pure intrinsics) nor an ordered or volatile
+ * load can reach the loads in the control-flow graph. Then a thread's own
+ * writes all come after its reads of X, and so after the tile is filled
+ * (the staging code runs first, in a new entry block, and ends with a
+ * barrier that every thread reaches). Any element some other thread writes
+ * while a thread of the block reads it in the original is a data race there;
+ * for race-free kernels the value at kernel start is the value the original
+ * read. The kernel must have no barrier of its own.
  */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+
 #include "passes/ks_passes.h"
 
-int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
-  (void)m;
-  (void)s;
-  (void)d;
+#define PASS "smem_promote"
+
+enum {
+  MAX_CONJ = 16,          /* conditions on the way to the loads */
+  MAX_SPAN = 1024,        /* largest D */
+  MAX_TILE_BYTES = 32768, /* shared memory for all tiles */
+  MAX_STEPS = 16          /* staging loads per thread and tile */
+};
+
+typedef struct wload {
+  LLVMValueRef load;
+  int nf;      /* normal form of its address; -1: not understood */
+  int64_t off; /* offset along the window */
+} wload;
+
+typedef struct conj {
+  LLVMValueRef v;
+  int pol; /* 1: v must hold; 0: v must fail */
+} conj;
+
+typedef struct wgroup {
+  LLVMValueRef base; /* the pointer argument */
+  LLVMBasicBlockRef bb;
+  LLVMTypeRef ty;
+  wload *ld;
+  int n, cap;
+  char why[200]; /* a load that was not understood */
+  /* the window */
+  int dim;
+  int64_t span; /* D */
+  int ref;      /* the load at offset 0 */
+  unsigned align;
+  /* the guard */
+  conj uni[MAX_CONJ], oth[MAX_CONJ];
+  int nuni, noth;
+  LLVMValueRef wv, ww; /* the condition on tid[dim]: wv PRED ww */
+  LLVMIntPredicate wpred;
+  /* the tile */
+  unsigned rows, len, stride, bytes;
+  LLVMValueRef tile;
+  int ok;
+} wgroup;
+
+typedef struct wctx {
+  LLVMModuleRef m;
+  LLVMValueRef fn;
+  const ks_spec *s;
+  ks_diag *d;
+  ks_wx *x;
+  unsigned block[3];
+  wgroup *g;
+  int ng, capg;
+  LLVMBasicBlockRef *bbs; /* the function's blocks, with their predecessors */
+  int nbb;
+  int *npred, (*pred)[4], *mark;
+} wctx;
+
+static const char *arg_name(LLVMValueRef a, char *buf, size_t n) {
+  size_t len = 0;
+  const char *s = LLVMGetValueName2(a, &len);
+  if (len)
+    return s;
+  LLVMValueRef fn = LLVMGetParamParent(a);
+  for (unsigned i = 0; i < LLVMCountParams(fn); i++)
+    if (LLVMGetParam(fn, i) == a)
+      snprintf(buf, n, "argument %u", i);
+  return buf;
+}
+
+static void decline(wctx *c, const wgroup *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void decline(wctx *c, const wgroup *g, const char *fmt, ...) {
+  char why[300], buf[32];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  ks_explain(c->d, PASS, "declined %s: %s", arg_name(g->base, buf, sizeof buf),
+             why);
+}
+
+static const char *callee_name(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  size_t len = 0;
+  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
+}
+
+/* ---- the loads -------------------------------------------------------------
+ */
+
+static int simple_load(LLVMValueRef i) {
+  if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i) ||
+      LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+    return 0;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(i));
+  return k == LLVMIntegerTypeKind || k == LLVMFloatTypeKind ||
+         k == LLVMDoubleTypeKind || k == LLVMHalfTypeKind;
+}
+
+/* The argument a pointer is based on when its address is not understood. */
+static LLVMValueRef strip_base(LLVMValueRef p) {
+  for (int i = 0; i < 64 && p && LLVMIsAGetElementPtrInst(p); i++)
+    p = LLVMGetOperand(p, 0);
+  return p && LLVMIsAArgument(p) ? p : NULL;
+}
+
+static wgroup *group_of(wctx *c, LLVMValueRef base, LLVMBasicBlockRef bb,
+                        LLVMTypeRef ty) {
+  for (int i = 0; i < c->ng; i++)
+    if (c->g[i].base == base && c->g[i].bb == bb && c->g[i].ty == ty)
+      return &c->g[i];
+  if (c->ng == c->capg) {
+    int cap = c->capg ? 2 * c->capg : 8;
+    wgroup *g = realloc(c->g, (size_t)cap * sizeof *g);
+    if (!g)
+      return NULL;
+    c->g = g;
+    c->capg = cap;
+  }
+  wgroup *g = &c->g[c->ng++];
+  memset(g, 0, sizeof *g);
+  g->base = base;
+  g->bb = bb;
+  g->ty = ty;
+  return g;
+}
+
+/* Does v read %tid (looking at most at *budget instructions)? */
+static int uses_tid(LLVMValueRef v, int *budget) {
+  if (!LLVMIsAInstruction(v) || --*budget < 0)
+    return 0;
+  if (LLVMIsACallInst(v) &&
+      !strncmp(callee_name(v), "llvm.nvvm.read.ptx.sreg.tid.", 28))
+    return 1;
+  if (LLVMIsAPHINode(v))
+    return 0; /* a loop's counter: followed no further */
+  for (int i = 0; i < LLVMGetNumOperands(v); i++)
+    if (uses_tid(LLVMGetOperand(v, (unsigned)i), budget))
+      return 1;
   return 0;
+}
+
+static int add_load(wctx *c, LLVMValueRef ld) {
+  LLVMValueRef ptr = LLVMGetOperand(ld, 0);
+  int nf = ks_wx_norm(c->x, ptr, -1, 0);
+  LLVMValueRef base = nf >= 0 ? ks_wx_base(c->x, nf) : strip_base(ptr);
+  /* Not a buffer argument, or the same address for all threads. */
+  if (!base || (nf >= 0 && !ks_wx_dep(c->x, nf)) ||
+      (nf < 0 && !uses_tid(ptr, &(int){256})))
+    return 0;
+  wgroup *g = group_of(c, base, LLVMGetInstructionParent(ld), LLVMTypeOf(ld));
+  if (!g)
+    return 1;
+  if (nf < 0) {
+    if (!g->why[0])
+      snprintf(g->why, sizeof g->why, "%s", ks_wx_why(c->x));
+    return 0;
+  }
+  if (g->n == g->cap) {
+    int cap = g->cap ? 2 * g->cap : 32;
+    wload *l = realloc(g->ld, (size_t)cap * sizeof *l);
+    if (!l)
+      return 1;
+    g->ld = l;
+    g->cap = cap;
+  }
+  g->ld[g->n++] = (wload){ld, nf, 0};
+  return 0;
+}
+
+static int collect(wctx *c) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (simple_load(i) && add_load(c, i))
+        return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
+  return 0;
+}
+
+/* ---- the window ------------------------------------------------------------
+ */
+
+static const char dimname[] = "xyz";
+
+/* The coordinate the group's addresses shift along, and each load's offset:
+ * the constant next to tid[dim] in the first form that holds it, divided by
+ * tid[dim]'s coefficient there. A guess; check_window proves it. */
+static int find_window(wctx *c, wgroup *g) {
+  int64_t size =
+      (int64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(c->m), g->ty);
+  int varies[2] = {0, 0};
+  int64_t coef, k, k0[2] = {0, 0};
+  int top;
+  for (int dim = 0; dim < 2; dim++)
+    for (int i = 0; i < g->n; i++) {
+      if (!ks_wx_find_tid(c->x, g->ld[i].nf, dim, &coef, &k, &top))
+        k = INT64_MIN;
+      if (i == 0)
+        k0[dim] = k;
+      else if (k != k0[dim])
+        varies[dim] = 1;
+    }
+  if (varies[0] && varies[1]) {
+    decline(c, g, "offsets along both tid.x and tid.y");
+    return 0;
+  }
+  if (!varies[0] && !varies[1]) {
+    int same = 1;
+    for (int i = 1; i < g->n; i++)
+      same &= g->ld[i].nf == g->ld[0].nf;
+    decline(c, g,
+            same ? "a single offset, nothing to reuse"
+                 : "index not of the form f(tid.x + uniform + c) or "
+                   "f(tid.y + uniform + c)");
+    return 0;
+  }
+  g->dim = varies[0] ? 0 : 1;
+  int64_t kmin = INT64_MAX, c0 = 0;
+  for (int i = 0; i < g->n; i++) {
+    if (!ks_wx_find_tid(c->x, g->ld[i].nf, g->dim, &coef, &k, &top)) {
+      decline(c, g, "index not of the form f(tid.%c + uniform + c)",
+              dimname[g->dim]);
+      return 0;
+    }
+    /* Along x, consecutive threads read consecutive elements; along y, the
+     * coefficient at the top is the row pitch. */
+    int bad = coef <= 0 ||
+              (top ? coef % size || (g->dim == 0 && coef != size) : coef != 1);
+    if (bad || (i > 0 && coef != c0)) {
+      decline(c, g, "index with tid.%c coefficient %lld", dimname[g->dim],
+              (long long)(top && coef % size == 0 ? coef / size : coef));
+      return 0;
+    }
+    c0 = coef;
+    if (k < kmin)
+      kmin = k;
+  }
+  for (int i = 0; i < g->n; i++) {
+    ks_wx_find_tid(c->x, g->ld[i].nf, g->dim, &coef, &k, &top);
+    uint64_t diff = (uint64_t)k - (uint64_t)kmin, uc = (uint64_t)coef;
+    if (diff % uc || diff / uc > MAX_SPAN) {
+      decline(c, g, "offsets not whole elements within %d", MAX_SPAN);
+      return 0;
+    }
+    g->ld[i].off = (int64_t)(diff / uc);
+  }
+  return 1;
+}
+
+/* Every load's address is the offset-0 address shifted by its offset, and
+ * the offsets are 0..D. */
+static int check_window(wctx *c, wgroup *g) {
+  g->ref = -1;
+  int64_t span = 0;
+  for (int i = 0; i < g->n; i++) {
+    if (g->ld[i].off == 0 && g->ref < 0)
+      g->ref = i;
+    if (g->ld[i].off > span)
+      span = g->ld[i].off;
+  }
+  if (span > MAX_SPAN) {
+    decline(c, g, "offsets span %lld elements, over %d", (long long)span,
+            MAX_SPAN);
+    return 0;
+  }
+  unsigned char seen[MAX_SPAN + 1] = {0};
+  LLVMValueRef rp = LLVMGetOperand(g->ld[g->ref].load, 0);
+  g->align = LLVMGetAlignment(g->ld[g->ref].load);
+  for (int i = 0; i < g->n; i++) {
+    int nf = ks_wx_norm(c->x, rp, g->dim, g->ld[i].off);
+    if (nf != g->ld[i].nf) {
+      decline(c, g,
+              "index not of the form f(tid.%c + uniform + c) for every load",
+              dimname[g->dim]);
+      return 0;
+    }
+    seen[g->ld[i].off] = 1;
+    unsigned a = LLVMGetAlignment(g->ld[i].load);
+    if (a < g->align)
+      g->align = a;
+  }
+  for (int64_t o = 0; o <= span; o++)
+    if (!seen[o]) {
+      decline(c, g, "offsets 0..%lld along tid.%c with a gap at %lld",
+              (long long)span, dimname[g->dim], (long long)o);
+      return 0;
+    }
+  g->span = span;
+  return 1;
+}
+
+/* ---- the control-flow graph ------------------------------------------------
+ */
+
+static int bb_index(const wctx *c, LLVMBasicBlockRef bb) {
+  for (int i = 0; i < c->nbb; i++)
+    if (c->bbs[i] == bb)
+      return i;
+  return -1;
+}
+
+static int build_cfg(wctx *c) {
+  c->nbb = (int)LLVMCountBasicBlocks(c->fn);
+  c->bbs = calloc((size_t)c->nbb, sizeof *c->bbs);
+  c->npred = calloc((size_t)c->nbb, sizeof *c->npred);
+  c->pred = calloc((size_t)c->nbb, sizeof *c->pred);
+  c->mark = calloc((size_t)c->nbb, sizeof *c->mark);
+  if (!c->bbs || !c->npred || !c->pred || !c->mark)
+    return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
+  LLVMGetBasicBlocks(c->fn, c->bbs);
+  for (int i = 0; i < c->nbb; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
+    unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned k = 0; k < n; k++) {
+      int s = bb_index(c, LLVMGetSuccessor(t, k));
+      if (s < 0)
+        continue;
+      int dup = 0;
+      for (int p = 0; p < c->npred[s] && p < 4; p++)
+        dup |= c->pred[s][p] == i;
+      if (dup)
+        continue;
+      if (c->npred[s] < 4)
+        c->pred[s][c->npred[s]] = i;
+      c->npred[s]++; /* beyond 4, only counted */
+    }
+  }
+  return 0;
+}
+
+/* Marks the blocks from which bb can be reached by a path of one edge or
+ * more. Blocks with over 4 predecessors are searched through successors. */
+static void mark_reaching(wctx *c, int bb) {
+  memset(c->mark, 0, (size_t)c->nbb * sizeof *c->mark);
+  int changed = 1;
+  c->mark[bb] = 2; /* the target */
+  while (changed) {
+    changed = 0;
+    for (int i = 0; i < c->nbb; i++) {
+      if (c->mark[i] & 1)
+        continue;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
+      unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
+      for (unsigned k = 0; k < n; k++) {
+        int s = bb_index(c, LLVMGetSuccessor(t, k));
+        if (s >= 0 && (s == bb || (c->mark[s] & 1))) {
+          c->mark[i] |= 1;
+          changed = 1;
+          break;
+        }
+      }
+    }
+  }
+}
+
+static int pure_call(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
+    return 0;
+  const char *name = callee_name(call);
+  if (!strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.dbg.", 9) ||
+      !strcmp(name, "llvm.assume"))
+    return 1; /* touch no memory a kernel shares */
+  unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a =
+      LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+  /* MemoryEffects: two bits (ref, mod) per location; no mod bit set. */
+  return a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0;
+}
+
+/* May i write memory, or order this thread's reads after another's write? */
+static int hazard(LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMStore:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMFence:
+  case LLVMVAArg:
+    return 1;
+  case LLVMLoad:
+    return LLVMGetVolatile(i) ||
+           LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic;
+  case LLVMCall:
+  case LLVMInvoke:
+  case LLVMCallBr:
+    return !pure_call(i);
+  default:
+    return 0;
+  }
+}
+
+static int is_barrier(LLVMValueRef i) {
+  if (!LLVMIsACallInst(i))
+    return 0;
+  const char *n = callee_name(i);
+  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
+         !strncmp(n, "llvm.nvvm.bar.", 14);
+}
+
+static LLVMValueRef find_barrier(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (is_barrier(i))
+        return i;
+  return NULL;
+}
+
+static const char *opname(LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMStore:
+    return "a store";
+  case LLVMLoad:
+    return "an ordered or volatile load";
+  case LLVMCall:
+    return "a call";
+  case LLVMFence:
+    return "a fence";
+  default:
+    return "an atomic";
+  }
+}
+
+static int is_candidate(const wgroup *g, LLVMValueRef i) {
+  for (int k = 0; k < g->n; k++)
+    if (g->ld[k].load == i)
+      return 1;
+  return 0;
+}
+
+/* No hazard reaches the group's loads, which are in no loop. */
+static int check_unwritten(wctx *c, wgroup *g) {
+  int b = bb_index(c, g->bb);
+  mark_reaching(c, b);
+  if (c->mark[b] & 1) {
+    decline(c, g, "the loads are in a loop");
+    return 0;
+  }
+  for (int k = 0; k < c->nbb; k++) {
+    if (!(c->mark[k] & 1) && k != b)
+      continue;
+    int later = k == b; /* in the loads' block, only before the last load */
+    int pending = 0;
+    if (later)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[k]); i;
+           i = LLVMGetNextInstruction(i))
+        pending += is_candidate(g, i);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[k]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (later && is_candidate(g, i) && --pending == 0)
+        break;
+      if (hazard(i)) {
+        const char *bn = LLVMGetBasicBlockName(c->bbs[k]);
+        decline(c, g, "%s (in block %s) may run before the loads", opname(i),
+                bn && *bn ? bn : "?");
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* ---- the guard -------------------------------------------------------------
+ */
+
+static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth);
+
+static LLVMIntPredicate inverse(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntEQ:
+    return LLVMIntNE;
+  case LLVMIntNE:
+    return LLVMIntEQ;
+  case LLVMIntSLT:
+    return LLVMIntSGE;
+  case LLVMIntSGE:
+    return LLVMIntSLT;
+  case LLVMIntSLE:
+    return LLVMIntSGT;
+  case LLVMIntSGT:
+    return LLVMIntSLE;
+  case LLVMIntULT:
+    return LLVMIntUGE;
+  case LLVMIntUGE:
+    return LLVMIntULT;
+  case LLVMIntULE:
+    return LLVMIntUGT;
+  default:
+    return LLVMIntULE;
+  }
+}
+
+static LLVMIntPredicate swap_pred(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntSLT:
+    return LLVMIntSGT;
+  case LLVMIntSGT:
+    return LLVMIntSLT;
+  case LLVMIntSLE:
+    return LLVMIntSGE;
+  case LLVMIntSGE:
+    return LLVMIntSLE;
+  case LLVMIntULT:
+    return LLVMIntUGT;
+  case LLVMIntUGT:
+    return LLVMIntULT;
+  case LLVMIntULE:
+    return LLVMIntUGE;
+  case LLVMIntUGE:
+    return LLVMIntULE;
+  default:
+    return p;
+  }
+}
+
+static int is_const_bool(LLVMValueRef v, unsigned long long b) {
+  return LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == b;
+}
+
+/* The condition on tid[dim]: v(t) PRED W with v = t + uniform, W uniform. */
+static int window_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol) {
+  if (g->wv) {
+    decline(c, g, "more than one condition on tid.%c", dimname[g->dim]);
+    return 0;
+  }
+  if (!LLVMIsAICmpInst(v))
+    goto other;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(v);
+  if (!pol)
+    p = inverse(p);
+  if (p == LLVMIntEQ || p == LLVMIntNE)
+    goto other;
+  for (int side = 0; side < 2; side++) {
+    LLVMValueRef a = LLVMGetOperand(v, (unsigned)side);
+    LLVMValueRef b = LLVMGetOperand(v, (unsigned)(1 - side));
+    int na = ks_wx_norm(c->x, a, -1, 0);
+    int nb = ks_wx_norm(c->x, b, -1, 0);
+    if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMIntegerTypeKind || na < 0 ||
+        nb < 0 || ks_wx_dep(c->x, nb) ||
+        !ks_wx_is_tid_plus_uniform(c->x, na, g->dim))
+      continue;
+    g->wv = a;
+    g->ww = b;
+    g->wpred = side ? swap_pred(p) : p;
+    return 1;
+  }
+other:
+  decline(c, g,
+          "guard on tid.%c of another form than tid.%c + uniform < "
+          "uniform",
+          dimname[g->dim], dimname[g->dim]);
+  return 0;
+}
+
+static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth) {
+  if (depth > 16) {
+    decline(c, g, "guard too deep");
+    return 0;
+  }
+  if (LLVMIsAInstruction(v)) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    LLVMValueRef a =
+        op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMSelect
+            ? LLVMGetOperand(v, 0)
+            : NULL;
+    LLVMValueRef b = a ? LLVMGetOperand(v, 1) : NULL;
+    /* a && b holding, a || b failing: both parts, each on its own. */
+    int both = (pol && op == LLVMAnd) || (!pol && op == LLVMOr);
+    if (op == LLVMSelect) {
+      LLVMValueRef e = LLVMGetOperand(v, 2);
+      if (pol && is_const_bool(e, 0))
+        both = 1; /* a ? b : false */
+      else if (!pol && is_const_bool(b, 1))
+        both = 1, b = e; /* a ? true : e */
+    }
+    if (both)
+      return add_conj(c, g, a, pol, depth + 1) &&
+             add_conj(c, g, b, pol, depth + 1);
+    if (op == LLVMXor && is_const_bool(b, 1))
+      return add_conj(c, g, a, !pol, depth + 1);
+  }
+  if (is_const_bool(v, (unsigned long long)pol))
+    return 1;
+  int nf = ks_wx_norm(c->x, v, -1, 0);
+  if (nf < 0) {
+    decline(c, g, "guard not understood: %s", ks_wx_why(c->x));
+    return 0;
+  }
+  unsigned dep = ks_wx_dep(c->x, nf), wbit = 1u << g->dim;
+  if (dep == wbit)
+    return window_conj(c, g, v, pol);
+  if (dep & wbit) {
+    decline(c, g, "guard mixes tid.x and tid.y");
+    return 0;
+  }
+  conj *list = dep ? g->oth : g->uni;
+  int *n = dep ? &g->noth : &g->nuni;
+  if (*n == MAX_CONJ) {
+    decline(c, g, "guard of over %d conditions", MAX_CONJ);
+    return 0;
+  }
+  list[(*n)++] = (conj){v, pol};
+  return 1;
+}
+
+/* The conditions of the branches from the entry to the loads' block. */
+static int find_guard(wctx *c, wgroup *g) {
+  int b = bb_index(c, g->bb);
+  for (int steps = 0; b != 0; steps++) {
+    if (c->npred[b] != 1 || steps > c->nbb) {
+      decline(c, g, "the loads' block is reached from several blocks");
+      return 0;
+    }
+    int p = c->pred[b][0];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[p]);
+    if (!LLVMIsABranchInst(t)) {
+      decline(c, g, "the loads are reached through a switch");
+      return 0;
+    }
+    if (LLVMIsConditional(t) &&
+        LLVMGetSuccessor(t, 0) != LLVMGetSuccessor(t, 1) &&
+        !add_conj(c, g, LLVMGetCondition(t),
+                  LLVMGetSuccessor(t, 0) == c->bbs[b], 0))
+      return 0;
+    b = p;
+  }
+  return 1;
+}
+
+/* ---- the tile --------------------------------------------------------------
+ */
+
+static unsigned used_shared(LLVMModuleRef m) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned long long n = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
+      n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+  return (unsigned)n;
+}
+
+/* Rows of the tile and their stride: the window along x gives one row per
+ * tid.y, padded so that a warp spanning rows reads distinct banks; along y,
+ * B_y + D rows of B_x. */
+static int size_tile(wctx *c, wgroup *g, unsigned *total) {
+  unsigned bx = c->block[0], by = c->block[1], d = (unsigned)g->span;
+  unsigned size =
+      (unsigned)LLVMABISizeOfType(LLVMGetModuleDataLayout(c->m), g->ty);
+  if (g->dim == 0) {
+    g->rows = by;
+    g->len = bx + d;
+    g->stride = g->len;
+    /* Where a warp spans rows, stride = B_x (mod 32) puts lane l on bank
+     * l + offset. */
+    if (by > 1 && bx % 32)
+      g->stride += ((bx % 32) + 32 - g->len % 32) % 32;
+  } else {
+    g->rows = by + d;
+    g->len = by + d;
+    g->stride = bx;
+  }
+  unsigned steps = (g->len + c->block[g->dim] - 1) / c->block[g->dim];
+  unsigned long long bytes = (unsigned long long)g->rows * g->stride * size;
+  if (steps > MAX_STEPS) {
+    decline(c, g, "halo of %u elements over %u loads per thread", d, steps);
+    return 0;
+  }
+  if (bytes + *total > MAX_TILE_BYTES) {
+    decline(c, g, "tile of %llu B over the limit of %u B of shared memory",
+            bytes, MAX_TILE_BYTES - *total);
+    return 0;
+  }
+  g->bytes = (unsigned)bytes;
+  *total += g->bytes;
+  return 1;
+}
+
+static void analyze(wctx *c, wgroup *g, int barrier, unsigned *total) {
+  if (g->n == 0) {
+    decline(c, g, "index not understood: %s", g->why);
+    return;
+  }
+  if (!c->s->block[0]) {
+    if (g->n > 1)
+      decline(c, g, "block size not fixed (use --block)");
+    return;
+  }
+  if (!find_window(c, g))
+    return;
+  if (barrier || c->block[2] > 1) {
+    decline(c, g, barrier ? "the kernel already has barriers" : "3-D block");
+    return;
+  }
+  if (!check_window(c, g) || !check_unwritten(c, g) || !find_guard(c, g) ||
+      !size_tile(c, g, total))
+    return;
+  g->ok = 1;
+}
+
+/* ---- staging ---------------------------------------------------------------
+ */
+
+typedef struct emit {
+  wctx *c;
+  LLVMContextRef lc;
+  LLVMBuilderRef b;
+  LLVMTypeRef i32;
+  LLVMValueRef tid[3];    /* the thread's own coordinates */
+  LLVMBasicBlockRef body; /* the kernel's first block */
+} emit;
+
+static LLVMValueRef call_intrinsic(emit *e, const char *name) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->c->m, id, NULL, 0);
+  return LLVMBuildCall2(e->b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+static LLVMValueRef i32c(emit *e, unsigned long long v) {
+  return LLVMConstInt(e->i32, v, 0);
+}
+
+static LLVMValueRef conds(emit *e, const conj *list, int n, LLVMValueRef acc) {
+  for (int i = 0; i < n && acc; i++) {
+    LLVMValueRef v = ks_wx_clone(e->c->x, e->b, list[i].v, e->tid);
+    if (v && !list[i].pol)
+      v = LLVMBuildNot(e->b, v, "");
+    acc = v ? LLVMBuildAnd(e->b, acc, v, "") : NULL;
+  }
+  return acc;
+}
+
+static int is_signed(LLVMIntPredicate p) {
+  return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT ||
+         p == LLVMIntSGE;
+}
+
+/* Does some thread t in [lo, hi] pass the condition on tid[dim]? v rises
+ * by one from lo to hi, wrapping at most once. */
+static LLVMValueRef some_passes(emit *e, const wgroup *g, LLVMValueRef w,
+                                LLVMValueRef lo, LLVMValueRef hi) {
+  LLVMValueRef t[3] = {e->tid[0], e->tid[1], e->tid[2]};
+  t[g->dim] = lo;
+  LLVMValueRef vlo = ks_wx_clone(e->c->x, e->b, g->wv, t);
+  t[g->dim] = hi;
+  LLVMValueRef vhi = vlo ? ks_wx_clone(e->c->x, e->b, g->wv, t) : NULL;
+  if (!vhi)
+    return NULL;
+  LLVMBuilderRef b = e->b;
+  LLVMIntPredicate p = g->wpred;
+  LLVMTypeRef ty = LLVMTypeOf(vlo);
+  unsigned bits = LLVMGetIntTypeWidth(ty);
+  unsigned long long top = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  unsigned long long sign = 1ull << (bits - 1);
+  LLVMValueRef min = LLVMConstInt(ty, is_signed(p) ? sign : 0, 0);
+  LLVMValueRef max = LLVMConstInt(ty, is_signed(p) ? sign - 1 : top, 0);
+  LLVMValueRef wrapped =
+      LLVMBuildICmp(b, is_signed(p) ? LLVMIntSLT : LLVMIntULT, vhi, vlo, "");
+  LLVMValueRef ends = LLVMBuildOr(b, LLVMBuildICmp(b, p, min, w, ""),
+                                  LLVMBuildICmp(b, p, max, w, ""), "");
+  LLVMValueRef r = LLVMBuildOr(b, LLVMBuildICmp(b, p, vlo, w, ""),
+                               LLVMBuildICmp(b, p, vhi, w, ""), "");
+  return LLVMBuildOr(b, r, LLVMBuildAnd(b, wrapped, ends, ""), "");
+}
+
+/* Tile index of element j along the window, for the thread's own other
+ * coordinate. */
+static LLVMValueRef tile_index(emit *e, const wgroup *g, LLVMValueRef j) {
+  LLVMBuilderRef b = e->b;
+  if (g->dim == 0)
+    return LLVMBuildAdd(b, LLVMBuildMul(b, e->tid[1], i32c(e, g->stride), ""),
+                        j, "");
+  return LLVMBuildAdd(b, LLVMBuildMul(b, j, i32c(e, g->stride), ""), e->tid[0],
+                      "");
+}
+
+static LLVMValueRef tile_ptr(emit *e, const wgroup *g, LLVMValueRef idx) {
+  LLVMValueRef ix[2] = {i32c(e, 0), idx};
+  return LLVMBuildInBoundsGEP2(e->b, LLVMGlobalGetValueType(g->tile), g->tile,
+                               ix, 2, "");
+}
+
+/* One staging load: element j along the window, when cond holds. */
+static int stage_one(emit *e, const wgroup *g, LLVMValueRef j,
+                     LLVMValueRef cond) {
+  LLVMBasicBlockRef ld =
+      LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.load");
+  LLVMBasicBlockRef next =
+      LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.next");
+  LLVMBuildCondBr(e->b, cond, ld, next);
+  LLVMPositionBuilderAtEnd(e->b, ld);
+  LLVMValueRef t[3] = {e->tid[0], e->tid[1], e->tid[2]};
+  t[g->dim] = j;
+  LLVMValueRef addr =
+      ks_wx_clone(e->c->x, e->b, LLVMGetOperand(g->ld[g->ref].load, 0), t);
+  if (!addr)
+    return 0;
+  LLVMValueRef v = LLVMBuildLoad2(e->b, g->ty, addr, "");
+  LLVMSetAlignment(v, g->align);
+  LLVMValueRef st =
+      LLVMBuildStore(e->b, v, tile_ptr(e, g, tile_index(e, g, j)));
+  LLVMSetAlignment(st, g->align);
+  LLVMBuildBr(e->b, next);
+  LLVMPositionBuilderAtEnd(e->b, next);
+  return 1;
+}
+
+/* Thread t stages elements j = t + k*B of the window (its own row or
+ * column), those some thread will read. */
+static int stage(emit *e, wgroup *g) {
+  LLVMBuilderRef b = e->b;
+  LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(e->lc), 1, 0);
+  all = conds(e, g->uni, g->nuni, all);
+  all = conds(e, g->oth, g->noth, all);
+  LLVMValueRef w = g->wv ? ks_wx_clone(e->c->x, b, g->ww, e->tid) : NULL;
+  if (!all || (g->wv && !w))
+    return 0;
+  unsigned bw = e->c->block[g->dim], d = (unsigned)g->span;
+  for (unsigned k = 0; k * bw < g->len; k++) {
+    LLVMValueRef j = LLVMBuildAdd(b, e->tid[g->dim], i32c(e, k * bw), "");
+    LLVMValueRef cond = all;
+    if ((k + 1) * bw > g->len)
+      cond = LLVMBuildAnd(
+          b, cond, LLVMBuildICmp(b, LLVMIntULT, j, i32c(e, g->len), ""), "");
+    if (g->wv) {
+      LLVMValueRef s = LLVMBuildSub(b, j, i32c(e, d), "");
+      LLVMValueRef lo =
+          LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, s, i32c(e, 0), ""),
+                          i32c(e, 0), s, "");
+      LLVMValueRef hi = k == 0 ? j : i32c(e, bw - 1);
+      LLVMValueRef some = some_passes(e, g, w, lo, hi);
+      if (!some)
+        return 0;
+      cond = LLVMBuildAnd(b, cond, some, "");
+    }
+    if (!stage_one(e, g, j, cond))
+      return 0;
+  }
+  return 1;
+}
+
+static void make_tile(emit *e, wgroup *g) {
+  char name[64], buf[32];
+  snprintf(name, sizeof name, "ks_window_%s",
+           arg_name(g->base, buf, sizeof buf));
+  LLVMTypeRef t = LLVMArrayType2(g->ty, (uint64_t)g->rows * g->stride);
+  g->tile = LLVMAddGlobalInAddressSpace(e->c->m, t, name, 3);
+  LLVMSetInitializer(g->tile, LLVMGetUndef(t));
+  LLVMSetLinkage(g->tile, LLVMInternalLinkage);
+  LLVMSetAlignment(g->tile, 16);
+}
+
+/* Each load becomes a load of the tile at the thread's own element plus
+ * its offset. */
+static int redirect(emit *e, wgroup *g, LLVMValueRef base) {
+  int64_t step = g->dim == 0 ? 1 : g->stride;
+  for (int i = 0; i < g->n; i++) {
+    LLVMValueRef old = g->ld[i].load;
+    LLVMPositionBuilderBefore(e->b, old);
+    LLVMValueRef idx = LLVMBuildAdd(
+        e->b, base, i32c(e, (unsigned long long)(g->ld[i].off * step)), "");
+    LLVMValueRef v = LLVMBuildLoad2(e->b, g->ty, tile_ptr(e, g, idx), "");
+    LLVMSetAlignment(v, g->align);
+    LLVMReplaceAllUsesWith(old, v);
+    LLVMInstructionEraseFromParent(old);
+  }
+  return 1;
+}
+
+static void report(wctx *c, const wgroup *g) {
+  char buf[32];
+  const char *what = "elements";
+  switch (LLVMGetTypeKind(g->ty)) {
+  case LLVMFloatTypeKind:
+    what = "floats";
+    break;
+  case LLVMDoubleTypeKind:
+    what = "doubles";
+    break;
+  case LLVMHalfTypeKind:
+    what = "halves";
+    break;
+  default:
+    if (LLVMGetIntTypeWidth(g->ty) == 32)
+      what = "ints";
+  }
+  const char *name = arg_name(g->base, buf, sizeof buf);
+  char pad[48] = "";
+  if (g->dim == 0 && g->stride != g->len)
+    snprintf(pad, sizeof pad, " (rows padded to %u)", g->stride);
+  if (g->dim == 0)
+    ks_explain(c->d, PASS,
+               "staged %s: tile %u+%lld %s x %u rows%s = %u B of shared "
+               "memory, %d loads now read shared memory",
+               name, c->block[0], (long long)g->span, what, g->rows, pad,
+               g->bytes, g->n);
+  else
+    ks_explain(c->d, PASS,
+               "staged %s: tile %u %s x %u+%lld rows (window along y) = %u B "
+               "of shared memory, %d loads now read shared memory",
+               name, g->stride, what, c->block[1], (long long)g->span, g->bytes,
+               g->n);
+}
+
+/* A new entry block stages every accepted group and ends with a barrier
+ * that all threads reach; then the kernel runs as before, reading tiles. */
+static int transform(wctx *c) {
+  emit e = {.c = c, .lc = LLVMGetModuleContext(c->m)};
+  e.i32 = LLVMInt32TypeInContext(e.lc);
+  e.body = LLVMGetEntryBasicBlock(c->fn);
+  e.b = LLVMCreateBuilderInContext(e.lc);
+  LLVMBasicBlockRef first =
+      LLVMInsertBasicBlockInContext(e.lc, e.body, "ks.window");
+  LLVMPositionBuilderAtEnd(e.b, first);
+  /* Allocas stay in the entry block, where they are static. */
+  for (LLVMValueRef i = LLVMGetFirstInstruction(e.body), next; i; i = next) {
+    next = LLVMGetNextInstruction(i);
+    if (LLVMIsAAllocaInst(i)) {
+      LLVMInstructionRemoveFromParent(i);
+      LLVMInsertIntoBuilder(e.b, i);
+    }
+  }
+  static const char *const tid[3] = {"llvm.nvvm.read.ptx.sreg.tid.x",
+                                     "llvm.nvvm.read.ptx.sreg.tid.y",
+                                     "llvm.nvvm.read.ptx.sreg.tid.z"};
+  for (int d = 0; d < 3; d++)
+    e.tid[d] = c->block[d] > 1 ? call_intrinsic(&e, tid[d]) : i32c(&e, 0);
+  int ok = 1;
+  for (int i = 0; i < c->ng && ok; i++)
+    if (c->g[i].ok) {
+      make_tile(&e, &c->g[i]);
+      ok = stage(&e, &c->g[i]);
+    }
+  if (ok) {
+    call_intrinsic(&e, "llvm.nvvm.barrier0");
+    LLVMBuildBr(e.b, e.body);
+  }
+  for (int i = 0; i < c->ng && ok; i++)
+    if (c->g[i].ok) {
+      wgroup *g = &c->g[i];
+      /* the thread's own element */
+      LLVMPositionBuilderBefore(
+          e.b, LLVMGetBasicBlockTerminator(LLVMGetPreviousBasicBlock(e.body)));
+      LLVMValueRef base = g->dim == 0 ? tile_index(&e, g, e.tid[0])
+                                      : tile_index(&e, g, e.tid[1]);
+      ok = redirect(&e, g, base);
+      report(c, g);
+    }
+  LLVMDisposeBuilder(e.b);
+  return ok ? 0
+            : ks_diag_fail(c->d, KS_EPASS,
+                           PASS ": window staging could not rebuild an index");
+}
+
+static int run(wctx *c) {
+  int barrier = find_barrier(c->fn) != NULL, any = 0;
+  unsigned total = used_shared(c->m);
+  for (int i = 0; i < c->ng; i++) {
+    analyze(c, &c->g[i], barrier, &total);
+    any |= c->g[i].ok;
+  }
+  return any ? transform(c) : 0;
+}
+
+int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn || LLVMIsDeclaration(fn))
+    return 0;
+  wctx c = {.m = m, .fn = fn, .s = s, .d = d};
+  for (int i = 0; i < 3; i++)
+    c.block[i] = s->block[0] ? (s->block[i] ? s->block[i] : 1) : 0;
+  c.x = ks_wx_create(m, c.block);
+  int rc = c.x ? 0 : ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
+  if (!rc)
+    rc = collect(&c) || build_cfg(&c);
+  if (!rc && c.ng)
+    rc = run(&c);
+  for (int i = 0; i < c.ng; i++)
+    free(c.g[i].ld);
+  free(c.g);
+  free(c.bbs);
+  free(c.npred);
+  free(c.pred);
+  free(c.mark);
+  ks_wx_destroy(c.x);
+  return rc;
 }

@@ -261,6 +261,58 @@ static void builtins_specialize(void **state) {
     skip(); /* specialized, but not assembled */
 }
 
+/* Window staging (smem_promote) on the stencil templates with a fixed
+ * block: explained, the tile's exact size, one barrier, and ptxas still
+ * assembles without spills. FILTER_LEN=1 has nothing to reuse. */
+static void window_staging(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *tmpl, *param, *value;
+    unsigned block[2];
+    unsigned smem; /* bytes of the tile; 0: declined */
+  } cases[] = {
+      {"conv1d", "FILTER_LEN", "32", {256, 1}, (256 + 31) * 4},
+      {"conv1d", "FILTER_LEN", "7", {100, 1}, (100 + 6) * 4},
+      {"conv1d", "FILTER_LEN", "128", {32, 1}, (32 + 127) * 4},
+      {"conv1d", "FILTER_LEN", "2", {1024, 1}, (1024 + 1) * 4},
+      {"conv1d", "FILTER_LEN", "1", {256, 1}, 0},
+      {"sepfilter_rows", "RADIUS", "1", {32, 8}, 8 * (32 + 2) * 4},
+      {"sepfilter_rows", "RADIUS", "32", {32, 8}, 8 * (32 + 64) * 4},
+      /* 16 + 6 floats a row, padded to 48 (= 16 mod 32) */
+      {"sepfilter_rows", "RADIUS", "3", {16, 16}, 16 * 48 * 4},
+      {"sepfilter_cols", "RADIUS", "1", {32, 8}, (8 + 2) * 32 * 4},
+      {"sepfilter_cols", "RADIUS", "32", {16, 16}, (16 + 64) * 16 * 4},
+      {"sepfilter_cols", "RADIUS", "3", {8, 32}, (32 + 6) * 8 * 4},
+  };
+  int ptxas = tu_have_tool(KS_PTXAS);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char what[128];
+    snprintf(what, sizeof what, "%s %s=%s block %u,%u", cases[i].tmpl,
+             cases[i].param, cases[i].value, cases[i].block[0],
+             cases[i].block[1]);
+    load(f, cases[i].tmpl);
+    ks_launch_bounds b = {.block = {cases[i].block[0], cases[i].block[1], 1}};
+    ks_kernel *k = NULL;
+    if (spec1(f, cases[i].param, cases[i].value, &b, &k) != KS_OK)
+      fail_msg("%s: %s", what, ks_errmsg(f->ctx));
+    ks_kernel_info info;
+    assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+    const char *ex = ks_kernel_explain(k);
+    if (info.smem_bytes != cases[i].smem)
+      fail_msg("%s: %u B of shared memory, want %u\n%s", what, info.smem_bytes,
+               cases[i].smem, ex);
+    if (cases[i].smem) {
+      TU_ASSERT_CONTAINS(ex, "smem_promote: staged");
+      TU_ASSERT_CONTAINS(ptx_of(k), "bar.sync");
+    } else {
+      TU_ASSERT_CONTAINS(ex, "a single offset, nothing to reuse");
+      TU_ASSERT_NOT_CONTAINS(ptx_of(k), "bar.sync");
+    }
+    if (ptxas)
+      check_ptxas(ptx_of(k), what);
+  }
+}
+
 /* ---- folding and launch bounds in the PTX -------------------------------- */
 
 static void bind_folds(void **state) {
@@ -1094,6 +1146,7 @@ int main(int argc, char **argv) {
       T(builtins_listed),
       T(builtins_describe),
       T(builtins_specialize),
+      T(window_staging),
       T(bind_folds),
       T(block_folds),
       T(block_param_fixes_block),

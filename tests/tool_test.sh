@@ -270,6 +270,15 @@ KSPEC_CACHE=off
 export KSPEC_CACHE
 expect_failure "no disk cache" cache path
 unset KSPEC_CACHE
+# ---- coarsen: histogram's loop reads 16 samples per 16-byte load ----
+expect 0 explain histogram $TARGET -D BINS=256 --block 256
+out_has "coarsen: coarsened loop i.04: 16 elements of data (1 B) per 16-byte load"
+expect 0 ptx histogram $TARGET -D BINS=256 --block 256
+out_has "ld.global.nc.v4.u32"
+out_has "atom.shared.add.u32"
+expect 0 ptx histogram $TARGET -D BINS=256 --block 256 --no-pass coarsen
+out_lacks "ld.global.nc.v4"
+out_has "atom.shared.add.u32"
 # ---- stats: real figures and occupancy ----------------------------------------
 expect 0 stats --help
 out_has "usage: kspec stats"

@@ -4,6 +4,10 @@ add_executable(test_gpu_templates ${CMAKE_CURRENT_LIST_DIR}/test_templates.c)
 target_link_libraries(test_gpu_templates PRIVATE kspec kspec_workloads cmocka)
 add_test(NAME gpu_templates COMMAND test_gpu_templates)
 set_tests_properties(gpu_templates PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+add_executable(test_gpu_window ${CMAKE_CURRENT_LIST_DIR}/test_window.c)
+target_link_libraries(test_gpu_window PRIVATE kspec m)
+add_test(NAME gpu_window COMMAND test_gpu_window)
+set_tests_properties(gpu_window PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 
 # The offline occupancy calculator against the driver, every template.
 add_executable(test_gpu_occupancy ${CMAKE_CURRENT_LIST_DIR}/test_occupancy.c)

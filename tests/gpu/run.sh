@@ -29,6 +29,13 @@ else
   note "gpu tests: FAIL (see gpu_tests.log)"
 fi
 tail -5 "$out/gpu_tests.log"
+if test_gpu_window >"$out/gpu_window.log" 2>&1; then
+  note "gpu window staging: PASS ($(tail -1 "$out/gpu_window.log"))"
+else
+  status=1
+  note "gpu window staging: FAIL (see gpu_window.log)"
+fi
+tail -1 "$out/gpu_window.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
