@@ -48,6 +48,8 @@
   X(cuModuleGetFunction)                                                       \
   X(cuModuleUnload)                                                            \
   X(cuFuncGetAttribute)                                                        \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
+  X(cuOccupancyMaxPotentialBlockSize)                                          \
   X(cuLaunchKernel)                                                            \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
@@ -425,6 +427,36 @@ ks_status ks_drv_func_attrs_get(ks_drv *d, void *function,
                                         (CUfunction)function),
                "cuFuncGetAttribute", KS_EDRIVER, err, cap);
   return st;
+}
+
+ks_status ks_drv_occupancy(ks_drv *d, void *function, int block,
+                           size_t dyn_smem, int *blocks, char *err,
+                           size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  *blocks = 0;
+  if (st)
+    return st;
+  return check(d,
+               d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   blocks, (CUfunction)function, block, dyn_smem),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor", KS_EDRIVER, err,
+               cap);
+}
+
+ks_status ks_drv_best_block(ks_drv *d, void *function, size_t dyn_smem,
+                            int limit, int *min_grid, int *block, char *err,
+                            size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  *min_grid = *block = 0;
+  if (st)
+    return st;
+  return check(d,
+               d->cu.cuOccupancyMaxPotentialBlockSize(min_grid, block,
+                                                      (CUfunction)function,
+                                                      NULL, dyn_smem, limit),
+               "cuOccupancyMaxPotentialBlockSize", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],

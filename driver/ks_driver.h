@@ -51,6 +51,17 @@ typedef struct ks_drv_func_attrs {
 ks_status ks_drv_func_attrs_get(ks_drv *d, void *function,
                                 ks_drv_func_attrs *out, char *err, size_t cap);
 
+/* cuOccupancyMaxActiveBlocksPerMultiprocessor: the blocks of function
+ * resident per SM with block threads and dyn_smem bytes of dynamic shared
+ * memory. */
+ks_status ks_drv_occupancy(ks_drv *d, void *function, int block,
+                           size_t dyn_smem, int *blocks, char *err, size_t cap);
+/* cuOccupancyMaxPotentialBlockSize with dyn_smem bytes for every block size;
+ * limit 0: no limit beyond the function's. */
+ks_status ks_drv_best_block(ks_drv *d, void *function, size_t dyn_smem,
+                            int limit, int *min_grid, int *block, char *err,
+                            size_t cap);
+
 /* cuLaunchKernel; then cuGetLastError-like check via cuCtxGetCurrent is not
  * needed: launch errors are returned synchronously as KS_ELAUNCH. */
 ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],

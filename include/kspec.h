@@ -376,6 +376,102 @@ typedef struct ks_dim3 {
 KS_API ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                            unsigned smem, void *stream, void **args);
 
+/* ---- resources and occupancy ------------------------------------------ */
+
+/* Where a kernel's figures come from. */
+typedef enum ks_res_source {
+  KS_RES_ANY = 0, /* as a request: the best available; never a result */
+  KS_RES_PTXAS,   /* `ptxas -v` on the PTX, for the context's architecture */
+  KS_RES_DRIVER   /* cuFuncGetAttribute on the loaded kernel */
+} ks_res_source;
+
+/* What the kernel really needs, per thread and per block. A field the
+ * source does not report is -1: the driver reports no spills, and ptxas
+ * for sm_90 and later (CUDA 12.x/13) no constant banks. */
+typedef struct ks_kernel_resources {
+  ks_res_source source;
+  char arch[16];    /* the architecture the figures are for */
+  int regs;         /* registers per thread */
+  int spill_stores; /* bytes per thread stored to local memory by spills */
+  int spill_loads;  /* bytes per thread loaded back */
+  int stack_frame;  /* bytes of local memory per thread (the driver's
+                       LOCAL_SIZE_BYTES) */
+  int static_smem;  /* bytes of static shared memory per block */
+  int const_bytes;  /* bytes of user constant memory (not the parameter
+                       bank) */
+} ks_kernel_resources;
+
+/* The kernel's real register, spill, stack, shared and constant figures.
+ * want KS_RES_ANY: the driver's when the kernel is loaded, else ptxas's,
+ * else (ptxas not found) the driver's after loading the kernel. ptxas is
+ * $KSPEC_PTXAS, else `ptxas` on PATH, else /usr/local/cuda/bin/ptxas; it
+ * runs once per kernel (30 s at most) and its figures are kept.
+ * KS_RES_DRIVER loads the kernel.
+ * Errors: KS_ENODRIVER (neither ptxas nor a driver; for KS_RES_PTXAS: no
+ * ptxas), KS_EARCH (ptxas does not know the architecture), KS_ELOAD
+ * (ptxas rejected the PTX, failed or timed out) and those of
+ * ks_kernel_load. */
+KS_API ks_status ks_kernel_resources_get(ks_kernel *k, ks_res_source want,
+                                         ks_kernel_resources *out);
+
+/* What limits the blocks resident on one SM: bits of ks_occupancy.limiters. */
+enum {
+  KS_LIMIT_WARPS = 1u << 0,  /* threads (warp slots) per SM */
+  KS_LIMIT_REGS = 1u << 1,   /* the register file */
+  KS_LIMIT_SMEM = 1u << 2,   /* shared memory */
+  KS_LIMIT_BLOCKS = 1u << 3, /* the blocks-per-SM limit */
+};
+
+/* Input of the occupancy calculator. */
+typedef struct ks_occ_input {
+  unsigned block; /* threads per block */
+  int regs;       /* registers per thread (0..255) */
+  unsigned smem;  /* static + dynamic shared memory per block, bytes */
+  int smem_optin; /* non-zero: the opt-in per-block limit applies
+                     (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE);
+                     0: the default 48 KiB, as ks_launch uses */
+} ks_occ_input;
+
+typedef struct ks_occupancy {
+  int blocks_per_sm; /* resident blocks per SM; 0: the block cannot run */
+  int warps_per_sm;  /* resident warps */
+  int max_warps_sm;  /* the SM's warp slots */
+  double occupancy;  /* warps_per_sm / max_warps_sm */
+  unsigned limiters; /* KS_LIMIT_* of every resource at the minimum;
+                        0 from the driver, which does not say */
+  /* Blocks each resource alone allows (-1 from the driver). */
+  int by_warps, by_regs, by_smem, by_blocks;
+  int regs_per_block; /* registers allocated to a block (granularity) */
+  int smem_per_block; /* shared memory allocated, reservation included */
+} ks_occupancy;
+
+/* The offline occupancy calculator: the CUDA occupancy rules over the
+ * limits of architecture arch ("sm_90"), no device needed.
+ * Errors: KS_EARCH (unknown arch), KS_EBOUNDS (block 0 or over the
+ * architecture's threads per block, regs over 255), KS_EINVAL. */
+KS_API ks_status ks_occupancy_calc(const char *arch, const ks_occ_input *in,
+                                   ks_occupancy *out);
+
+/* The occupancy of k launched with block threads and dyn_smem bytes of
+ * dynamic shared memory. src KS_RES_DRIVER: the driver's own answer
+ * (cuOccupancyMaxActiveBlocksPerMultiprocessor; loads k). Otherwise the
+ * calculator over k's resources from src (ks_kernel_resources_get), with
+ * the device's limits when one of the context's architecture is open.
+ * Errors: KS_EBOUNDS (block 0, not k's fixed block, over its maxntid or the
+ * limits) and those of ks_kernel_resources_get. */
+KS_API ks_status ks_kernel_occupancy(ks_kernel *k, unsigned block,
+                                     unsigned dyn_smem, ks_res_source src,
+                                     ks_occupancy *out);
+
+/* The block size that maximizes occupancy (the largest of those that tie)
+ * and the smallest grid that fills the device at that occupancy (0 without
+ * a device for the calculator). src as for ks_kernel_occupancy;
+ * KS_RES_DRIVER asks cuOccupancyMaxPotentialBlockSize. A kernel with a
+ * fixed block gets that block. */
+KS_API ks_status ks_kernel_best_block(ks_kernel *k, unsigned dyn_smem,
+                                      ks_res_source src, unsigned *block,
+                                      int *min_grid);
+
 /* ---- device memory and timing (for tools, tests and benchmarks) ----- */
 
 typedef uint64_t ks_devptr;

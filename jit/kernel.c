@@ -60,6 +60,7 @@ static ks_status load_locked(ks_kernel *k, ks_drv *drv) {
   k->info.static_smem = a.static_smem;
   k->info.local_bytes = a.local_bytes;
   k->info.max_threads = a.max_threads;
+  k->const_bytes = a.const_bytes;
   k->info.loaded = 1;
   k->loaded = 1;
   return KS_OK;

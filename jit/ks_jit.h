@@ -37,6 +37,15 @@ typedef struct ks_arch {
   unsigned max_blocks_sm;
   unsigned max_regs_thread;
   unsigned max_smem_block_optin; /* bytes */
+  /* For the occupancy calculator (occupancy.c). */
+  unsigned max_threads_sm;
+  unsigned regs_sm, regs_block;
+  unsigned reg_unit;      /* registers are allocated per warp in these */
+  unsigned subpartitions; /* register file partitions (warp schedulers) */
+  unsigned smem_sm;       /* bytes of shared memory per SM, at most */
+  unsigned smem_block;    /* bytes per block without opt-in */
+  unsigned smem_reserved; /* bytes the driver reserves per block */
+  unsigned smem_unit;     /* allocation granularity, bytes */
 } ks_arch;
 
 const ks_arch *ks_jit_arch_find(const char *name);
@@ -106,9 +115,12 @@ struct ks_kernel {
   char *explain; /* the passes' account, never NULL once compiled */
   ks_kernel_info info;
   uint64_t key[2];
-  pthread_mutex_t load_lock; /* guards mod */
+  pthread_mutex_t load_lock; /* guards mod, const_bytes, ptxas_res */
   ks_drv_module mod;
   int loaded;
+  int const_bytes;               /* the driver's, once loaded */
+  ks_kernel_resources ptxas_res; /* valid when ptxas_done */
+  int ptxas_done;
 };
 
 /* The cache's counters (ks_cache_counters, in ns where it says ms). */
@@ -207,5 +219,49 @@ void ks_disk_entry_state(ks_disk *d, const uint64_t key[2], char *why,
                          size_t cap);
 /* A stable identity of the library's code (its ELF build id), n bytes. */
 const unsigned char *ks_jit_build_id(size_t *n);
+
+/* ---- resources.c ------------------------------------------------------- */
+
+/* Finds ptxas: $KSPEC_PTXAS when set (it must be executable), else `ptxas`
+ * on PATH, else /usr/local/cuda/bin/ptxas. 0 with the path in path (cap
+ * bytes); -1 with the reason in why (whycap bytes). */
+int ks_jit_ptxas_find(char *path, size_t cap, char *why, size_t whycap);
+/* Runs `ptxas -arch=ARCH -v -o /dev/null FILE` on the PTX (written to a
+ * temporary file), without a shell, killing it after timeout_ms. *log gets
+ * its standard output and error, malloc'd, even on failure (may be NULL).
+ * Errors: KS_EARCH (ptxas does not know arch), KS_ELOAD (cannot run,
+ * non-zero exit, timeout), KS_EIO (temporary file), KS_ENOMEM. */
+ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
+                           size_t len, int timeout_ms, char **log);
+/* Reads the figures of function fn from the output of `ptxas -v`: 1 when
+ * fn's "Used N registers" line was found, else 0. out->source and arch are
+ * left alone. */
+int ks_jit_ptxas_parse(const char *log, const char *fn,
+                       ks_kernel_resources *out);
+
+/* ---- occupancy.c ------------------------------------------------------- */
+
+/* The limits the calculator works from: an architecture's, where a device
+ * reports its own figures, the device's. */
+typedef struct ks_occ_limits {
+  const char *arch; /* for messages */
+  unsigned warp, max_threads_block, max_threads_sm, max_blocks_sm;
+  unsigned regs_sm, regs_block, reg_unit, max_regs_thread, subpartitions;
+  unsigned smem_sm, smem_block, smem_optin, smem_reserved, smem_unit;
+  int multiprocessors; /* 0 without a device */
+} ks_occ_limits;
+
+/* a's limits, overridden by dev's figures when dev is not NULL. */
+void ks_jit_occ_limits(const ks_arch *a, const ks_device_info *dev,
+                       ks_occ_limits *out);
+/* The CUDA occupancy rules. Errors: KS_EBOUNDS (block or regs over the
+ * limits), KS_EINVAL. */
+ks_status ks_jit_occupancy(const ks_occ_limits *l, const ks_occ_input *in,
+                           ks_occupancy *out);
+/* The block size up to limit threads with the most resident threads per
+ * SM (of those that tie, the largest), as cuOccupancyMaxPotentialBlockSize
+ * chooses; *blocks gets its blocks per SM. KS_EBOUNDS when none fits. */
+ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
+                            unsigned limit, unsigned *block, int *blocks);
 
 #endif /* KS_JIT_H */

@@ -10,22 +10,42 @@
 
 #include "jit/ks_jit.h"
 
-/* Limits from the CUDA programming guide's table of compute capabilities;
- * a present device's own figures take precedence where they exist. */
+/* Limits from the CUDA programming guide's table of compute capabilities
+ * and the CUDA occupancy rules; a present device's own figures take
+ * precedence where they exist. Every architecture here has 64 Ki registers
+ * per SM and per block, allocated per warp in units of 256 (KS_REGS), and
+ * 48 KiB of shared memory per block without opt-in. */
+#define KS_REGS 65536, 65536, 256
+/* clang-format off */
 static const ks_arch arches[] = {
-    /* name     sm  ptx  thr/blk z   blk/sm regs  smem optin */
-    {"sm_60", 60, 50, 1024, 64, 32, 255, 48 * 1024},
-    {"sm_61", 61, 50, 1024, 64, 32, 255, 48 * 1024},
-    {"sm_70", 70, 60, 1024, 64, 32, 255, 96 * 1024},
-    {"sm_72", 72, 61, 1024, 64, 32, 255, 96 * 1024},
-    {"sm_75", 75, 63, 1024, 64, 16, 255, 64 * 1024},
-    {"sm_80", 80, 70, 1024, 64, 32, 255, 163 * 1024},
-    {"sm_86", 86, 71, 1024, 64, 16, 255, 99 * 1024},
-    {"sm_87", 87, 74, 1024, 64, 16, 255, 163 * 1024},
-    {"sm_89", 89, 78, 1024, 64, 24, 255, 99 * 1024},
-    {"sm_90", 90, 78, 1024, 64, 32, 255, 227 * 1024},
-    {"sm_90a", 90, 80, 1024, 64, 32, 255, 227 * 1024},
+    /* name  sm  ptx  thr/blk z  blk/sm  regs  smem optin
+         thr/sm  regs/sm, regs/blk, reg unit (KS_REGS)  sub-partitions
+         smem/sm   smem/blk   reserved/blk unit */
+    {"sm_60", 60, 50, 1024, 64, 32, 255, 48 * 1024,
+     2048, KS_REGS, 2, 64 * 1024, 48 * 1024, 0, 256},
+    {"sm_61", 61, 50, 1024, 64, 32, 255, 48 * 1024,
+     2048, KS_REGS, 4, 96 * 1024, 48 * 1024, 0, 256},
+    {"sm_70", 70, 60, 1024, 64, 32, 255, 96 * 1024,
+     2048, KS_REGS, 4, 96 * 1024, 48 * 1024, 0, 256},
+    {"sm_72", 72, 61, 1024, 64, 32, 255, 96 * 1024,
+     2048, KS_REGS, 4, 96 * 1024, 48 * 1024, 0, 256},
+    {"sm_75", 75, 63, 1024, 64, 16, 255, 64 * 1024,
+     1024, KS_REGS, 4, 64 * 1024, 48 * 1024, 0, 256},
+    {"sm_80", 80, 70, 1024, 64, 32, 255, 163 * 1024,
+     2048, KS_REGS, 4, 164 * 1024, 48 * 1024, 1024, 128},
+    {"sm_86", 86, 71, 1024, 64, 16, 255, 99 * 1024,
+     1536, KS_REGS, 4, 100 * 1024, 48 * 1024, 1024, 128},
+    {"sm_87", 87, 74, 1024, 64, 16, 255, 163 * 1024,
+     1536, KS_REGS, 4, 164 * 1024, 48 * 1024, 1024, 128},
+    {"sm_89", 89, 78, 1024, 64, 24, 255, 99 * 1024,
+     1536, KS_REGS, 4, 100 * 1024, 48 * 1024, 1024, 128},
+    {"sm_90", 90, 78, 1024, 64, 32, 255, 227 * 1024,
+     2048, KS_REGS, 4, 228 * 1024, 48 * 1024, 1024, 128},
+    {"sm_90a", 90, 80, 1024, 64, 32, 255, 227 * 1024,
+     2048, KS_REGS, 4, 228 * 1024, 48 * 1024, 1024, 128},
 };
+/* clang-format on */
+#undef KS_REGS
 enum { NARCH = sizeof arches / sizeof arches[0] };
 
 const ks_arch *ks_jit_arch_find(const char *name) {

@@ -88,7 +88,7 @@ out_has "no parameters"
 
 # ---- help -------------------------------------------------------------------
 for args in "--help" "-h" "help" "list --help" "info --help" "ptx --help" \
-  "ir --help" "run --help"; do
+  "ir --help" "run --help" "stats --help"; do
   # shellcheck disable=SC2086
   expect 0 $args && { head -n 1 "$TMP/out" | grep -q '^usage: kspec' ||
     bad "kspec $args: no usage line"; }
@@ -281,6 +281,98 @@ out_has "atom.shared.add.u32"
 expect 0 ptx histogram $TARGET -D BINS=256 --block 256 --no-pass coarsen
 out_lacks "ld.global.nc.v4"
 out_has "atom.shared.add.u32"
+# ---- stats: real figures and occupancy ----------------------------------------
+expect 0 stats --help
+out_has "usage: kspec stats"
+out_has "--json"
+expect 0 --help
+out_has "stats TEMPLATE"
+expect_usage stats
+expect_usage stats conv1d histogram
+expect_usage stats conv1d --bogus
+expect_usage stats conv1d --smem x
+expect_usage stats conv1d --block 0
+expect_failure "sm_99" stats conv1d --arch sm_99 --no-driver
+expect_failure "2048" stats conv1d $TARGET --block 2048 --no-driver
+expect_failure "no_such_template" stats no_such_template $TARGET --no-driver
+# No ptxas and no driver: one line naming both.
+KSPEC_PTXAS=$TMP/missing_ptxas
+export KSPEC_PTXAS
+expect_failure "KSPEC_PTXAS=$TMP/missing_ptxas" stats conv1d $TARGET \
+  --no-driver
+grep -qF "no driver" "$TMP/err" || bad "$last: stderr lacks 'no driver'"
+
+# A fake ptxas with known figures: the table and the occupancy follow them
+# (64 registers, 256 threads: 4 blocks by registers; 2048 + 1024 bytes of
+# shared memory a block).
+cat >"$TMP/ptxas" <<'EOF2'
+#!/bin/sh
+k=$(sed -n 's/^.*\.entry \([A-Za-z0-9_]*\)(.*$/\1/p' "$5")
+echo "ptxas info    : Compiling entry function '$k' for 'sm_90'"
+echo "ptxas info    : Function properties for $k"
+echo "    24 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads"
+echo "ptxas info    : Used 64 registers, used 1 barriers, 2048 bytes smem"
+EOF2
+chmod +x "$TMP/ptxas"
+KSPEC_PTXAS=$TMP/ptxas
+expect 0 stats conv1d $TARGET -D FILTER_LEN=8 --block 256 --no-driver
+out_has "conv1d: kernel conv1d on sm_90, FILTER_LEN=8, block 256x1x1"
+out_has "registers       64"
+out_has "spill stores    16 B"
+out_has "spill loads     8 B"
+out_has "stack frame     24 B"
+out_has "static smem     2048 B"
+out_has "    256          4        32      50.0%  registers"
+out_lacks "  128 "
+expect 0 stats conv1d $TARGET --no-driver --maxntid 300
+out_has "    128          8        32      50.0%  registers"
+out_has "    256          4        32      50.0%  registers"
+out_lacks "  512 "
+expect 0 stats conv1d $TARGET --no-driver --smem 60000
+out_has "      0         0       0.0%  shared memory"
+expect 0 stats conv1d $TARGET -D FILTER_LEN=8 --no-driver --json
+[ "$(wc -l <"$TMP/out")" -eq 1 ] || bad "$last: not one line"
+out_has '"template":"conv1d"'
+out_has '"bindings":{"FILTER_LEN":"8"}'
+out_has '"regs":64,"spill_stores":16,"spill_loads":8,"stack_frame":24'
+out_has '"static_smem":2048,"const_bytes":null'
+out_has '{"block":1024,"blocks_per_sm":1,'
+out_has '"limited_by":["registers"]'
+out_has '"driver":{"error":"not asked (--no-driver)"}'
+if command -v python3 >/dev/null; then
+  python3 -m json.tool "$TMP/out" >/dev/null 2>&1 || bad "$last: not JSON"
+  # Strings the user gave are escaped: a template named by a strange path.
+  cp "$DATA/saxpy.ll" "$TMP/we\"ird\\name.ll"
+  expect 0 stats "$TMP/we\"ird\\name.ll" $TARGET --no-driver --json
+  python3 -m json.tool "$TMP/out" >/dev/null 2>&1 || bad "$last: not JSON"
+  out_has '"kernel":"saxpy"'
+  expect 0 stats conv1d $TARGET -D FILTER_LEN=8 --no-driver --json \
+    --kernel conv1d
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); \
+assert [o["block"] for o in d["occupancy"]] == [128, 256, 512, 1024]; \
+assert d["occupancy"][1]["blocks_allowed_by"]["shared_memory"] == 76' \
+    "$TMP/out" || bad "$last: unexpected JSON"
+fi
+unset KSPEC_PTXAS
+
+# The real ptxas, where there is one.
+ptxas=$(command -v ptxas || true)
+[ -n "$ptxas" ] || [ ! -x /usr/local/cuda/bin/ptxas ] ||
+  ptxas=/usr/local/cuda/bin/ptxas
+if [ -n "$ptxas" ]; then
+  expect 0 stats conv1d $TARGET -D FILTER_LEN=32 --block 256 --no-driver
+  out_has "ptxas (sm_90)"
+  out_has "spill stores    0 B"
+  out_has "limited by"
+  expect 0 stats histogram $TARGET -D BINS=256 --block 256 --no-driver --json
+  out_has '"static_smem":1024'
+  out_has '"spill_stores":0'
+  if command -v python3 >/dev/null; then
+    python3 -m json.tool "$TMP/out" >/dev/null 2>&1 || bad "$last: not JSON"
+  fi
+else
+  echo "note: no ptxas, the stats checks with the real one are skipped"
+fi
 
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]

@@ -10,6 +10,7 @@
  *   kspec explain TEMPLATE ...
  *   kspec run  TEMPLATE ... [--size N] [--reps N] [--seed S] [--compare]
  *   kspec cache stats|verify|clear|path
+ *   kspec stats TEMPLATE ... [--smem N] [--no-driver] [--json]  (stats.c)
  *
  * Every specializing command also takes [--no-pass NAME]... and
  * [--bake ARG=V,V,...]...; ptx, explain and run take --why-miss.
@@ -25,6 +26,7 @@
 #include <time.h>
 
 #include "kspec.h"
+#include "stats.h"
 #include "workloads.h"
 
 enum { EXIT_USAGE = 2, MAX_DEFS = 64, MAX_NO_PASS = 16, MAX_BAKES = 16 };
@@ -71,6 +73,9 @@ static const char usage_text[] =
     "                       reference, print the time\n"
     "  cache stats|verify|clear|path\n"
     "                       the disk cache of compiled kernels\n"
+    "  stats TEMPLATE [OPT] registers, spills, stack, shared and constant\n"
+    "                       memory (ptxas; the driver on a GPU), occupancy\n"
+    "                       and what limits it; --json for scripts\n"
     "\n"
     "TEMPLATE is a built-in name or a .ll/.bc file of NVPTX IR.\n"
     "`kspec COMMAND --help` describes each command's options.\n";
@@ -696,6 +701,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "cache") == 0)
     return cmd_cache(argc - 1, argv + 1);
+  if (strcmp(cmd, "stats") == 0)
+    return kspec_stats_main(argc - 1, argv + 1); /* its own options */
   static const char *const cmds[] = {"list", "info", "ptx",
                                      "ir",   "run",  "explain"};
   enum { NCMDS = sizeof cmds / sizeof cmds[0] };

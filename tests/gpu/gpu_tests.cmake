@@ -8,3 +8,9 @@ add_executable(test_gpu_window ${CMAKE_CURRENT_LIST_DIR}/test_window.c)
 target_link_libraries(test_gpu_window PRIVATE kspec m)
 add_test(NAME gpu_window COMMAND test_gpu_window)
 set_tests_properties(gpu_window PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# The offline occupancy calculator against the driver, every template.
+add_executable(test_gpu_occupancy ${CMAKE_CURRENT_LIST_DIR}/test_occupancy.c)
+target_link_libraries(test_gpu_occupancy PRIVATE kspec cmocka)
+add_test(NAME gpu_occupancy COMMAND test_gpu_occupancy)
+set_tests_properties(gpu_occupancy PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/gpu/run.sh - everything kspec runs on a GPU machine, in one go:
-# the GPU tests, `kspec run` on every template, compute-sanitizer memcheck
+# the GPU tests, the occupancy calculator against the driver and `kspec
+# stats`, `kspec run` on every template, compute-sanitizer memcheck
 # and the benchmarks (kspec-bench, then kspec-bench-cuda against
 # hand-written CUDA where tools/gpu-pack.sh could build it). Builds nothing:
 # it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
@@ -35,6 +36,24 @@ else
   note "gpu window staging: FAIL (see gpu_window.log)"
 fi
 tail -1 "$out/gpu_window.log"
+
+echo "== occupancy: the offline calculator against the driver"
+if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
+  note "occupancy: PASS (calculator = driver on every case)"
+else
+  status=1
+  note "occupancy: FAIL (see occupancy.log: MISMATCH lines)"
+fi
+grep -E "MISMATCH|PASSED|FAILED" "$out/occupancy.log" | head -20
+for t in "conv1d -D FILTER_LEN=32" "histogram -D BINS=4096 --block 256" \
+  "reduce_sum -D BLOCK=1024" "transpose -D TILE=32"; do
+  # shellcheck disable=SC2086
+  kspec stats $t >>"$out/stats.log" 2>&1 || {
+    status=1
+    note "kspec stats $t: FAIL"
+  }
+done
+cat "$out/stats.log"
 
 echo "== kspec run, generic and specialized"
 for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
