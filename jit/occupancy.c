@@ -150,7 +150,7 @@ ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
        aligned -= l->warp) {
     unsigned b = aligned < limit ? (unsigned)aligned : limit;
     ks_occ_input in = {.block = b, .regs = regs, .smem = smem};
-    ks_occupancy o;
+    ks_occupancy o = {0};
     if (ks_jit_occupancy(l, &in, &o) != KS_OK)
       return KS_EBOUNDS; /* regs out of range: the message is set */
     long long threads = (long long)b * o.blocks_per_sm;
