@@ -6,6 +6,9 @@
 # hand-written CUDA where tools/gpu-pack.sh could build it). Builds nothing:
 # it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
 # go to $OUT (or ./gpu-out).
+#
+#   KSPEC_GPU_PARTS="tests run sanitize bench" (the default: all) picks the
+#   parts, so that each fits in one call of the device tool.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 p="$root/.dev/gpu"
@@ -16,11 +19,14 @@ export PATH="$p/bin:/usr/local/cuda/bin:$PATH"
 status=0
 summary=""
 note() { summary="$summary\n$1"; }
+parts=" ${KSPEC_GPU_PARTS:-tests run sanitize bench} "
+part() { case "$parts" in *" $1 "*) return 0 ;; esac; return 1; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv \
   >"$out/device.txt" 2>&1
 cat "$out/device.txt"
 
+if part tests; then
 echo "== GPU tests"
 if test_gpu_templates >"$out/gpu_tests.log" 2>&1; then
   note "gpu tests: PASS ($(grep -c '^\[       OK' "$out/gpu_tests.log") ok)"
@@ -55,6 +61,9 @@ for t in "conv1d -D FILTER_LEN=32" "histogram -D BINS=4096 --block 256" \
 done
 cat "$out/stats.log"
 
+fi
+
+if part run; then
 echo "== kspec run, generic and specialized"
 for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
   "sepfilter_cols -D RADIUS=8" "histogram -D BINS=256" \
@@ -77,6 +86,9 @@ for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
 done
 cat "$out/run.log"
 
+fi
+
+if part sanitize; then
 echo "== compute-sanitizer: memcheck, racecheck, synccheck; passes on and off"
 nopass="--no-pass smem_promote --no-pass const_promote"
 for tool in memcheck racecheck synccheck; do
@@ -104,6 +116,9 @@ for tool in memcheck racecheck synccheck; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | sort | uniq -c
 done
 
+fi
+
+if part bench; then
 echo "== benchmark"
 if kspec-bench "$@" >"$out/bench.md" 2>&1; then
   note "kspec-bench: ok"
@@ -123,6 +138,8 @@ else
   note "kspec-bench-cuda: FAIL (see bench_cuda.log)"
 fi
 cat "$out/bench_cuda.log" 2>/dev/null
+
+fi
 
 printf "== summary%b\n" "$summary"
 exit $status
