@@ -410,6 +410,26 @@ static ks_status emit_ptx(LLVMTargetMachineRef tm, LLVMModuleRef m,
   return k->ptx ? KS_OK : ks_jit_fail(KS_ENOMEM, "codegen: out of memory");
 }
 
+/* Appends where the compile time went to the kernel's explanation. */
+static void explain_times(const ks_diag *d, double codegen_ms, ks_kernel *k) {
+  char line[512];
+  size_t used = 0;
+  for (size_t i = 0; i < ks_pipeline_stage_count() && used < sizeof line; i++)
+    if (d->stage_ms[i] >= 0.05)
+      used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f, ",
+                               ks_pipeline_stage_name(i), d->stage_ms[i]);
+  if (used < sizeof line)
+    snprintf(line + used, sizeof line - used, "codegen %.1f ms", codegen_ms);
+  size_t old = k->explain ? strlen(k->explain) : 0;
+  char *p = realloc(k->explain, old + strlen(line) + 8);
+  if (!p)
+    return;
+  memcpy(p + old, "time: ", 6);
+  strcpy(p + old + 6, line);
+  strcat(p, "\n");
+  k->explain = p;
+}
+
 /* Bytes of the module's shared-memory (addrspace 3) variables. */
 static unsigned static_smem(LLVMModuleRef m) {
   LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
@@ -464,8 +484,11 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   d.explain = NULL;
   k->info.smem_bytes = static_smem(m);
   s = ks_ir_screen(m, t->name, err, cap);
-  if (s == KS_OK)
+  if (s == KS_OK) {
+    double t0 = now_ms();
     s = emit_ptx(tm, m, diag, k);
+    explain_times(&d, now_ms() - t0, k);
+  }
 done:
   free(d.dump);
   free(d.explain);

@@ -56,6 +56,7 @@ typedef struct ks_diag {
    * malloc'd; NULL when nothing was said (or memory ran out). */
   char *explain;
   size_t explain_len, explain_cap;
+  double stage_ms[32]; /* wall time of each pipeline stage */
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */

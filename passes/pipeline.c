@@ -21,6 +21,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
@@ -105,11 +106,18 @@ static int dump(LLVMModuleRef m, ks_diag *d) {
   return d->dump ? 0 : ks_diag_fail(d, KS_ENOMEM, "dump: out of memory");
 }
 
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
                     ks_diag *d) {
   int check = verify_stages();
   for (size_t i = 0; i < NSTAGES; i++) {
     const stage *st = &stages[i];
+    double t0 = now_ms();
     int off = st->optional && (s->disabled & (1u << i));
     if (off)
       ks_explain(d, st->name, "switched off");
@@ -119,6 +127,7 @@ int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
       return 1;
     if (check && verify(m, st, d))
       return 1;
+    d->stage_ms[i] = now_ms() - t0; /* verification included */
     if (s->dump_stage && strcmp(s->dump_stage, st->name) == 0 && dump(m, d))
       return 1;
   }
