@@ -87,8 +87,12 @@ LLVMTargetMachineRef ks_jit_target_machine(const ks_arch *a, unsigned ptx) {
   }
   char features[32];
   snprintf(features, sizeof features, "+ptx%u", ptx);
+  /* Default, not Aggressive: for NVPTX the difference is GVN instead of
+   * early-cse, twice, in codegen's straight-line scalar passes. It found
+   * nothing the optimize stage had not (identical PTX for the specialized
+   * built-in templates) and took about half of codegen's time. */
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-      target, triple, a->name, features, LLVMCodeGenLevelAggressive,
+      target, triple, a->name, features, LLVMCodeGenLevelDefault,
       LLVMRelocDefault, LLVMCodeModelDefault);
   if (!tm)
     ks_jit_fail(KS_ECODEGEN, "codegen: cannot create a target machine for %s",

@@ -67,7 +67,7 @@ size_t ks_pipeline_stage_count(void);
 const char *ks_pipeline_stage_name(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 2
+#define KS_PIPELINE_VERSION 3
 
 /* Runs every stage on m (the kernel's whole module) with tm's target. */
 int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
