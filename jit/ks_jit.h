@@ -59,6 +59,15 @@ unsigned ks_jit_driver_max_ptx(int driver_version);
 void ks_jit_llvm_init(void);
 /* A target machine for arch and ISA; NULL with a message on failure. */
 LLVMTargetMachineRef ks_jit_target_machine(const ks_arch *a, unsigned ptx);
+/* A target machine borrowed from a process-wide pool (made when none is
+ * free), for one compile at a time; give it back with ks_jit_tm_put, reuse
+ * 0 after a failed compile (it is then disposed of). */
+typedef struct ks_jit_tm {
+  LLVMTargetMachineRef tm;
+  unsigned uses;
+} ks_jit_tm;
+ks_status ks_jit_tm_get(const ks_arch *a, unsigned ptx, ks_jit_tm *out);
+void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse);
 
 /* ---- ctx.c ------------------------------------------------------------- */
 

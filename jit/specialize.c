@@ -454,20 +454,18 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   ks_diag d = {0};
   LLVMContextRef c = ks_ir_context_create(diag);
   LLVMModuleRef m = NULL;
-  LLVMTargetMachineRef tm = NULL;
+  ks_jit_tm jtm = {0};
   ks_status s = ks_ir_parse(c, t->bitcode, t->len, t->name, &m, err, cap);
   if (s != KS_OK)
     goto done;
-  tm = ks_jit_target_machine(ctx->arch, ctx->ptx_isa);
-  if (!tm) {
-    s = KS_ECODEGEN;
+  s = ks_jit_tm_get(ctx->arch, ctx->ptx_isa, &jtm);
+  if (s != KS_OK)
     goto done;
-  }
-  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(jtm.tm);
   LLVMSetModuleDataLayout(m, dl);
   LLVMDisposeTargetData(dl);
   LLVMSetTarget(m, "nvptx64-nvidia-cuda");
-  if (ks_pipeline_run(m, tm, &r->spec, &d)) {
+  if (ks_pipeline_run(m, jtm.tm, &r->spec, &d)) {
     /* "stage: what" -> "stage: template: what" */
     int n = (int)strcspn(d.msg, ":");
     s = ks_jit_fail(d.status, "%.*s: %s%s", n, d.msg, t->name, d.msg + n);
@@ -486,14 +484,13 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   s = ks_ir_screen(m, t->name, err, cap);
   if (s == KS_OK) {
     double t0 = now_ms();
-    s = emit_ptx(tm, m, diag, k);
+    s = emit_ptx(jtm.tm, m, diag, k);
     explain_times(&d, now_ms() - t0, k);
   }
 done:
   free(d.dump);
   free(d.explain);
-  if (tm)
-    LLVMDisposeTargetMachine(tm);
+  ks_jit_tm_put(ctx->arch, ctx->ptx_isa, jtm, s == KS_OK);
   if (m)
     LLVMDisposeModule(m);
   LLVMContextDispose(c);

@@ -107,11 +107,65 @@ LLVMTargetMachineRef ks_jit_target_machine(const ks_arch *a, unsigned ptx) {
   }
   char features[32];
   snprintf(features, sizeof features, "+ptx%u", ptx);
+  /* Default, not Aggressive: for NVPTX the difference is GVN instead of
+   * early-cse, twice, in codegen's straight-line scalar passes. It found
+   * nothing the optimize stage had not (identical PTX for the specialized
+   * built-in templates) and took about half of codegen's time. */
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-      target, triple, a->name, features, LLVMCodeGenLevelAggressive,
+      target, triple, a->name, features, LLVMCodeGenLevelDefault,
       LLVMRelocDefault, LLVMCodeModelDefault);
   if (!tm)
     ks_jit_fail(KS_ECODEGEN, "codegen: cannot create a target machine for %s",
                 a->name);
   return tm;
+}
+
+/* Making a target machine costs 0.2-0.5 ms, as much as a small kernel's
+ * whole optimize stage, and every compile needs one. One machine must not
+ * be used by two threads at once, but is fine for one compile after
+ * another, in any LLVM context: so compiles borrow from a process-wide
+ * pool and give back, and concurrent compiles each get their own. A machine
+ * is retired after TM_USES compiles, since NVPTX's keeps strings of each
+ * compile (parameter symbols, call prototypes) for its whole life, and
+ * after a failed compile, to be safe. */
+enum { TM_POOL = 16, TM_USES = 256 };
+
+typedef struct pooled {
+  ks_jit_tm t;
+  const ks_arch *arch;
+  unsigned ptx;
+} pooled;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pooled pool[TM_POOL];
+static size_t npool;
+
+ks_status ks_jit_tm_get(const ks_arch *a, unsigned ptx, ks_jit_tm *out) {
+  pthread_mutex_lock(&pool_lock);
+  for (size_t i = npool; i-- > 0;)
+    if (pool[i].arch == a && pool[i].ptx == ptx) {
+      *out = pool[i].t;
+      pool[i] = pool[--npool];
+      pthread_mutex_unlock(&pool_lock);
+      return KS_OK;
+    }
+  pthread_mutex_unlock(&pool_lock);
+  out->tm = ks_jit_target_machine(a, ptx);
+  out->uses = 0;
+  return out->tm ? KS_OK : KS_ECODEGEN;
+}
+
+void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse) {
+  if (!t.tm)
+    return;
+  if (reuse && ++t.uses < TM_USES) {
+    pthread_mutex_lock(&pool_lock);
+    if (npool < TM_POOL) {
+      pool[npool++] = (pooled){t, a, ptx};
+      t.tm = NULL;
+    }
+    pthread_mutex_unlock(&pool_lock);
+  }
+  if (t.tm)
+    LLVMDisposeTargetMachine(t.tm);
 }

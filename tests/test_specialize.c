@@ -577,6 +577,68 @@ static void cache_threads(void **state) {
   assert_ptr_not_equal(w[0].k, w[1].k);
 }
 
+/* Target machines are pooled across contexts and threads: many threads,
+ * each specializing in fresh contexts of its own, get the same PTX as one
+ * thread alone, whichever machine they borrowed. */
+typedef struct pool_worker {
+  const char *const *want; /* PTX per FILTER_LEN index, made serially */
+  int first;
+  int bad;
+} pool_worker;
+
+static const char *const pool_lens[] = {"3", "8", "17", "32"};
+
+static char *pool_ptx(const char *len) {
+  ks_ctx_opts o = {.arch = "sm_90", .ptx_isa = 85, .no_driver = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  char *out = NULL;
+  ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = len};
+  ks_spec_req req = {.bindings = &b, .nbindings = 1};
+  const char *ptx = NULL;
+  size_t n = 0;
+  if (ks_ctx_create(&o, &ctx) == KS_OK &&
+      ks_template_load(ctx, "conv1d", &t) == KS_OK &&
+      ks_specialize(ctx, t, &req, &k) == KS_OK &&
+      ks_kernel_ptx(k, &ptx, &n) == KS_OK)
+    out = strdup(ptx);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return out;
+}
+
+static void *pool_work(void *arg) {
+  pool_worker *w = arg;
+  for (int i = 0; i < 6; i++) {
+    int j = (w->first + i) % 4;
+    char *ptx = pool_ptx(pool_lens[j]);
+    w->bad |= !ptx || strcmp(ptx, w->want[j]) != 0;
+    free(ptx);
+  }
+  return NULL;
+}
+
+static void pool_threads(void **state) {
+  (void)state;
+  enum { N = 6 };
+  char *want[4];
+  for (int j = 0; j < 4; j++)
+    assert_non_null(want[j] = pool_ptx(pool_lens[j]));
+  pthread_t th[N];
+  pool_worker w[N];
+  for (int i = 0; i < N; i++) {
+    w[i] = (pool_worker){.want = (const char *const *)want, .first = i};
+    assert_int_equal(pthread_create(&th[i], NULL, pool_work, &w[i]), 0);
+  }
+  for (int i = 0; i < N; i++) {
+    assert_int_equal(pthread_join(th[i], NULL), 0);
+    assert_false(w[i].bad);
+  }
+  for (int j = 0; j < 4; j++)
+    free(want[j]);
+}
+
 /* ---- bad requests -------------------------------------------------------- */
 
 static void bad_kernel(void **state) {
@@ -1157,6 +1219,7 @@ int main(int argc, char **argv) {
       T(ptx_target),
       T(cache),
       T(cache_threads),
+      T(pool_threads),
       T(bad_kernel),
       T(bad_bindings),
       T(typed_bindings),
