@@ -51,9 +51,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; O3: @ks_smem_hist = internal addrspace(3) global [256 x i32] undef
 ; O3-LABEL: define void @k(
 ; O3: store i32 0, ptr addrspace(3)
-; O3-NEXT: tail call void @llvm.nvvm.barrier0()
+; O3-NEXT: {{(tail )?}}call void @llvm.nvvm.barrier0()
 ; O3: atomicrmw add ptr addrspace(3) {{.*}} i32 1 monotonic
-; O3: tail call void @llvm.nvvm.barrier0()
+; O3: {{(tail )?}}call void @llvm.nvvm.barrier0()
 ; O3: load i32, ptr addrspace(3)
 ; O3: atomicrmw add ptr %{{.*}}, i32 %part monotonic
 ; O3-NOT: phi i32 [ %

@@ -44,7 +44,7 @@ define void @wrap(ptr noalias %data, ptr noalias %hist) {
 ; TWO: atomicrmw add ptr %{{.*}}, i64 %part monotonic, align 8
 ; TWO: atomicrmw add ptr %{{.*}}, i32 %part{{.*}} monotonic, align 4
 ; TWO-ALL-LABEL: define void @two(
-; TWO-ALL-COUNT-2: tail call void @llvm.nvvm.barrier0()
+; TWO-ALL-COUNT-2: {{(tail )?}}call void @llvm.nvvm.barrier0()
 ; TWO-ALL-NOT: @llvm.nvvm.barrier0
 ; TWO-ALL: ret void
 define void @two(ptr noalias %sums, ptr noalias %counts, i32 %x, i64 %w) {

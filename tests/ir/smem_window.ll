@@ -56,7 +56,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CONVO3: ks.window.load{{[0-9]+}}:
 ; CONVO3: load float, ptr %
 ; CONVO3-NOT: = load
-; CONVO3: tail call void @llvm.nvvm.barrier0()
+; CONVO3: {{(tail )?}}call void @llvm.nvvm.barrier0()
 ; CONVO3-COUNT-4: load float, ptr addrspace(3)
 ; CONVO3-NOT: barrier0
 ; CONVO3: ret void
