@@ -1004,11 +1004,62 @@ static int transform(wctx *c) {
                            PASS ": window staging could not rebuild an index");
 }
 
+static int baked(const wctx *c, LLVMValueRef arg) {
+  for (size_t i = 0; i < c->s->nbakes; i++)
+    if (LLVMGetParam(c->fn, c->s->bakes[i].arg_index) == arg)
+      return 1;
+  return 0;
+}
+
+/* Global loads in g's block that staging leaves in global memory: those of
+ * other buffers, not staged, not baked (const_promote turns baked loads
+ * into immediates later). */
+static int other_loads(const wctx *c, const wgroup *g) {
+  int n = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(g->bb); i;
+       i = LLVMGetNextInstruction(i)) {
+    if (!simple_load(i) ||
+        LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(i, 0))) == 3)
+      continue;
+    LLVMValueRef base = strip_base(LLVMGetOperand(i, 0));
+    int staged = 0;
+    for (int k = 0; k < c->ng && !staged; k++)
+      staged = c->g[k].ok && c->g[k].base == base && c->g[k].bb == g->bb;
+    if (!staged && !(base && baked(c, base)))
+      n++;
+  }
+  return n;
+}
+
+/* The cost rule, from the H100: along x, the loads of a warp's neighbouring
+ * threads already hit the same L1 lines, so a staged load replaces an L1
+ * hit one for one; staging pays only when those loads are most of what the
+ * block issues (e.g. conv1d with baked taps: 0.49 -> 0.41 ms), and loses
+ * when as many other global loads remain (conv1d with taps in memory: 0.64
+ * -> 0.69 ms). Along y each load is another cache line: always staged
+ * (sepfilter_cols: 0.66 -> 0.48 ms). */
+static void weigh(wctx *c, wgroup *g) {
+  if (g->dim != 0)
+    return;
+  int others = other_loads(c, g);
+  if (others >= g->n) {
+    g->ok = 0;
+    decline(c, g,
+            "along x the warp's %d loads already share L1 lines, and %d "
+            "other global loads per thread remain, so staging would not "
+            "cut the loads issued (bake the taps, or --no-pass, to compare)",
+            g->n, others);
+  }
+}
+
 static int run(wctx *c) {
   int barrier = find_barrier(c->fn) != NULL, any = 0;
   unsigned total = used_shared(c->m);
-  for (int i = 0; i < c->ng; i++) {
+  for (int i = 0; i < c->ng; i++)
     analyze(c, &c->g[i], barrier, &total);
+  for (int i = 0; i < c->ng; i++) {
+    if (c->g[i].ok)
+      weigh(c, &c->g[i]);
     any |= c->g[i].ok;
   }
   return any ? transform(c) : 0;

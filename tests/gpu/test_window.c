@@ -2,7 +2,8 @@
  * test_window.c - window staging (smem_promote) on the GPU: conv1d and the
  * separable filters specialized with many block shapes (2-D ones the
  * workloads do not launch: 16x16, 8x32, 24x5, 33x3, ...), parameters and
- * problem sizes (none a multiple of the block, down to 1 element), each
+ * problem sizes (none a multiple of the block, down to 1 element), with the
+ * taps baked (immediates; the launch passes the same taps), each
  * compared with the generic kernel (bit for bit: the staged kernel sums in
  * the same order) and with a CPU reference. Outputs are poisoned before
  * every launch. Prints one line per case and whether it was staged.
@@ -39,18 +40,29 @@ static int check(run *r, ks_status s, const char *what) {
   return 1;
 }
 
-/* Specialized (param = v, block bx x by) or, with param NULL, generic. */
+/* Specialized (param = v, block bx x by, the taps in buffer `arg` baked:
+ * window staging along x weighs the other loads, so that is how it stages
+ * there) or, with param NULL, generic. */
 static ks_kernel *spec(run *r, ks_template *t, const char *param, long v,
-                       unsigned bx, unsigned by) {
+                       unsigned bx, unsigned by, const char *arg,
+                       const float *taps, int ntaps) {
   ks_binding b = {.name = param, .kind = KS_VALUE_INT, .v.i = v};
   ks_spec_req req = {.bindings = &b, .nbindings = param ? 1 : 0};
-  if (param) {
+  double *vals = malloc((size_t)ntaps * sizeof *vals);
+  ks_bake bake = {.arg = arg, .values = vals, .n = (size_t)ntaps};
+  if (param && vals) {
     req.bounds.block[0] = bx;
     req.bounds.block[1] = by;
     req.bounds.block[2] = 1;
+    for (int i = 0; i < ntaps; i++)
+      vals[i] = taps[i];
+    req.bakes = &bake;
+    req.nbakes = 1;
   }
   ks_kernel *k = NULL;
-  return check(r, ks_specialize(r->ctx, t, &req, &k), "specialize") ? NULL : k;
+  ks_status s = ks_specialize(r->ctx, t, &req, &k);
+  free(vals);
+  return check(r, s, "specialize") ? NULL : k;
 }
 
 /* Runs k on args, poisoning out first; copies out to host. */
@@ -104,8 +116,8 @@ static void conv(run *r, ks_template *t, int F, unsigned B, int n) {
       mag[i] += fabs((double)x[i + k] * f[k]);
     }
   }
-  ks_kernel *ks = spec(r, t, "FILTER_LEN", F, B, 1),
-            *kg = spec(r, t, 0, 0, 0, 0);
+  ks_kernel *ks = spec(r, t, "FILTER_LEN", F, B, 1, "f", f, F),
+            *kg = spec(r, t, 0, 0, 0, 0, NULL, NULL, 0);
   if (ks && kg && !check(r, ks_mem_alloc(r->ctx, nx * 4, &dx), "alloc") &&
       !check(r, ks_mem_alloc(r->ctx, (size_t)F * 4, &df), "alloc") &&
       !check(r, ks_mem_alloc(r->ctx, (size_t)n * 4, &dy), "alloc") &&
@@ -154,7 +166,8 @@ static void sep(run *r, ks_template *t, int cols, int R, unsigned bx,
       ref[(size_t)y * w + x] = s;
       mag[(size_t)y * w + x] = m;
     }
-  ks_kernel *ks = spec(r, t, "RADIUS", R, bx, by), *kg = spec(r, t, 0, 0, 0, 0);
+  ks_kernel *ks = spec(r, t, "RADIUS", R, bx, by, "c", c, nc),
+            *kg = spec(r, t, 0, 0, 0, 0, NULL, NULL, 0);
   if (ks && kg && !check(r, ks_mem_alloc(r->ctx, n * 4, &di), "alloc") &&
       !check(r, ks_mem_alloc(r->ctx, (size_t)nc * 4, &dc), "alloc") &&
       !check(r, ks_mem_alloc(r->ctx, n * 4, &dout), "alloc") &&
