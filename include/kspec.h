@@ -107,6 +107,15 @@ typedef struct ks_ctx_opts {
   /* Size limit of the disk cache in bytes; least recently used entries go
    * first. 0: $KSPEC_CACHE_MAX ("512M", "2G"), else 256 MiB. */
   uint64_t cache_max;
+  /* Background compiles (ks_specialize_async) run on up to this many
+   * threads, started on first use. 0: $KSPEC_JOBS, else the number of
+   * online CPUs, at most 8. */
+  unsigned jobs;
+  /* Non-NULL: append every specialization this context compiles or reads
+   * from the disk cache to this file, one line per request, for `kspec
+   * prewarm` (as with the environment KSPEC_RECORD=FILE, which is used
+   * when this is NULL). A file that cannot be opened is a warning. */
+  const char *record;
 } ks_ctx_opts;
 
 /* Creates a context. opts may be NULL for defaults. Unless no_driver is
@@ -115,7 +124,11 @@ typedef struct ks_ctx_opts {
  * use; a missing driver or device is not an error here.
  * Errors: KS_EINVAL, KS_EARCH, KS_ENOMEM. */
 KS_API ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out);
-/* Destroys a context with its cache, kernels and loaded modules. */
+/* Destroys a context with its cache, kernels and loaded modules. Queued
+ * background compiles are dropped and running ones waited for; futures not
+ * yet freed are left finished with KS_EINVAL ("context destroyed") and must
+ * still be freed with ks_future_free. No other call on ctx, its kernels or
+ * its futures may run concurrently with it. */
 KS_API void ks_ctx_destroy(ks_ctx *ctx);
 
 /* The first thing that went wrong without being an error (a refused or
@@ -279,6 +292,82 @@ KS_API int ks_stage_optional(size_t i);
  * KS_ECODEGEN, KS_ENOMEM. */
 KS_API ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
                                const ks_spec_req *req, ks_kernel **out);
+
+/* ---- asynchronous specialization --------------------------------------
+ *
+ * The pattern: start the specialized compile in the background, launch the
+ * generic kernel meanwhile, switch when it is ready:
+ *
+ *   ks_future *f;
+ *   ks_specialize_async(ctx, t, &req, &f);
+ *   for (...)
+ *     ks_launch(ks_future_kernel_or(f, generic), grid, block, 0, s, args);
+ *   ks_future_free(f);
+ *
+ * The compile runs ks_specialize on one of the context's worker threads
+ * (ks_ctx_opts.jobs), so it shares the caches and their single flight: an
+ * asynchronous and a synchronous request for the same key compile once. */
+
+typedef struct ks_future ks_future;
+
+/* Starts specializing a kernel of t in the background; *out gets a future
+ * to poll, wait for and free. req is copied deeply (names, values, bakes):
+ * the caller's memory may go at once; t must stay until ks_future_free.
+ * Every error of the specialization itself is reported by ks_future_wait.
+ * Errors: KS_EINVAL (NULL argument, no_pass or bakes NULL with a count),
+ * KS_ENOMEM, KS_EDRIVER (no worker thread could be started). */
+KS_API ks_status ks_specialize_async(ks_ctx *ctx, const ks_template *t,
+                                     const ks_spec_req *req, ks_future **out);
+/* Non-zero once the compile has finished (well or not). Never blocks. */
+KS_API int ks_future_ready(const ks_future *f);
+/* Blocks until the compile has finished and returns its status; *k (may be
+ * NULL) gets the kernel, owned by the context, or NULL on failure, when
+ * ks_errmsg gives the compile's message. May be called again, from any
+ * thread. */
+KS_API ks_status ks_future_wait(ks_future *f, ks_kernel **k);
+/* The specialized kernel once it is ready and compiled well, else
+ * fallback (also after a failure). Never blocks: call it before every
+ * launch. */
+KS_API ks_kernel *ks_future_kernel_or(const ks_future *f, ks_kernel *fallback);
+/* Frees f. A compile still queued is dropped; one running is waited for
+ * (so that nothing uses t or ctx after this returns); a kernel already
+ * made stays in the context's cache. NULL is a no-op. */
+KS_API void ks_future_free(ks_future *f);
+
+/* ---- prewarming ----------------------------------------------------------
+ *
+ * A context with ks_ctx_opts.record (or KSPEC_RECORD=FILE) appends one line
+ * per specialization it compiles or reads from the disk cache (not memory
+ * hits), with a single write on a file opened O_APPEND, so that several
+ * processes may record into one file:
+ *
+ *   kspec-req-1 conv1d 9f...e1 kernel=conv1d block=256,0,0 maxntid=0
+ *     minctasm=0 maxnreg=0 D:FILTER_LEN=32 no_pass=unroll bake:w=0.5,0.25
+ *
+ * (one line): the template (a built-in name or an absolute path) and its
+ * content hash, the kernel, the launch bounds as requested, then the
+ * bindings, the passes switched off and the baked buffers (values as
+ * "%.17g", exact). Spaces, controls, bytes outside ASCII, '%', ',' and '='
+ * in names and values are written %XX. dump_stage is not recorded. */
+
+typedef struct ks_prewarm_result {
+  uint64_t requests;   /* lines read (duplicates included) */
+  uint64_t compiled;   /* compiled now (and stored in the disk cache) */
+  uint64_t cached;     /* already in the disk cache */
+  uint64_t duplicates; /* the same request as an earlier line */
+  uint64_t failed;     /* could not be read, loaded or compiled */
+} ks_prewarm_result;
+
+/* Compiles every request of a recorded file into ctx's caches (the disk
+ * cache included, so that later processes find them), on ctx's worker
+ * threads, for ctx's architecture. Each failed line is reported as
+ * on_fail(arg, line number, "why") (on_fail may be NULL) and counted; it
+ * does not stop the others. Errors: KS_EINVAL, KS_EIO (the file cannot be
+ * read), KS_ENOMEM. */
+KS_API ks_status ks_prewarm(ks_ctx *ctx, const char *file,
+                            void (*on_fail)(void *arg, unsigned long line,
+                                            const char *why),
+                            void *arg, ks_prewarm_result *out);
 
 /* ---- caches ---------------------------------------------------------- */
 

@@ -108,6 +108,12 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
     return s;
   }
   ctx->disk = ks_disk_open(ctx, o);
+  ctx->record = ks_record_open(ctx, o);
+  ctx->async = ks_async_create(o->jobs);
+  if (!ctx->async) {
+    ks_ctx_destroy(ctx);
+    return ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
+  }
   ks_jit_llvm_init();
   ks_jit_clear();
   *out = ctx;
@@ -117,6 +123,8 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
 void ks_ctx_destroy(ks_ctx *ctx) {
   if (!ctx)
     return;
+  ks_async_destroy(ctx->async); /* first: its workers use everything else */
+  ks_record_close(ctx->record);
   ks_cache_destroy(ctx->cache, ctx->drv);
   ks_disk_close(ctx->disk);
   ks_drv_close(ctx->drv);

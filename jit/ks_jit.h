@@ -73,6 +73,8 @@ void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse);
 
 typedef struct ks_cache ks_cache;
 typedef struct ks_disk ks_disk;
+typedef struct ks_async ks_async;
+typedef struct ks_record ks_record;
 
 struct ks_ctx {
   const ks_arch *arch;
@@ -88,6 +90,8 @@ struct ks_ctx {
   ks_device_info dev;
   ks_cache *cache;
   ks_disk *disk;             /* NULL: no disk cache */
+  ks_async *async;           /* the background compiles' workers */
+  ks_record *record;         /* NULL: requests are not recorded */
   pthread_mutex_t warn_lock; /* guards warning */
   char warning[512];         /* the first warning; never changed after */
 };
@@ -103,6 +107,7 @@ ks_status ks_jit_driver(ks_ctx *ctx, ks_drv **out);
 
 struct ks_template {
   char *name;
+  char *path; /* the absolute path of a file; NULL for built-ins, memory */
   unsigned char *bitcode; /* canonical bytes, as written by LLVM */
   size_t len;
   uint64_t hash[2]; /* XXH3-128 of the bitcode */
@@ -228,6 +233,28 @@ void ks_disk_entry_state(ks_disk *d, const uint64_t key[2], char *why,
                          size_t cap);
 /* A stable identity of the library's code (its ELF build id), n bytes. */
 const unsigned char *ks_jit_build_id(size_t *n);
+
+/* ---- async.c ----------------------------------------------------------- */
+
+/* The worker pool of a context: no thread until the first background
+ * compile, then up to jobs (0: $KSPEC_JOBS, else the online CPUs, at most
+ * 8). NULL when out of memory. */
+ks_async *ks_async_create(unsigned jobs);
+/* Drops queued compiles, waits for running ones, joins the workers and
+ * leaves every future not yet freed finished with "context destroyed". */
+void ks_async_destroy(ks_async *a);
+
+/* ---- record.c ---------------------------------------------------------- */
+
+/* The record file that opts or KSPEC_RECORD ask for, opened O_APPEND; NULL
+ * when none is asked for, or with a warning on ctx when it cannot be
+ * opened. */
+ks_record *ks_record_open(ks_ctx *ctx, const ks_ctx_opts *o);
+void ks_record_close(ks_record *r);
+/* Appends req (already checked by ks_specialize) as one line, when ctx
+ * records. */
+void ks_record_request(ks_ctx *ctx, const ks_template *t,
+                       const ks_spec_req *req);
 
 /* ---- resources.c ------------------------------------------------------- */
 

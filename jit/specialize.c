@@ -631,6 +631,8 @@ ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
   if (s == KS_OK && claimed) {
     s = build(ctx, t, &r, key, &k);
     ks_cache_finish(ctx->cache, key, k, s);
+    if (s == KS_OK)
+      ks_record_request(ctx, t, req);
   }
   *out = k;
   return s;

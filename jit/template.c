@@ -143,6 +143,8 @@ ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
   s = len ? load_bytes(name, data, len, out)
           : ks_jit_fail(KS_EIO, "load: %s: empty file", name_or_path);
   free(data);
+  if (s == KS_OK) /* for recording (record.c); NULL when it cannot be had */
+    (*out)->path = realpath(name_or_path, NULL);
   return s;
 }
 
@@ -165,6 +167,7 @@ void ks_template_destroy(ks_template *t) {
   ks_ir_desc_free(&t->desc);
   free(t->bitcode);
   free(t->name);
+  free(t->path);
   free(t);
 }
 

@@ -272,6 +272,37 @@ KSPEC_CACHE=off
 export KSPEC_CACHE
 expect_failure "no disk cache" cache path
 unset KSPEC_CACHE
+# ---- the prewarm list: record, prewarm into a fresh cache, hit ----
+KSPEC_RECORD=$TMP/rec.txt
+export KSPEC_RECORD
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=12 --block 256
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=12 --block 256 # a disk hit
+expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --no-pass smem_promote \
+  --bake f=1,2,3,4,5
+unset KSPEC_RECORD
+[ "$(wc -l <"$TMP/rec.txt")" -eq 3 ] || bad "KSPEC_RECORD: want 3 lines"
+grep -q "^kspec-req-1 conv1d [0-9a-f]\{32\} kernel=conv1d block=256,0,0 .* D:FILTER_LEN=12$" \
+  "$TMP/rec.txt" || bad "KSPEC_RECORD: unexpected line format"
+KSPEC_CACHE_DIR=$TMP/cache2
+expect 0 prewarm "$TMP/rec.txt" $TARGET -j 2
+out_has "3 requests for sm_90"
+out_has "2 compiled, 0 already cached, 1 repeated, 0 failed"
+expect 0 prewarm "$TMP/rec.txt" $TARGET
+out_has "0 compiled, 2 already cached, 1 repeated, 0 failed"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=5 --no-pass smem_promote \
+  --bake f=1,2,3,4,5
+out_has "from the disk cache"
+echo "kspec-req-1 conv1d 00 kernel=conv1d" >>"$TMP/rec.txt"
+expect 1 prewarm "$TMP/rec.txt" $TARGET
+err_has "rec.txt:4: template conv1d changed since it was recorded"
+out_has "1 failed"
+expect_failure "cannot open" prewarm "$TMP/none.txt" $TARGET
+expect_usage prewarm
+expect_usage prewarm "$TMP/rec.txt" extra
+expect_usage prewarm -j 0 "$TMP/rec.txt"
+expect 0 prewarm --help
+out_has "usage: kspec prewarm FILE"
+KSPEC_CACHE_DIR=$TMP/cache
 # ---- coarsen: histogram's loop reads 16 samples per 16-byte load ----
 expect 0 explain histogram $TARGET -D BINS=256 --block 256
 out_has "coarsen: coarsened loop i.04: 16 elements of data (1 B) per 16-byte load"

@@ -10,6 +10,7 @@
  *   kspec explain TEMPLATE ...
  *   kspec run  TEMPLATE ... [--size N] [--reps N] [--seed S] [--compare]
  *   kspec cache stats|verify|clear|path
+ *   kspec prewarm FILE [--arch sm_XX] [-j N]                 (prewarm.c)
  *   kspec stats TEMPLATE ... [--smem N] [--no-driver] [--json]  (stats.c)
  *
  * Every specializing command also takes [--no-pass NAME]... and
@@ -26,6 +27,7 @@
 #include <time.h>
 
 #include "kspec.h"
+#include "prewarm.h"
 #include "stats.h"
 #include "workloads.h"
 
@@ -73,6 +75,8 @@ static const char usage_text[] =
     "                       reference, print the time\n"
     "  cache stats|verify|clear|path\n"
     "                       the disk cache of compiled kernels\n"
+    "  prewarm FILE [-j N]  compile the requests a program recorded with\n"
+    "                       KSPEC_RECORD=FILE into the disk cache\n"
     "  stats TEMPLATE [OPT] registers, spills, stack, shared and constant\n"
     "                       memory (ptxas; the driver on a GPU), occupancy\n"
     "                       and what limits it; --json for scripts\n"
@@ -701,6 +705,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "cache") == 0)
     return cmd_cache(argc - 1, argv + 1);
+  if (strcmp(cmd, "prewarm") == 0)
+    return kspec_prewarm_main(argc - 1, argv + 1); /* its own options */
   if (strcmp(cmd, "stats") == 0)
     return kspec_stats_main(argc - 1, argv + 1); /* its own options */
   static const char *const cmds[] = {"list", "info", "ptx",

@@ -2,6 +2,7 @@
  * kspec_bench.c - the benchmark behind BENCHMARKS.md (run on a GPU).
  *
  *   kspec-bench [--reps N] [--quick]
+ *   kspec-bench --latency
  *
  * 1. Copy bandwidth: a large device-to-device copy, bytes read + written.
  * 2. Per template: the generic kernel and the specialized one (default
@@ -11,12 +12,19 @@
  * 3. Specialization latency: median of many cold specializations (a fresh
  *    context each, so no cache; LLVM start-up excluded by a warm-up), and
  *    NVRTC compiling the same kernel as a C++ template in this process.
+ *
+ * --latency: the latency table of conv1d FILTER_LEN=32, block 256: cold
+ * (template -> loaded function), a fresh process from the disk cache (a
+ * child per sample: ctx create -> launchable function), an in-memory hit
+ * of ks_specialize, and NVRTC. Without a GPU it prints the rows that need
+ * none (without loading) and exits 1.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <nvrtc.h>
 
@@ -243,15 +251,207 @@ static int nvrtc_latency(const char *arch, int reps, double *med) {
   return 0;
 }
 
+/* ---- the latency table (--latency) ----------------------------------- */
+
+enum { LAT_REPS = 20, HIT_CALLS = 100000 };
+
+/* conv1d FILTER_LEN=32, block 256: the request of every latency row. */
+static ks_spec_req lat_req(ks_binding *b) {
+  *b = (ks_binding){.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 32};
+  return (ks_spec_req){.bindings = b, .nbindings = 1, .bounds.block = {256}};
+}
+
+/* One sample of a fresh process (run as `kspec-bench --latency-child DIR
+ * ARCH ISA LOAD`): ctx create -> loaded function from the disk cache, and
+ * the ks_specialize + ks_kernel_load part alone; prints "TOTAL SPEC" ms. */
+static int latency_child(char **argv) {
+  double t0 = now_ms();
+  ks_ctx_opts o = {.arch = argv[3],
+                   .ptx_isa = (unsigned)atoi(argv[4]),
+                   .cache_dir = argv[2],
+                   .no_driver = !atoi(argv[5])};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  ks_binding b;
+  ks_spec_req req = lat_req(&b);
+  if (ks_ctx_create(&o, &ctx) != KS_OK ||
+      ks_template_load(ctx, "conv1d", &t) != KS_OK)
+    return die("latency child", ks_errmsg(ctx));
+  double t1 = now_ms();
+  ks_kernel_info info;
+  if (ks_specialize(ctx, t, &req, &k) != KS_OK ||
+      (!o.no_driver && ks_kernel_load(k) != KS_OK) ||
+      ks_kernel_info_get(k, &info) != KS_OK)
+    return die("latency child", ks_errmsg(ctx));
+  double t2 = now_ms();
+  if (!info.from_disk)
+    return die("latency child", "not a disk cache hit");
+  printf("%.4f %.4f\n", t2 - t0, t2 - t1);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return 0;
+}
+
+/* (a) cold: template -> loaded function, no cache; LLVM warmed up once. */
+static int lat_cold(const char *arch, unsigned isa, int load, double *med) {
+  double t[LAT_REPS];
+  ks_ctx_opts o = {
+      .arch = arch, .ptx_isa = isa, .no_driver = !load, .no_disk_cache = 1};
+  for (int i = -1; i < LAT_REPS; i++) {
+    ks_ctx *ctx = NULL;
+    ks_template *tp = NULL;
+    ks_kernel *k = NULL;
+    ks_binding b;
+    ks_spec_req req = lat_req(&b);
+    if (ks_ctx_create(&o, &ctx) != KS_OK ||
+        ks_template_load(ctx, "conv1d", &tp) != KS_OK)
+      return die("latency", ks_errmsg(ctx));
+    double t0 = now_ms();
+    if (ks_specialize(ctx, tp, &req, &k) != KS_OK ||
+        (load && ks_kernel_load(k) != KS_OK))
+      return die("latency", ks_errmsg(ctx));
+    if (i >= 0)
+      t[i] = now_ms() - t0;
+    ks_template_destroy(tp);
+    ks_ctx_destroy(ctx);
+  }
+  *med = median(t, LAT_REPS);
+  return 0;
+}
+
+/* (b) a fresh process per sample, from a disk cache filled here. */
+static int lat_fresh(const char *arch, unsigned isa, int load, double *total,
+                     double *spec) {
+  char dir[] = "/tmp/kspec_lat_XXXXXX", cmd[512];
+  double a[LAT_REPS], b2[LAT_REPS];
+  if (!mkdtemp(dir))
+    return die("latency", "cannot make a cache directory");
+  ks_ctx_opts o = {
+      .arch = arch, .ptx_isa = isa, .no_driver = 1, .cache_dir = dir};
+  ks_ctx *ctx = NULL;
+  ks_template *tp = NULL;
+  ks_kernel *k = NULL;
+  ks_binding b;
+  ks_spec_req req = lat_req(&b);
+  int rc = 0;
+  if (ks_ctx_create(&o, &ctx) != KS_OK ||
+      ks_template_load(ctx, "conv1d", &tp) != KS_OK ||
+      ks_specialize(ctx, tp, &req, &k) != KS_OK)
+    rc = die("latency", ks_errmsg(ctx));
+  ks_template_destroy(tp);
+  ks_ctx_destroy(ctx);
+  char self[256] = "";
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0)
+    self[n] = '\0';
+  snprintf(cmd, sizeof cmd, "'%s' --latency-child %s %s %u %d", self, dir, arch,
+           isa, load);
+  for (int i = -1; i < LAT_REPS && !rc; i++) {
+    FILE *p = popen(cmd, "r");
+    double x = 0, y = 0;
+    int got = p ? fscanf(p, "%lf %lf", &x, &y) : 0;
+    if (!p || pclose(p) != 0 || got != 2)
+      rc = die("latency", "the child process failed");
+    else if (i >= 0) /* i == -1 warms the page cache */
+      a[i] = x, b2[i] = y;
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "kspec-bench: could not remove %s\n", dir);
+  if (!rc) {
+    *total = median(a, LAT_REPS);
+    *spec = median(b2, LAT_REPS);
+  }
+  return rc;
+}
+
+/* (c) in-memory hit: ns per ks_specialize of a cached key, median of
+ * 100 batches of 1000. */
+static int lat_hit(const char *arch, unsigned isa, double *ns) {
+  ks_ctx_opts o = {
+      .arch = arch, .ptx_isa = isa, .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *tp = NULL;
+  ks_kernel *k = NULL;
+  ks_binding b;
+  ks_spec_req req = lat_req(&b);
+  double t[HIT_CALLS / 1000];
+  if (ks_ctx_create(&o, &ctx) != KS_OK ||
+      ks_template_load(ctx, "conv1d", &tp) != KS_OK ||
+      ks_specialize(ctx, tp, &req, &k) != KS_OK)
+    return die("latency", ks_errmsg(ctx));
+  for (int i = 0; i < HIT_CALLS / 1000; i++) {
+    double t0 = now_ms();
+    for (int j = 0; j < 1000; j++)
+      if (ks_specialize(ctx, tp, &req, &k) != KS_OK)
+        return die("latency", ks_errmsg(ctx));
+    t[i] = (now_ms() - t0) * 1e6 / 1000;
+  }
+  *ns = median(t, HIT_CALLS / 1000);
+  ks_template_destroy(tp);
+  ks_ctx_destroy(ctx);
+  return 0;
+}
+
+/* Prints the latency table; without a GPU, the rows that need none. */
+static int latency_table(void) {
+  ks_ctx *ctx = NULL;
+  ks_device_info dev;
+  int gpu =
+      ks_ctx_create(NULL, &ctx) == KS_OK && ks_device_query(ctx, &dev) == KS_OK;
+  if (!gpu)
+    fprintf(stderr, "kspec-bench: no GPU (%s): the rows without loading only\n",
+            ks_errmsg(ctx));
+  const char *arch = ctx ? ks_ctx_arch(ctx) : "sm_90";
+  unsigned isa = ctx ? ks_ctx_ptx_isa(ctx) : 85;
+  double cold = 0, total = 0, spec = 0, hit = 0, nv = 0;
+  int bad = 0;
+  printf("latency of conv1d FILTER_LEN=32, block 256, %s, PTX ISA %u.%u%s%s "
+         "(medians)\n\n| path | latency |\n|---|---:|\n",
+         arch, isa / 10, isa % 10, gpu ? ", " : ", no GPU",
+         gpu ? dev.name : "");
+  int rc_cold = lat_cold(arch, isa, gpu, &cold);
+  bad |= rc_cold;
+  if (!rc_cold)
+    printf("| cold: template -> %s, no cache (%d runs) | %.2f ms |\n",
+           gpu ? "loaded function" : "PTX", LAT_REPS, cold);
+  int rc_fresh = lat_fresh(arch, isa, gpu, &total, &spec);
+  bad |= rc_fresh;
+  if (!rc_fresh) {
+    printf("| fresh process, disk cache: ctx create -> %s (%d runs) | "
+           "%.3f ms |\n",
+           gpu ? "launchable function" : "kernel", LAT_REPS, total);
+    printf("| fresh process, disk cache: ks_specialize%s alone | %.3f ms |\n",
+           gpu ? " + ks_kernel_load" : "", spec);
+  }
+  int rc_hit = lat_hit(arch, isa, &hit);
+  bad |= rc_hit;
+  if (!rc_hit)
+    printf("| in-memory hit: ks_specialize (%d calls) | %.0f ns |\n", HIT_CALLS,
+           hit);
+  if (nvrtc_latency(arch, LAT_REPS, &nv) == 0)
+    printf("| NVRTC: C++ template -> PTX (load not included) | %.2f ms |\n",
+           nv);
+  else
+    bad = 1;
+  ks_ctx_destroy(ctx);
+  return bad || !gpu ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv) {
   int reps = 50, quick = 0;
+  if (argc == 6 && strcmp(argv[1], "--latency-child") == 0)
+    return latency_child(argv);
+  if (argc == 2 && strcmp(argv[1], "--latency") == 0)
+    return latency_table();
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
       reps = atoi(argv[++i]);
     else if (strcmp(argv[i], "--quick") == 0)
       quick = 1;
     else {
-      fprintf(stderr, "usage: kspec-bench [--reps N] [--quick]\n");
+      fprintf(stderr, "usage: kspec-bench [--reps N] [--quick] | --latency\n");
       return 2;
     }
   }

@@ -128,6 +128,15 @@ else
 fi
 cat "$out/bench.md"
 
+echo "== latency: cold, fresh process from the disk cache, memory hit, NVRTC"
+if kspec-bench --latency >"$out/latency.md" 2>&1; then
+  note "kspec-bench --latency: ok"
+else
+  status=1
+  note "kspec-bench --latency: FAIL (see latency.md)"
+fi
+cat "$out/latency.md"
+
 echo "== benchmark against hand-written CUDA"
 if ! command -v kspec-bench-cuda >/dev/null; then
   note "kspec-bench-cuda: not packed (no nvcc where gpu-pack.sh ran)"
