@@ -439,6 +439,8 @@ typedef struct ks_kernel_info {
   double compile_ms;   /* template to PTX (when it came from the disk
                           cache, the original compile's time) */
   unsigned smem_bytes; /* static shared memory of the specialized IR */
+  int est_regs;        /* registers per thread kspec estimated (the
+                          regpressure stage); 0 when it did not run */
   int from_disk;       /* the PTX came from the disk cache */
   /* After loading (0 before): figures from the driver. */
   int loaded;

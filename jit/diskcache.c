@@ -65,7 +65,7 @@ typedef struct header {
   uint64_t compile_ns;
   uint32_t reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
   uint32_t len[KS_DISK_NSTR]; /* name, explain, ptx, components */
-  uint32_t reserved;
+  uint32_t est_regs;          /* ks_kernel_info.est_regs */
 } header;
 _Static_assert(sizeof(header) == 104, "the header has no padding");
 
@@ -319,6 +319,7 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->minctasm = h.minctasm;
   e->maxnreg = h.maxnreg;
   e->smem_bytes = h.smem_bytes;
+  e->est_regs = (int)h.est_regs;
   e->compile_ms = h.compile_ns / 1e6;
   return 0;
 }
@@ -375,6 +376,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       memcpy(k->ptx, e.str[KS_DISK_PTX], e.len[KS_DISK_PTX] + 1);
       k->ptx_len = e.len[KS_DISK_PTX];
       k->info.smem_bytes = e.smem_bytes;
+      k->info.est_regs = e.est_regs;
       k->info.compile_ms = e.compile_ms;
       k->info.from_disk = 1;
       futimens(fd, NULL); /* recently used: last to be evicted */
@@ -403,6 +405,7 @@ static unsigned char *serialize(const ks_kernel *k, const char *why,
   h.minctasm = k->info.minctasm;
   h.maxnreg = k->info.maxnreg;
   h.smem_bytes = k->info.smem_bytes;
+  h.est_regs = k->info.est_regs > 0 ? (uint32_t)k->info.est_regs : 0;
   size_t total = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     size_t len = i == KS_DISK_PTX ? k->ptx_len : strlen(s[i]);

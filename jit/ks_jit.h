@@ -191,6 +191,7 @@ typedef struct ks_disk_entry {
   const char *str[KS_DISK_NSTR];
   uint32_t len[KS_DISK_NSTR];
   unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
+  int est_regs;
   double compile_ms;
 } ks_disk_entry;
 

@@ -465,7 +465,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   LLVMSetModuleDataLayout(m, dl);
   LLVMDisposeTargetData(dl);
   LLVMSetTarget(m, "nvptx64-nvidia-cuda");
-  if (ks_pipeline_run(m, jtm.tm, &r->spec, &d)) {
+  if (ks_pipeline_run(&m, jtm.tm, &r->spec, &d)) {
     /* "stage: what" -> "stage: template: what" */
     int n = (int)strcspn(d.msg, ":");
     s = ks_jit_fail(d.status, "%.*s: %s%s", n, d.msg, t->name, d.msg + n);
@@ -481,6 +481,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->explain = d.explain ? d.explain : strdup("");
   d.explain = NULL;
   k->info.smem_bytes = static_smem(m);
+  k->info.est_regs = d.est_regs;
   s = ks_ir_screen(m, t->name, err, cap);
   if (s == KS_OK) {
     double t0 = now_ms();

@@ -57,6 +57,9 @@ typedef struct ks_diag {
   char *explain;
   size_t explain_len, explain_cap;
   double stage_ms[32]; /* wall time of each pipeline stage */
+  int est_regs;        /* regpressure: registers per thread estimated on the
+                          final IR; 0 when the stage did not run */
+  int reg_budget;      /* and the budget the launch bounds give */
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */
@@ -81,6 +84,22 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Marks every loop of spec->kernel llvm.loop.unroll.full, so that loops
  * whose trip count binding made constant unroll fully. */
 int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* The same with llvm.loop.unroll.count = count instead (count 1: unroll
+ * disabled; 0: full, as ks_pass_loops). */
+int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
+                  ks_diag *d);
+
+/* ---- regpressure.c ----------------------------------------------------- */
+
+/* Estimates the registers per thread that spec->kernel needs (liveness over
+ * its CFG, weighted by width in 32-bit registers) and reports it with the
+ * budget of the launch bounds (ks_diag.est_regs, .reg_budget). */
+int ks_pass_regpressure(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* The estimate for fn, a function of m; -1 on no memory. */
+int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
+/* Registers per thread the launch bounds of s allow (255 without bounds);
+ * where the limit comes from in why. */
+int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
 
 /* ---- coarsen.c --------------------------------------------------------- */
 
@@ -169,10 +188,14 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 7
+#define KS_PIPELINE_VERSION 8
 
-/* Runs every stage on m (the kernel's whole module) with tm's target. */
-int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
+/* Runs every stage on *m (the kernel's whole module) with tm's target. When
+ * the regpressure stage finds that full unrolling went over the register
+ * budget, the stages from loops on are run again on a copy with a smaller
+ * unroll factor, and *m may be replaced by that copy (the old module is
+ * disposed of). */
+int ks_pipeline_run(LLVMModuleRef *m, LLVMTargetMachineRef tm, const ks_spec *s,
                     ks_diag *d);
 
 #endif /* KS_PASSES_H */

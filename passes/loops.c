@@ -7,8 +7,9 @@
  * 32-tap filter rolled. This pass adds llvm.loop.unroll.full to each loop
  * of the kernel, as `#pragma unroll` would: LLVM then unrolls every loop
  * whose trip count is known, up to its much larger pragma threshold, and
- * leaves loops with run-time trip counts alone. (A register budget for this
- * belongs to the regpressure pass.)
+ * leaves loops with run-time trip counts alone. When that goes over the
+ * register budget, the pipeline asks for a smaller unroll count instead
+ * (ks_loops_mark, see pipeline.c and regpressure.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,27 @@ static int has_unroll_hint(LLVMValueRef *ops, unsigned n) {
   return 0;
 }
 
-/* A new, self-referential loop ID: id's properties plus unroll.full. */
-static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind) {
+/* The unroll directive for count (0: full, 1: disable). */
+static LLVMMetadataRef directive(LLVMContextRef c, unsigned count) {
+  static const char cnt[] = "llvm.loop.unroll.count";
+  static const char off[] = "llvm.loop.unroll.disable";
+  if (count == 0) {
+    LLVMMetadataRef s = LLVMMDStringInContext2(c, full, sizeof full - 1);
+    return LLVMMDNodeInContext2(c, &s, 1);
+  }
+  if (count == 1) {
+    LLVMMetadataRef s = LLVMMDStringInContext2(c, off, sizeof off - 1);
+    return LLVMMDNodeInContext2(c, &s, 1);
+  }
+  LLVMMetadataRef ops[2] = {
+      LLVMMDStringInContext2(c, cnt, sizeof cnt - 1),
+      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), count, 0))};
+  return LLVMMDNodeInContext2(c, ops, 2);
+}
+
+/* A new, self-referential loop ID: id's properties plus the directive. */
+static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind,
+                unsigned count) {
   LLVMValueRef id = LLVMGetMetadata(br, kind);
   unsigned n = LLVMGetMDNodeNumOperands(id);
   LLVMValueRef *ops = malloc((n ? n : 1) * sizeof *ops);
@@ -53,8 +73,7 @@ static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind) {
     md[0] = self;
     for (unsigned i = 1; i < n; i++)
       md[i] = LLVMValueAsMetadata(ops[i]);
-    LLVMMetadataRef s = LLVMMDStringInContext2(c, full, sizeof full - 1);
-    md[n ? n : 1] = LLVMMDNodeInContext2(c, &s, 1);
+    md[n ? n : 1] = directive(c, count);
     LLVMMetadataRef node = LLVMMDNodeInContext2(c, md, (n ? n : 1) + 1);
     LLVMMetadataReplaceAllUsesWith(self, node); /* frees self */
     LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, node));
@@ -64,7 +83,8 @@ static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind) {
   return 0;
 }
 
-int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
+                  ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn)
     return ks_diag_fail(d, KS_ENOKERNEL, "loops: no kernel '%s'", s->kernel);
@@ -73,8 +93,12 @@ int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (t && LLVMGetMetadata(t, kind) && mark(c, t, kind))
+    if (t && LLVMGetMetadata(t, kind) && mark(c, t, kind, count))
       return ks_diag_fail(d, KS_ENOMEM, "loops: out of memory");
   }
   return 0;
+}
+
+int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  return ks_loops_mark(m, s, 0, d);
 }

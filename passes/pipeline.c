@@ -13,6 +13,12 @@
  * move the updates of global atomics between blocks; smem_promote then
  * privatizes the coarsened loop's atomics.
  *
+ * The last stage, regpressure (optional), estimates the registers the final
+ * IR needs against the budget of the launch bounds. When full unrolling
+ * went over it, the stages from loops on run again on a copy of the module
+ * taken before loops, with smaller unroll counts (retry_unroll); switching
+ * regpressure off (--no-pass regpressure) keeps full unrolling.
+ *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
  * block size can replace them. With KSPEC_VERIFY_STAGES set in the
@@ -82,6 +88,7 @@ static const stage stages[] = {
     {"smem_promote", NULL, ks_pass_smem_promote, 1},
     {"const_promote", NULL, ks_pass_const_promote, 1},
     {"optimize", OPTIMIZE_PASSES, NULL, 0},
+    {"regpressure", NULL, ks_pass_regpressure, 1},
 };
 enum { NSTAGES = sizeof stages / sizeof stages[0] };
 _Static_assert(NSTAGES <= 32, "ks_spec.disabled has one bit per stage");
@@ -141,24 +148,168 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int ks_pipeline_run(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
-                    ks_diag *d) {
-  int check = verify_stages();
-  for (size_t i = 0; i < NSTAGES; i++) {
-    const stage *st = &stages[i];
-    double t0 = now_ms();
-    int off = st->optional && (s->disabled & (1u << i));
-    if (off)
-      ks_explain(d, st->name, "switched off");
-    if (!off && st->llvm_passes && run_llvm(m, tm, st, d))
-      return 1;
-    if (!off && st->pass && st->pass(m, s, d))
-      return 1;
-    if (check && verify(m, st, d))
-      return 1;
-    d->stage_ms[i] = now_ms() - t0; /* verification included */
-    if (s->dump_stage && strcmp(s->dump_stage, st->name) == 0 && dump(m, d))
+/* Runs stage i on m; loops with unroll count `count` (0: full). */
+static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
+                     ks_diag *d, size_t i, unsigned count, int check) {
+  const stage *st = &stages[i];
+  double t0 = now_ms();
+  int off = st->optional && (s->disabled & (1u << i));
+  if (off)
+    ks_explain(d, st->name, "switched off");
+  if (!off && st->llvm_passes && run_llvm(m, tm, st, d))
+    return 1;
+  if (!off && st->pass == ks_pass_loops && ks_loops_mark(m, s, count, d))
+    return 1;
+  if (!off && st->pass && st->pass != ks_pass_loops && st->pass(m, s, d))
+    return 1;
+  if (check && verify(m, st, d))
+    return 1;
+  d->stage_ms[i] += now_ms() - t0; /* verification included */
+  if (s->dump_stage && strcmp(s->dump_stage, st->name) == 0 && dump(m, d))
+    return 1;
+  return 0;
+}
+
+static size_t stage_index(const char *name) {
+  for (size_t i = 0; i < NSTAGES; i++)
+    if (strcmp(stages[i].name, name) == 0)
+      return i;
+  return NSTAGES;
+}
+
+/* Does the kernel have a loop (a branch with llvm.loop)? */
+static int has_loops(LLVMModuleRef m, const ks_spec *s) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn)
+    return 0;
+  unsigned kind =
+      LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "llvm.loop", 9);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetMetadata(t, kind))
       return 1;
   }
   return 0;
+}
+
+/* Appends what a trial run said ("pass: text" lines) to d. */
+static void take_explain(ks_diag *d, const ks_diag *from) {
+  const char *p = from->explain;
+  while (p && *p) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    const char *colon = memchr(p, ':', len);
+    char pass[64];
+    size_t plen = colon ? (size_t)(colon - p) : 0;
+    if (colon && plen < sizeof pass && colon + 2 <= p + len) {
+      memcpy(pass, p, plen);
+      pass[plen] = '\0';
+      ks_explain(d, pass, "%.*s", (int)(p + len - colon - 2), colon + 2);
+    }
+    p += len + (nl ? 1 : 0);
+  }
+}
+
+/* The register budget: full unrolling (the loops stage) made *m need more
+ * registers than the launch bounds allow. The stages from loops on are run
+ * again on copies of `saved` (the module before loops) with unroll counts
+ * 8, 4, 2 and 1 (no unrolling), and the first copy within the budget
+ * (with 1/8 to spare, the estimate's error), or
+ * else the one with the smallest estimate if it beats full unrolling,
+ * replaces *m. Explanations of the replaced run after `explain_at` are
+ * dropped for the copy's. */
+static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
+                        LLVMTargetMachineRef tm, const ks_spec *s, ks_diag *d,
+                        size_t loops, size_t explain_at, int check) {
+  static const unsigned counts[] = {8, 4, 2, 1};
+  int full = d->est_regs, budget = d->reg_budget;
+  LLVMModuleRef best = NULL;
+  ks_diag bestd = {0};
+  unsigned bestc = 0;
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    LLVMModuleRef t = LLVMCloneModule(saved);
+    ks_diag td = {0};
+    int bad = !t;
+    for (size_t i = loops; !bad && i < NSTAGES; i++)
+      bad = run_stage(t, tm, s, &td, i, counts[c], check);
+    if (bad || td.est_regs >= (best ? bestd.est_regs : full)) {
+      if (t)
+        LLVMDisposeModule(t);
+      free(td.dump);
+      free(td.explain);
+      if (bad)
+        break; /* keep what there is */
+      continue;
+    }
+    if (best)
+      LLVMDisposeModule(best);
+    free(bestd.dump);
+    free(bestd.explain);
+    best = t;
+    bestd = td;
+    bestc = counts[c];
+    if (td.est_regs + td.est_regs / 8 <= budget)
+      break; /* within the budget, with a margin for the estimate's error */
+  }
+  if (!best) {
+    ks_explain(d, "regpressure",
+               "full unroll needs ~%d registers over the budget of %d; "
+               "unrolling less does not need fewer: kept",
+               full, budget);
+    return 0;
+  }
+  LLVMDisposeModule(*m);
+  *m = best;
+  if (d->explain && explain_at <= d->explain_len) {
+    d->explain_len = explain_at;
+    d->explain[explain_at] = '\0';
+  }
+  take_explain(d, &bestd);
+  if (bestd.dump) {
+    free(d->dump);
+    d->dump = bestd.dump;
+  }
+  free(bestd.explain);
+  d->est_regs = bestd.est_regs;
+  if (bestc == 1)
+    ks_explain(d, "regpressure",
+               "full unroll would need ~%d registers over the budget of %d: "
+               "loops left rolled instead (~%d)",
+               full, budget, bestd.est_regs);
+  else
+    ks_explain(d, "regpressure",
+               "full unroll would need ~%d registers over the budget of %d: "
+               "unrolled by %u instead (~%d)",
+               full, budget, bestc, bestd.est_regs);
+  return 0;
+}
+
+int ks_pipeline_run(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                    const ks_spec *s, ks_diag *d) {
+  int check = verify_stages();
+  size_t loops = stage_index("loops"), rp = stage_index("regpressure");
+  int control = !(s->disabled & (1u << rp));
+  LLVMModuleRef saved = NULL;
+  size_t explain_at = 0;
+  for (size_t i = 0; i < NSTAGES; i++) {
+    if (i == loops && control && has_loops(*mp, s)) {
+      saved = LLVMCloneModule(*mp);
+      explain_at = d->explain_len;
+    }
+    if (run_stage(*mp, tm, s, d, i, 0, check))
+      goto fail;
+    if (i == rp && saved && d->est_regs > d->reg_budget) {
+      double t0 = now_ms();
+      retry_unroll(mp, saved, tm, s, d, loops, explain_at, check);
+      d->stage_ms[i] += now_ms() - t0;
+    }
+  }
+  if (saved)
+    LLVMDisposeModule(saved);
+  return 0;
+fail:
+  if (saved)
+    LLVMDisposeModule(saved);
+  return 1;
 }

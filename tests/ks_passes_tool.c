@@ -174,8 +174,10 @@ static int type_values(LLVMModuleRef m, options *o) {
   return 0;
 }
 
-/* Runs what o->stage asks on m; 0 with the IR text in *out, or 1. */
-static int run(LLVMModuleRef m, options *o, ks_diag *d, char **out) {
+/* Runs what o->stage asks on *mp (which the pipeline may replace); 0 with the
+ * IR text in *out, or 1. */
+static int run(LLVMModuleRef *mp, options *o, ks_diag *d, char **out) {
+  LLVMModuleRef m = *mp;
   if (strcmp(o->stage, "bind-only") == 0) {
     if (ks_pass_bind(m, &o->spec, d))
       return 1;
@@ -191,7 +193,8 @@ static int run(LLVMModuleRef m, options *o, ks_diag *d, char **out) {
   LLVMDisposeTargetData(dl);
   int all = strcmp(o->stage, "all") == 0;
   o->spec.dump_stage = all ? NULL : o->stage;
-  int bad = ks_pipeline_run(m, tm, &o->spec, d);
+  int bad = ks_pipeline_run(mp, tm, &o->spec, d);
+  m = *mp;
   LLVMDisposeTargetMachine(tm);
   if (bad)
     return 1;
@@ -221,7 +224,7 @@ int main(int argc, char **argv) {
   rc = 1;
   if (ks_ir_parse(c, text, len, o.file, &m, err, sizeof err) != KS_OK) {
     fprintf(stderr, "ks_passes_tool: %s\n", err);
-  } else if (type_values(m, &o), run(m, &o, &d, &ir)) {
+  } else if (type_values(m, &o), run(&m, &o, &d, &ir)) {
     if (o.expect_fail)
       printf("error: %s: %s\n", ks_status_name(d.status), d.msg);
     else

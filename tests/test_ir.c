@@ -474,9 +474,9 @@ static void discover_block_x(void **state) {
  * its range, and each template has its doc line. */
 static void discover_builtin_templates(void **state) {
   (void)state;
-  static const char *const names[] = {"conv1d",         "sepfilter_rows",
-                                      "sepfilter_cols", "histogram",
-                                      "reduce_sum",     "transpose"};
+  static const char *const names[] = {
+      "conv1d",     "sepfilter_rows", "sepfilter_cols", "histogram",
+      "reduce_sum", "transpose",      "stencil1d"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     fixture g = {0};
     g.c = ks_ir_context_create(g.sink);

@@ -379,7 +379,7 @@ static int run_pipeline(fixture *f, const ks_spec *s) {
   LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(f->m, dl);
   LLVMDisposeTargetData(dl);
-  int rc = ks_pipeline_run(f->m, tm, s, &f->d);
+  int rc = ks_pipeline_run(&f->m, tm, s, &f->d);
   LLVMDisposeTargetMachine(tm);
   return rc;
 }

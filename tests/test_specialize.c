@@ -183,9 +183,9 @@ static size_t test_values(const ks_param_info *p, long out[4]) {
 
 static void builtins_listed(void **state) {
   (void)state;
-  static const char *const want[] = {"conv1d",         "sepfilter_rows",
-                                     "sepfilter_cols", "histogram",
-                                     "reduce_sum",     "transpose"};
+  static const char *const want[] = {
+      "conv1d",     "sepfilter_rows", "sepfilter_cols", "histogram",
+      "reduce_sum", "transpose",      "stencil1d"};
   size_t n = ks_builtin_count();
   assert_int_equal(n, sizeof want / sizeof want[0]);
   for (size_t i = 0; i < n; i++) {
@@ -450,6 +450,97 @@ static void launch_bounds(void **state) {
     if (tu_have_tool(KS_PTXAS))
       check_ptxas(ptx_of(k), name);
   }
+}
+
+/* ---- regpressure ----------------------------------------------------------
+ */
+
+/* Specializes the loaded template at its default (block 256, or the block
+ * its parameter fixes) with bounds b and the passes in no_pass off. */
+static ks_kernel *spec_default(fixture *f, const char *name,
+                               const ks_launch_bounds *b,
+                               const char *const *no_pass, size_t nno) {
+  ks_param_info p;
+  assert_int_equal(ks_template_param(f->t, 0, 0, &p), KS_OK);
+  char text[32];
+  snprintf(text, sizeof text, "%.0f", p.def);
+  ks_binding bd = {.name = p.name, .kind = KS_VALUE_TEXT, .v.s = text};
+  ks_spec_req req = {
+      .bindings = &bd, .nbindings = 1, .no_pass = no_pass, .nno_pass = nno};
+  if (b)
+    req.bounds = *b;
+  else if (!(p.flags & (KS_PARAM_BLOCK_X | KS_PARAM_BLOCK_Y)))
+    req.bounds.block[0] = 256;
+  ks_kernel *k = NULL;
+  if (ks_specialize(f->ctx, f->t, &req, &k) != KS_OK)
+    fail_msg("%s: %s", name, ks_errmsg(f->ctx));
+  return k;
+}
+
+/* The estimate is within 20% of ptxas's register count for every built-in
+ * at its default; the table is printed. */
+static void regpressure_vs_ptxas(void **state) {
+  fixture *f = *state;
+  if (!tu_have_tool(KS_PTXAS))
+    skip();
+  int bad = 0;
+  printf("%-16s %9s %6s\n", "template", "estimate", "ptxas");
+  for (size_t i = 0; i < ks_builtin_count(); i++) {
+    const char *name = ks_builtin_name(i);
+    load(f, name);
+    ks_kernel *k = spec_default(f, name, NULL, NULL, 0);
+    ks_kernel_info info;
+    ks_kernel_resources r;
+    assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+    assert_int_equal(ks_kernel_resources_get(k, KS_RES_PTXAS, &r), KS_OK);
+    printf("%-16s %9d %6d\n", name, info.est_regs, r.regs);
+    assert_true(info.est_regs > 0);
+    if (5 * abs(info.est_regs - r.regs) > r.regs)
+      bad++;
+  }
+  if (bad)
+    fail_msg("%d estimates more than 20%% off ptxas", bad);
+}
+
+/* stencil1d at RADIUS 16 and 64 under bounds that leave 64 and 32
+ * registers: full unrolling spills (regpressure off), the pass unrolls
+ * less and ptxas reports no spills; the explanation says so. */
+static void regpressure_avoids_spills(void **state) {
+  fixture *f = *state;
+  static const char *const off[] = {"regpressure"};
+  static const ks_launch_bounds bounds[] = {{.block = {1024}},
+                                            {.maxntid = 1024, .minctasm = 2}};
+  static const char *const radii[] = {"16", "64"};
+  int ptxas = tu_have_tool(KS_PTXAS);
+  load(f, "stencil1d");
+  for (size_t b = 0; b < 2; b++) {
+    for (size_t r = 0; r < 2; r++) {
+      ks_binding bd = {
+          .name = "RADIUS", .kind = KS_VALUE_TEXT, .v.s = radii[r]};
+      ks_spec_req req = {.bindings = &bd, .nbindings = 1, .bounds = bounds[b]};
+      ks_kernel *with = NULL, *without = NULL;
+      assert_int_equal(ks_specialize(f->ctx, f->t, &req, &with), KS_OK);
+      req.no_pass = off;
+      req.nno_pass = 1;
+      assert_int_equal(ks_specialize(f->ctx, f->t, &req, &without), KS_OK);
+      TU_ASSERT_CONTAINS(ks_kernel_explain(with), "full unroll would need");
+      TU_ASSERT_CONTAINS(ks_kernel_explain(without),
+                         "regpressure: switched off");
+      if (!ptxas)
+        continue;
+      ks_kernel_resources rw, ro;
+      assert_int_equal(ks_kernel_resources_get(with, KS_RES_PTXAS, &rw), KS_OK);
+      assert_int_equal(ks_kernel_resources_get(without, KS_RES_PTXAS, &ro),
+                       KS_OK);
+      printf("stencil1d RADIUS=%s bounds %zu: spill stores %d with, %d "
+             "without regpressure; registers %d, %d\n",
+             radii[r], b, rw.spill_stores, ro.spill_stores, rw.regs, ro.regs);
+      assert_int_equal(rw.spill_stores + rw.spill_loads, 0);
+      assert_true(ro.spill_stores > 0);
+    }
+  }
+  if (!ptxas)
+    skip();
 }
 
 /* PTX allows .reqntid or .maxntid, not both: a request with a block and
@@ -1253,6 +1344,8 @@ int main(int argc, char **argv) {
       T(block_param_fixes_block),
       T(launch_bounds),
       T(bounds_block_and_maxntid),
+      T(regpressure_vs_ptxas),
+      T(regpressure_avoids_spills),
       T(template_bounds),
       T(ptx_target),
       T(cache),

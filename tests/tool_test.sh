@@ -69,11 +69,12 @@ expect_usage() {
 
 # ---- list and info ----------------------------------------------------------
 expect 0 list
-for t in conv1d sepfilter_rows sepfilter_cols histogram reduce_sum transpose
+for t in conv1d sepfilter_rows sepfilter_cols histogram reduce_sum transpose \
+  stencil1d
 do
   grep -q "^$t " "$TMP/out" || bad "kspec list: no line for $t"
 done
-[ "$(wc -l <"$TMP/out")" -eq 6 ] || bad "kspec list: not six lines"
+[ "$(wc -l <"$TMP/out")" -eq 7 ] || bad "kspec list: not seven lines"
 
 expect 0 info conv1d
 out_has "kernel conv1d"

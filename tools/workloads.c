@@ -229,6 +229,45 @@ static int compare_close(ks_wl *w, char *err, size_t cap) {
   return 0;
 }
 
+/* ---- stencil1d --------------------------------------------------------- */
+
+static void stencil1d_setup(ks_wl *w) {
+  size_t n = w->size, r = (size_t)w->pv;
+  add_buf(w, "x", ROLE_IN, ELEM_F32, n + 2 * r);
+  add_buf(w, "c", ROLE_IN, ELEM_F32, 2 * r + 1);
+  add_buf(w, "y", ROLE_OUT, ELEM_F32, n);
+  add_int(w, n);
+}
+
+static int stencil1d_reference(ks_wl *w) {
+  const float *x = w->bufs[0].host, *c = w->bufs[1].host;
+  size_t n = w->size, taps = 2 * (size_t)w->pv + 1;
+  if (!alloc_ref(w, n))
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    double m = 0.0, s = 0.0;
+    for (size_t k = 0; k < taps; k++)
+      m += x[i + k];
+    m /= (double)taps;
+    for (size_t k = 0; k < taps; k++)
+      s += (double)c[k] * (x[i + k] - m);
+    w->ref[i] = s;
+  }
+  return 0;
+}
+
+/* Four outputs per thread; block 0 means 256. */
+static void stencil1d_geometry(ks_wl *w, unsigned block) {
+  unsigned b = block ? block : 256;
+  w->block = (ks_dim3){b, 1, 1};
+  w->grid = (ks_dim3){(unsigned)ceil_div(ceil_div(w->size, 4), b), 1, 1};
+}
+
+static double stencil1d_bytes(const ks_wl *w) {
+  return 4.0 * ((double)w->size + 2.0 * (double)w->pv) + 4.0 * (double)w->size +
+         4.0 * (2.0 * (double)w->pv + 1);
+}
+
 /* ---- sepfilter_rows, sepfilter_cols ------------------------------------ */
 
 static void sepfilter_setup(ks_wl *w) {
@@ -474,6 +513,15 @@ static const wl_desc wl_table[] = {
      .reference = NULL,
      .compare = transpose_compare,
      .bytes = transpose_bytes},
+    {.name = "stencil1d",
+     .param = "RADIUS",
+     .ints = {"n"},
+     .def_size = (size_t)1 << 24,
+     .setup = stencil1d_setup,
+     .geometry = stencil1d_geometry,
+     .reference = stencil1d_reference,
+     .compare = compare_close,
+     .bytes = stencil1d_bytes},
 };
 
 static const wl_desc *find_desc(const char *name) {

@@ -50,6 +50,7 @@ static const tcase cases[] = {
     {"histogram", {100, 255, 1000}, 1000003},
     {"reduce_sum", {33, 100, 640}, 1000003},
     {"transpose", {7, 8, 16, 31}, 1001},
+    {"stencil1d", {1, 5, 16, 64}, 1000003},
 };
 
 /* Creates a context and queries the device. A missing driver or device is
@@ -227,6 +228,7 @@ static void test_sepfilter_cols(void **state) {
 static void test_histogram(void **state) { test_template(state, &cases[3]); }
 static void test_reduce_sum(void **state) { test_template(state, &cases[4]); }
 static void test_transpose(void **state) { test_template(state, &cases[5]); }
+static void test_stencil1d(void **state) { test_template(state, &cases[6]); }
 
 /* Status of a check of `name` (generic) with `block` threads per block. */
 static ks_status check_with_block(gpu *g, const char *name, unsigned block) {
@@ -298,6 +300,7 @@ int main(void) {
       cmocka_unit_test(test_histogram),
       cmocka_unit_test(test_reduce_sum),
       cmocka_unit_test(test_transpose),
+      cmocka_unit_test(test_stencil1d),
       cmocka_unit_test(test_block_too_large),
   };
   gpu probe = {0};
