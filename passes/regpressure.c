@@ -30,7 +30,7 @@
 #include "passes/ks_passes.h"
 
 enum {
-  KS_REG_ABI = 3,
+  KS_REG_ABI = 2,
   KS_REG_FREE = 32,
   REGS_PER_SM = 65536,
   REG_GRANULE = 8,
@@ -329,13 +329,13 @@ int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn) {
         peak = p > peak ? p : peak;
         for (LLVMValueRef i = LLVMGetFirstInstruction(L.blocks[bi]); i;
              i = LLVMGetNextInstruction(i))
-          nl += LLVMIsALoadInst(i) != NULL;
+          nl += LLVMIsALoadInst(i) != NULL || LLVMIsAAtomicRMWInst(i) != NULL;
         loads = nl > loads ? nl : loads;
       }
       /* ptxas schedules loads earlier than the IR has them, which widens
        * the live ranges (15% on the built-ins), and spends the registers
-       * that full occupancy leaves free (32 per thread) on loads in
-       * flight. */
+       * that full occupancy leaves free (32 per thread) on loads and
+       * atomics in flight (their addresses). */
       unsigned base = peak * 115 / 100 + KS_REG_ABI;
       unsigned fill = base + loads / 4;
       if (fill > KS_REG_FREE)

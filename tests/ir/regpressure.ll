@@ -2,7 +2,7 @@
 ; x and y are 64-bit pointers (2 registers each), the loads are floats (1),
 ; the GEPs with constant offsets fold into the loads' addresses (0). Most
 ; live: before the third load, {x, a, b, y} = 2 + 1 + 1 + 2 = 6. The
-; estimate is 6 * 115% (6, rounded down) + 3 = 9; 3 loads in the block add
+; estimate is 6 * 115% (6, rounded down) + 2 = 8; 3 loads in the block add
 ; 3/4 = 0. The budget follows the launch bounds.
 ;
 ; RUN: ks_passes_tool --stage all %s | FileCheck %s
@@ -11,8 +11,8 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: ; explain: regpressure: estimated 9 registers per thread; budget 255 (from no launch bounds)
-; B1024: ; explain: regpressure: estimated 9 registers per thread; budget 64 (from block of 1024 threads, minctasm 1)
+; CHECK: ; explain: regpressure: estimated 8 registers per thread; budget 255 (from no launch bounds)
+; B1024: ; explain: regpressure: estimated 8 registers per thread; budget 64 (from block of 1024 threads, minctasm 1)
 ; OFF: ; explain: regpressure: switched off
 ; OFF-NOT: estimated
 
