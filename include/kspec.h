@@ -390,6 +390,15 @@ typedef struct ks_cache_counters {
   double compile_ms;    /* time spent compiling */
   double saved_ms;      /* the original compile time of every kernel served
                            from a cache */
+  /* Loads (ks_kernel_load) with a disk cache: */
+  uint64_t cubin_hits;    /* the driver's cubin loaded from the disk cache */
+  uint64_t cubin_misses;  /* no cubin there: the PTX compiled, one stored */
+  uint64_t cubin_dropped; /* cubin entries the driver refused: removed, the
+                             PTX loaded instead (also counted as misses) */
+  /* Template loads with a disk cache: */
+  uint64_t template_hits;   /* the description read from the disk cache,
+                               no parsing */
+  uint64_t template_misses; /* parsed, checked and described; stored */
 } ks_cache_counters;
 
 /* Fills *out with ctx's counters. Errors: KS_EINVAL. */
@@ -446,6 +455,7 @@ typedef struct ks_kernel_info {
   int static_smem;
   int local_bytes;
   int max_threads;
+  int from_cubin; /* loaded from the disk cache's cubin (no driver JIT) */
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
 
