@@ -170,7 +170,9 @@ KS_API const char *ks_builtin_name(size_t i);
 
 /* Loads a template: a built-in name ("conv1d") or a path to a .ll or .bc
  * file. The IR is parsed, verified and checked to be NVPTX; its kernels and
- * parameters are discovered. The template is independent of ctx's lifetime
+ * parameters are discovered (with ctx's disk cache, bytes that loaded
+ * before are described from the cache instead, without parsing; ctx may be
+ * NULL: no cache). The template is independent of ctx's lifetime
  * only for reading its description; specialize with the same ctx.
  * Errors: KS_EIO, KS_EPARSE, KS_EVERIFY, KS_ETARGET, KS_ETEMPLATE. */
 KS_API ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
