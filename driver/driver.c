@@ -45,6 +45,11 @@
   X(cuCtxSetCurrent)                                                           \
   X(cuCtxSynchronize)                                                          \
   X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleLoadData)                                                          \
+  X(cuLinkCreate)                                                              \
+  X(cuLinkAddData)                                                             \
+  X(cuLinkComplete)                                                            \
+  X(cuLinkDestroy)                                                             \
   X(cuModuleGetFunction)                                                       \
   X(cuModuleUnload)                                                            \
   X(cuFuncGetAttribute)                                                        \
@@ -354,11 +359,36 @@ static CUresult load_ptx(ks_drv *d, const char *ptx, char *logs,
                                   val);
 }
 
+/* The function fn of a freshly loaded mod into out; mod is unloaded when
+ * fn is missing (KS_ENOKERNEL) or the call fails. */
+static ks_status get_function(ks_drv *d, CUmodule mod, const char *fn,
+                              ks_drv_module *out, char *err, size_t cap) {
+  CUfunction f = NULL;
+  CUresult r = d->cu.cuModuleGetFunction(&f, mod, fn);
+  ks_status st =
+      check(d, r, "cuModuleGetFunction",
+            r == CUDA_ERROR_NOT_FOUND ? KS_ENOKERNEL : KS_EDRIVER, err, cap);
+
+  if (st) {
+    append_log(err, cap, fn);
+    d->cu.cuModuleUnload(mod);
+    return st;
+  }
+  out->module = mod;
+  out->function = f;
+  return KS_OK;
+}
+
+/* The JIT logs (error log first; some failures only fill the info log)
+ * appended to the message of a failed call. */
+static void append_logs(char *err, size_t cap, char *logs) {
+  logs[JIT_LOG_CAP - 1] = logs[2 * JIT_LOG_CAP - 1] = '\0';
+  append_log(err, cap, logs[0] ? logs : logs + JIT_LOG_CAP);
+}
+
 ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
                              ks_drv_module *out, char *err, size_t cap) {
   CUmodule mod = NULL;
-  CUfunction f = NULL;
-  CUresult r;
   char *logs;
   ks_status st;
 
@@ -373,25 +403,79 @@ ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
   }
   st = check(d, load_ptx(d, ptx, logs, &mod), "cuModuleLoadDataEx", KS_ELOAD,
              err, cap);
-  if (st) {
-    /* The error log says why; some failures only fill the info log. */
-    logs[JIT_LOG_CAP - 1] = logs[2 * JIT_LOG_CAP - 1] = '\0';
-    append_log(err, cap, logs[0] ? logs : logs + JIT_LOG_CAP);
-    free(logs);
-    return st;
-  }
+  if (st)
+    append_logs(err, cap, logs);
   free(logs);
-  r = d->cu.cuModuleGetFunction(&f, mod, fn);
-  st = check(d, r, "cuModuleGetFunction",
-             r == CUDA_ERROR_NOT_FOUND ? KS_ENOKERNEL : KS_EDRIVER, err, cap);
-  if (st) {
-    append_log(err, cap, fn);
-    d->cu.cuModuleUnload(mod);
+  return st ? st : get_function(d, mod, fn, out, err, cap);
+}
+
+ks_status ks_drv_module_load_image(ks_drv *d, const void *image, const char *fn,
+                                   ks_drv_module *out, char *err, size_t cap) {
+  CUmodule mod = NULL;
+  ks_status st;
+
+  memset(out, 0, sizeof *out);
+  st = bind(d, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuModuleLoadData(&mod, image), "cuModuleLoadData",
+               KS_ELOAD, err, cap);
+  return st ? st : get_function(d, mod, fn, out, err, cap);
+}
+
+ks_status ks_drv_link_ptx(ks_drv *d, const char *ptx, size_t len, void **image,
+                          size_t *n, char *err, size_t cap) {
+  CUjit_option opt[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE,
+  };
+  CUlinkState link = NULL;
+  void *cubin = NULL;
+  size_t size = 0;
+  char *logs;
+  ks_status st;
+
+  *image = NULL;
+  *n = 0;
+  st = bind(d, err, cap);
+  if (st)
     return st;
+  logs = calloc(2, JIT_LOG_CAP);
+  if (!logs) {
+    say(err, cap, "driver: out of memory for the JIT logs");
+    return KS_ENOMEM;
   }
-  out->module = mod;
-  out->function = f;
-  return KS_OK;
+  void *val[] = {
+      logs,
+      (void *)(uintptr_t)JIT_LOG_CAP,
+      logs + JIT_LOG_CAP,
+      (void *)(uintptr_t)JIT_LOG_CAP,
+      (void *)(uintptr_t)1,
+  };
+  st = check(d, d->cu.cuLinkCreate(sizeof opt / sizeof opt[0], opt, val, &link),
+             "cuLinkCreate", KS_ELOAD, err, cap);
+  /* The PTX with its NUL, as the driver reads it as a string. */
+  if (!st)
+    st = check(d,
+               d->cu.cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx, len + 1,
+                                   "kspec.ptx", 0, NULL, NULL),
+               "cuLinkAddData", KS_ELOAD, err, cap);
+  if (!st)
+    st = check(d, d->cu.cuLinkComplete(link, &cubin, &size), "cuLinkComplete",
+               KS_ELOAD, err, cap);
+  if (st) {
+    append_logs(err, cap, logs);
+  } else if (!(*image = malloc(size ? size : 1))) {
+    say(err, cap, "driver: out of memory for the cubin");
+    st = KS_ENOMEM;
+  } else {
+    memcpy(*image, cubin, size); /* owned by link until destroyed */
+    *n = size;
+  }
+  if (link)
+    d->cu.cuLinkDestroy(link);
+  free(logs);
+  return st;
 }
 
 void ks_drv_module_unload(ks_drv *d, ks_drv_module *m) {

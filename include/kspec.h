@@ -170,7 +170,9 @@ KS_API const char *ks_builtin_name(size_t i);
 
 /* Loads a template: a built-in name ("conv1d") or a path to a .ll or .bc
  * file. The IR is parsed, verified and checked to be NVPTX; its kernels and
- * parameters are discovered. The template is independent of ctx's lifetime
+ * parameters are discovered (with ctx's disk cache, bytes that loaded
+ * before are described from the cache instead, without parsing; ctx may be
+ * NULL: no cache). The template is independent of ctx's lifetime
  * only for reading its description; specialize with the same ctx.
  * Errors: KS_EIO, KS_EPARSE, KS_EVERIFY, KS_ETARGET, KS_ETEMPLATE. */
 KS_API ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
@@ -390,6 +392,15 @@ typedef struct ks_cache_counters {
   double compile_ms;    /* time spent compiling */
   double saved_ms;      /* the original compile time of every kernel served
                            from a cache */
+  /* Loads (ks_kernel_load) with a disk cache: */
+  uint64_t cubin_hits;    /* the driver's cubin loaded from the disk cache */
+  uint64_t cubin_misses;  /* no cubin there: the PTX compiled, one stored */
+  uint64_t cubin_dropped; /* cubin entries the driver refused: removed, the
+                             PTX loaded instead (also counted as misses) */
+  /* Template loads with a disk cache: */
+  uint64_t template_hits;   /* the description read from the disk cache,
+                               no parsing */
+  uint64_t template_misses; /* parsed, checked and described; stored */
 } ks_cache_counters;
 
 /* Fills *out with ctx's counters. Errors: KS_EINVAL. */
@@ -448,6 +459,7 @@ typedef struct ks_kernel_info {
   int static_smem;
   int local_bytes;
   int max_threads;
+  int from_cubin; /* loaded from the disk cache's cubin (no driver JIT) */
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
 

@@ -1,11 +1,17 @@
 /*
- * diskcache.c - the on-disk cache of PTX, per user, shared by processes.
+ * diskcache.c - the on-disk cache of PTX, cubins and template descriptions,
+ * per user, shared by processes.
  *
  * One file per key, "<32 hex digits>.kspec": a header (magic, format
- * version, the full 128-bit key, the file's length, an XXH3-64 checksum of
- * everything else, the kernel's figures) and four NUL-terminated strings:
- * kernel name, the passes' explanation, the PTX, and the key's components
- * as text (for saying why a request missed).
+ * version, the entry's kind, the full 128-bit key, the file's length, an
+ * XXH3-64 checksum of everything else, the kernel's figures) and four
+ * NUL-terminated fields. A PTX entry holds four strings: kernel name, the
+ * passes' explanation, the PTX, and the key's components as text (for
+ * saying why a request missed). A cubin entry holds the kernel name, "",
+ * the cubin the driver made of the PTX (binary) and its key's components;
+ * a template entry "", the template's description and its canonical
+ * bitcode (both binary), and "". The kinds' keys are hashed apart, and a
+ * reader takes only the kind it asked for.
  *
  * Safety between processes rests on rename and unlink: an entry is written
  * to a temporary file in the same directory and renamed over its name, so a
@@ -45,7 +51,7 @@
 #include "jit/ks_jit.h"
 
 enum {
-  FORMAT_VERSION = 1,
+  FORMAT_VERSION = 3,
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
   MAX_ENTRY = 256u << 20, /* no entry is larger */
@@ -65,9 +71,11 @@ typedef struct header {
   uint64_t compile_ns;
   uint32_t reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
   uint32_t len[KS_DISK_NSTR]; /* name, explain, ptx, components */
+  uint32_t kind;              /* KS_DISK_KIND_* */
   uint32_t est_regs;          /* ks_kernel_info.est_regs */
+  uint32_t reserved;          /* zero */
 } header;
-_Static_assert(sizeof(header) == 104, "the header has no padding");
+_Static_assert(sizeof(header) == 112, "the header has no padding");
 
 struct ks_disk {
   int dirfd;
@@ -302,10 +310,16 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
     return bad(why, cap, "holds another key");
   if (checksum(buf, n) != h.checksum)
     return bad(why, cap, "checksum mismatch");
+  if (h.kind >= KS_DISK_NKINDS)
+    return bad(why, cap, "unknown kind %u", h.kind);
   size_t at = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     const char *s = (const char *)buf + at;
-    if (h.len[i] >= n - at || s[h.len[i]] != '\0' || memchr(s, '\0', h.len[i]))
+    int binary = (h.kind == KS_DISK_KIND_CUBIN && i == KS_DISK_BLOB) ||
+                 (h.kind == KS_DISK_KIND_TEMPLATE &&
+                  (i == KS_DISK_BLOB || i == KS_DISK_DESC));
+    if (h.len[i] >= n - at || s[h.len[i]] != '\0' ||
+        (!binary && memchr(s, '\0', h.len[i])))
       return bad(why, cap, "malformed string %d", i);
     e->str[i] = s;
     e->len[i] = h.len[i];
@@ -313,6 +327,7 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   }
   if (at != n)
     return bad(why, cap, "%zu bytes after the strings", n - at);
+  e->kind = h.kind;
   memcpy(e->key, h.key, sizeof e->key);
   memcpy(e->reqntid, h.reqntid, sizeof e->reqntid);
   e->maxntid = h.maxntid;
@@ -322,6 +337,13 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->est_regs = (int)h.est_regs;
   e->compile_ms = h.compile_ns / 1e6;
   return 0;
+}
+
+/* The entry's file, to be read. */
+static int open_entry(ks_disk *d, const uint64_t key[2]) {
+  char name[KS_DISK_NAME_CAP];
+  ks_disk_name(key, name);
+  return openat(d->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 unsigned char *ks_disk_read_fd(int fd, size_t *n) {
@@ -352,18 +374,34 @@ static int matches(const ks_disk_entry *e, const ks_kernel *k) {
          e->maxnreg == k->info.maxnreg;
 }
 
-int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
-  char name[KS_DISK_NAME_CAP];
-  ks_disk_name(k->key, name);
-  int fd = openat(d->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+int ks_disk_read(ks_ctx *ctx, ks_disk *d, unsigned kind, const uint64_t key[2],
+                 ks_disk_entry *e, unsigned char **buf) {
+  *buf = NULL;
+  int fd = open_entry(d, key);
   if (fd < 0)
     return 0; /* absent, or evicted a moment ago */
   size_t n = 0;
-  unsigned char *buf = ks_disk_read_fd(fd, &n);
-  ks_disk_entry e;
+  unsigned char *b = ks_disk_read_fd(fd, &n);
   char why[128];
-  int ok = buf && ks_disk_check(buf, n, k->key, &e, why, sizeof why) == 0 &&
-           matches(&e, k);
+  if (b && ks_disk_check(b, n, key, e, why, sizeof why) == 0 &&
+      e->kind == kind) {
+    futimens(fd, NULL); /* recently used: last to be evicted */
+    close(fd);
+    *buf = b;
+    return 1;
+  }
+  ks_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
+  free(b);
+  close(fd);
+  return 0;
+}
+
+int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
+  ks_disk_entry e;
+  unsigned char *buf = NULL;
+  if (!ks_disk_read(ctx, d, KS_DISK_KIND_PTX, k->key, &e, &buf))
+    return 0;
+  int ok = matches(&e, k);
   if (ok) {
     k->ptx = malloc(e.len[KS_DISK_PTX] + 1);
     k->explain = strdup(e.str[KS_DISK_EXPLAIN]);
@@ -379,40 +417,41 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->info.est_regs = e.est_regs;
       k->info.compile_ms = e.compile_ms;
       k->info.from_disk = 1;
-      futimens(fd, NULL); /* recently used: last to be evicted */
     }
   } else {
     ks_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
   }
   free(buf);
-  close(fd);
   return ok;
+}
+
+void ks_disk_drop(ks_disk *d, const uint64_t key[2]) {
+  char name[KS_DISK_NAME_CAP];
+  ks_disk_name(key, name);
+  unlinkat(d->dirfd, name, 0);
 }
 
 /* ---- writing and eviction ----------------------------------------------- */
 
-/* The entry's bytes for k, with the key's components text why. */
-static unsigned char *serialize(const ks_kernel *k, const char *why,
-                                size_t *n) {
-  const char *s[KS_DISK_NSTR] = {k->name, k->explain ? k->explain : "", k->ptx,
-                                 why ? why : ""};
+/* The bytes of entry e. */
+static unsigned char *serialize(const ks_disk_entry *e, size_t *n) {
   header h = {.version = FORMAT_VERSION, .header_bytes = sizeof h};
   memcpy(h.magic, MAGIC, sizeof MAGIC);
-  memcpy(h.key, k->key, sizeof h.key);
-  h.compile_ns = (uint64_t)(k->info.compile_ms * 1e6);
-  memcpy(h.reqntid, k->info.reqntid, sizeof h.reqntid);
-  h.maxntid = k->info.maxntid;
-  h.minctasm = k->info.minctasm;
-  h.maxnreg = k->info.maxnreg;
-  h.smem_bytes = k->info.smem_bytes;
-  h.est_regs = k->info.est_regs > 0 ? (uint32_t)k->info.est_regs : 0;
+  h.kind = e->kind;
+  memcpy(h.key, e->key, sizeof h.key);
+  h.compile_ns = e->compile_ms > 0 ? (uint64_t)(e->compile_ms * 1e6) : 0;
+  memcpy(h.reqntid, e->reqntid, sizeof h.reqntid);
+  h.maxntid = e->maxntid;
+  h.minctasm = e->minctasm;
+  h.maxnreg = e->maxnreg;
+  h.smem_bytes = e->smem_bytes;
+  h.est_regs = e->est_regs > 0 ? (uint32_t)e->est_regs : 0;
   size_t total = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
-    size_t len = i == KS_DISK_PTX ? k->ptx_len : strlen(s[i]);
-    if (len >= MAX_ENTRY)
+    if (e->len[i] >= MAX_ENTRY)
       return NULL;
-    h.len[i] = (uint32_t)len;
-    total += len + 1;
+    h.len[i] = e->len[i];
+    total += (size_t)e->len[i] + 1;
   }
   if (total > MAX_ENTRY)
     return NULL;
@@ -423,7 +462,8 @@ static unsigned char *serialize(const ks_kernel *k, const char *why,
   memcpy(buf, &h, sizeof h);
   size_t at = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
-    memcpy(buf + at, s[i], h.len[i]);
+    if (h.len[i])
+      memcpy(buf + at, e->str[i], h.len[i]);
     buf[at + h.len[i]] = '\0';
     at += (size_t)h.len[i] + 1;
   }
@@ -533,15 +573,42 @@ static void evict(ks_ctx *ctx, ks_disk *d) {
   atomic_flag_clear(&d->scanning);
 }
 
+/* The fields of k's PTX entry, with the key's components text why. */
+static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
+  const char *s[KS_DISK_NSTR] = {k->name, k->explain ? k->explain : "", k->ptx,
+                                 why ? why : ""};
+  memset(e, 0, sizeof *e);
+  e->kind = KS_DISK_KIND_PTX;
+  memcpy(e->key, k->key, sizeof e->key);
+  for (int i = 0; i < KS_DISK_NSTR; i++) {
+    size_t len = i == KS_DISK_PTX ? k->ptx_len : strlen(s[i]);
+    e->str[i] = s[i];
+    e->len[i] = len < MAX_ENTRY ? (uint32_t)len : MAX_ENTRY;
+  }
+  memcpy(e->reqntid, k->info.reqntid, sizeof e->reqntid);
+  e->maxntid = k->info.maxntid;
+  e->minctasm = k->info.minctasm;
+  e->maxnreg = k->info.maxnreg;
+  e->smem_bytes = k->info.smem_bytes;
+  e->est_regs = k->info.est_regs;
+  e->compile_ms = k->info.compile_ms;
+}
+
 void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why) {
+  ks_disk_entry e;
+  ptx_entry(k, why, &e);
+  ks_disk_write(ctx, d, &e);
+}
+
+void ks_disk_write(ks_ctx *ctx, ks_disk *d, const ks_disk_entry *e) {
   if (atomic_load(&d->off))
     return;
   size_t n = 0;
-  unsigned char *buf = serialize(k, why, &n);
+  unsigned char *buf = serialize(e, &n);
   if (!buf)
     return;
   char name[KS_DISK_NAME_CAP], tmp[KS_DISK_NAME_CAP + 64];
-  ks_disk_name(k->key, name);
+  ks_disk_name(e->key, name);
   snprintf(tmp, sizeof tmp, ".tmp.%.32s.%ld.%lu", name, (long)getpid(),
            atomic_fetch_add(&d->tmp_seq, 1));
   int fd = openat(d->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -637,7 +704,8 @@ void ks_disk_each_why(ks_disk *d, void (*fn)(void *, const char *), void *arg) {
     unsigned char *buf = fd >= 0 ? ks_disk_read_fd(fd, &len) : NULL;
     ks_disk_entry e;
     char why[128];
-    if (buf && ks_disk_check(buf, len, key, &e, why, sizeof why) == 0)
+    if (buf && ks_disk_check(buf, len, key, &e, why, sizeof why) == 0 &&
+        e.kind == KS_DISK_KIND_PTX)
       fn(arg, e.str[KS_DISK_WHY]);
     free(buf);
     if (fd >= 0)

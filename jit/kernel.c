@@ -47,7 +47,7 @@ ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out) {
 static ks_status load_locked(ks_kernel *k, ks_drv *drv) {
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
-  ks_status s = ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
+  ks_status s = ks_jit_module_load(k, drv, err, cap);
   if (s != KS_OK)
     return s;
   ks_drv_func_attrs a;

@@ -149,6 +149,11 @@ typedef enum ks_counter {
   KS_CTR_CORRUPT,
   KS_CTR_DISK_WRITES,
   KS_CTR_EVICTIONS,
+  KS_CTR_CUBIN_HITS,
+  KS_CTR_CUBIN_MISSES,
+  KS_CTR_CUBIN_DROPPED,
+  KS_CTR_TEMPLATE_HITS,
+  KS_CTR_TEMPLATE_MISSES,
   KS_CTR_COUNT
 } ks_counter;
 
@@ -182,11 +187,21 @@ enum {
   KS_DISK_WHY, /* the key's components, "what value" lines */
   KS_DISK_NSTR,
   KS_DISK_NAME_CAP = 48,
+  KS_DISK_DESC = KS_DISK_EXPLAIN, /* a template entry's description */
+  KS_DISK_BLOB = KS_DISK_PTX,     /* a cubin, or a template's bitcode */
+};
+/* What an entry holds (diskcache.c says which fields). */
+enum {
+  KS_DISK_KIND_PTX,
+  KS_DISK_KIND_CUBIN,
+  KS_DISK_KIND_TEMPLATE,
+  KS_DISK_NKINDS
 };
 #define KS_DISK_DEFAULT_MAX (256u << 20)
 
 /* A checked entry; the strings point into the buffer it was read from. */
 typedef struct ks_disk_entry {
+  unsigned kind; /* KS_DISK_KIND_* */
   uint64_t key[2];
   const char *str[KS_DISK_NSTR];
   uint32_t len[KS_DISK_NSTR];
@@ -222,6 +237,15 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k);
 /* Stores k with the key's components text why; evicts when over the limit.
  * A failure to write switches the disk cache off, with a warning. */
 void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why);
+/* Reads key's entry of kind: 1 on a hit, with *e describing it and its
+ * fields pointing into *buf (malloc'd, the caller frees it); 0 on a miss,
+ * counted as corrupt when an entry was there but bad or of another kind. */
+int ks_disk_read(ks_ctx *ctx, ks_disk *d, unsigned kind, const uint64_t key[2],
+                 ks_disk_entry *e, unsigned char **buf);
+/* Stores entry e (its kind, key, fields and figures) as ks_disk_put. */
+void ks_disk_write(ks_ctx *ctx, ks_disk *d, const ks_disk_entry *e);
+/* Removes key's entry (one that turned out bad after its checks). */
+void ks_disk_drop(ks_disk *d, const uint64_t key[2]);
 /* Entries and their bytes. */
 ks_status ks_disk_usage(ks_disk *d, uint64_t *entries, uint64_t *bytes);
 /* Checks every entry and removes the bad ones (all, with remove_all). */
@@ -234,6 +258,38 @@ void ks_disk_entry_state(ks_disk *d, const uint64_t key[2], char *why,
                          size_t cap);
 /* A stable identity of the library's code (its ELF build id), n bytes. */
 const unsigned char *ks_jit_build_id(size_t *n);
+
+/* ---- cubin.c ----------------------------------------------------------- */
+
+/* The key of the cubin the driver makes of k's PTX on device dev: k's key,
+ * a hash of the PTX itself, and the device's name, compute capability and
+ * driver version (another GPU or a driver update misses). */
+void ks_jit_cubin_key(const ks_kernel *k, const ks_device_info *dev,
+                      uint64_t out[2]);
+/* Loads k (its PTX set) on drv: from its cubin entry in ctx's disk cache
+ * when there is a good one; otherwise the PTX, compiled by the driver's
+ * linker and the cubin stored for next time. An entry the driver refuses
+ * is removed and the PTX used. Without a usable disk cache, as
+ * ks_drv_module_load. */
+ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap);
+
+/* ---- template cache (tplcache.c) ---------------------------------------- */
+
+/* The key of the description of a template whose bytes (as given to
+ * ks_template_load) are data: their hash, the library's build and LLVM's
+ * version. */
+void ks_jit_template_key(const void *data, size_t len, uint64_t out[2]);
+/* A description in bytes, malloc'd (NULL when out of memory). */
+unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n);
+/* Reads a description from n bytes into *d: 0, or -1 (nothing allocated
+ * left behind) when the bytes are not a well-formed description. */
+int ks_jit_desc_unpack(const unsigned char *p, size_t n, ks_ir_desc *d);
+/* Fills t's bitcode, hash and description from its entry under key: 1 on
+ * a hit, 0 on a miss (nothing of t changed). */
+int ks_jit_template_get(ks_ctx *ctx, const uint64_t key[2], ks_template *t);
+/* Stores t's bitcode and description under key. */
+void ks_jit_template_put(ks_ctx *ctx, const uint64_t key[2],
+                         const ks_template *t);
 
 /* ---- async.c ----------------------------------------------------------- */
 

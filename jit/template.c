@@ -2,6 +2,9 @@
  * template.c - loading templates (built-in, file or memory) and describing
  * them. A loaded template keeps its canonical bitcode and its hash; each
  * specialization parses that bitcode into a fresh LLVM context of its own.
+ * With a disk cache, a template whose bytes loaded fine before is not
+ * parsed at all: its description and canonical bitcode come from the cache
+ * (tplcache.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,17 +57,31 @@ static ks_status analyze(ks_template *t, const void *data, size_t len) {
   return s;
 }
 
-static ks_status load_bytes(const char *name, const void *data, size_t len,
-                            ks_template **out) {
+static ks_status load_bytes(ks_ctx *ctx, const char *name, const void *data,
+                            size_t len, ks_template **out) {
   ks_template *t = calloc(1, sizeof *t);
   if (!t || !(t->name = strdup(name))) {
     free(t);
     return ks_jit_fail(KS_ENOMEM, "template: out of memory");
   }
+  int disk = ctx && ks_disk_usable(ctx->disk);
+  uint64_t key[2];
+  if (disk) {
+    ks_jit_template_key(data, len, key);
+    if (ks_jit_template_get(ctx, key, t)) {
+      ks_cache_count(ctx->cache, KS_CTR_TEMPLATE_HITS, 1);
+      *out = t;
+      return KS_OK;
+    }
+  }
   ks_status s = analyze(t, data, len);
   if (s != KS_OK) {
     ks_template_destroy(t);
     return s;
+  }
+  if (disk) {
+    ks_cache_count(ctx->cache, KS_CTR_TEMPLATE_MISSES, 1);
+    ks_jit_template_put(ctx, key, t);
   }
   *out = t;
   return KS_OK;
@@ -123,7 +140,7 @@ ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
   *out = NULL;
   const ks_builtin_tpl *b = builtin_find(name_or_path);
   if (b)
-    return load_bytes(b->name, b->begin, (size_t)(b->end - b->begin), out);
+    return load_bytes(ctx, b->name, b->begin, (size_t)(b->end - b->begin), out);
   if (!strchr(name_or_path, '/') && !strchr(name_or_path, '.')) {
     FILE *f = fopen(name_or_path, "rb");
     if (!f)
@@ -140,7 +157,7 @@ ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
     return s;
   char name[256];
   base_name(name_or_path, name, sizeof name);
-  s = len ? load_bytes(name, data, len, out)
+  s = len ? load_bytes(ctx, name, data, len, out)
           : ks_jit_fail(KS_EIO, "load: %s: empty file", name_or_path);
   free(data);
   if (s == KS_OK) /* for recording (record.c); NULL when it cannot be had */
@@ -158,7 +175,7 @@ ks_status ks_template_load_mem(ks_ctx *ctx, const char *name, const void *data,
     name = "(memory)";
   if (len == 0)
     return ks_jit_fail(KS_EIO, "load: %s: empty input", name);
-  return load_bytes(name, data, len, out);
+  return load_bytes(ctx, name, data, len, out);
 }
 
 void ks_template_destroy(ks_template *t) {

@@ -14,9 +14,11 @@
  *    NVRTC compiling the same kernel as a C++ template in this process.
  *
  * --latency: the latency table of conv1d FILTER_LEN=32, block 256: cold
- * (template -> loaded function), a fresh process from the disk cache (a
- * child per sample: ctx create -> launchable function), an in-memory hit
- * of ks_specialize, and NVRTC. Without a GPU it prints the rows that need
+ * (template load -> loaded function), a fresh process from the disk cache
+ * (a child per sample: template load without parsing, ks_specialize from
+ * the disk, ks_kernel_load from the cached cubin, their total, and apart
+ * the context's creation with the driver's start), an in-memory hit of
+ * ks_specialize, and NVRTC. Without a GPU it prints the rows that need
  * none (without loading) and exits 1.
  */
 #include <dlfcn.h>
@@ -262,8 +264,9 @@ static ks_spec_req lat_req(ks_binding *b) {
 }
 
 /* One sample of a fresh process (run as `kspec-bench --latency-child DIR
- * ARCH ISA LOAD`): ctx create -> loaded function from the disk cache, and
- * the ks_specialize + ks_kernel_load part alone; prints "TOTAL SPEC" ms. */
+ * ARCH ISA LOAD`): ctx create (and, with LOAD, the driver's start), then
+ * template load, ks_specialize (a disk hit) and ks_kernel_load (a cubin
+ * hit); prints "CTX TEMPLATE SPECIALIZE LOAD" in ms. */
 static int latency_child(char **argv) {
   double t0 = now_ms();
   ks_ctx_opts o = {.arch = argv[3],
@@ -273,27 +276,38 @@ static int latency_child(char **argv) {
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   ks_kernel *k = NULL;
+  ks_device_info dev;
   ks_binding b;
   ks_spec_req req = lat_req(&b);
   if (ks_ctx_create(&o, &ctx) != KS_OK ||
-      ks_template_load(ctx, "conv1d", &t) != KS_OK)
+      (!o.no_driver && ks_device_query(ctx, &dev) != KS_OK))
     return die("latency child", ks_errmsg(ctx));
   double t1 = now_ms();
-  ks_kernel_info info;
-  if (ks_specialize(ctx, t, &req, &k) != KS_OK ||
-      (!o.no_driver && ks_kernel_load(k) != KS_OK) ||
-      ks_kernel_info_get(k, &info) != KS_OK)
+  if (ks_template_load(ctx, "conv1d", &t) != KS_OK)
     return die("latency child", ks_errmsg(ctx));
   double t2 = now_ms();
-  if (!info.from_disk)
+  if (ks_specialize(ctx, t, &req, &k) != KS_OK)
+    return die("latency child", ks_errmsg(ctx));
+  double t3 = now_ms();
+  if (!o.no_driver && ks_kernel_load(k) != KS_OK)
+    return die("latency child", ks_errmsg(ctx));
+  double t4 = now_ms();
+  ks_kernel_info info;
+  ks_cache_counters c;
+  if (ks_kernel_info_get(k, &info) != KS_OK || ks_cache_stats(ctx, &c) != KS_OK)
+    return die("latency child", ks_errmsg(ctx));
+  if (!info.from_disk || c.template_hits != 1)
     return die("latency child", "not a disk cache hit");
-  printf("%.4f %.4f\n", t2 - t0, t2 - t1);
+  if (!o.no_driver && !info.from_cubin)
+    return die("latency child", "not a cubin hit");
+  printf("%.4f %.4f %.4f %.4f\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
   return 0;
 }
 
-/* (a) cold: template -> loaded function, no cache; LLVM warmed up once. */
+/* (a) cold: template load -> loaded function, no cache; LLVM warmed up
+ * once, the driver started before the clock. */
 static int lat_cold(const char *arch, unsigned isa, int load, double *med) {
   double t[LAT_REPS];
   ks_ctx_opts o = {
@@ -302,13 +316,15 @@ static int lat_cold(const char *arch, unsigned isa, int load, double *med) {
     ks_ctx *ctx = NULL;
     ks_template *tp = NULL;
     ks_kernel *k = NULL;
+    ks_device_info dev;
     ks_binding b;
     ks_spec_req req = lat_req(&b);
     if (ks_ctx_create(&o, &ctx) != KS_OK ||
-        ks_template_load(ctx, "conv1d", &tp) != KS_OK)
+        (load && ks_device_query(ctx, &dev) != KS_OK))
       return die("latency", ks_errmsg(ctx));
     double t0 = now_ms();
-    if (ks_specialize(ctx, tp, &req, &k) != KS_OK ||
+    if (ks_template_load(ctx, "conv1d", &tp) != KS_OK ||
+        ks_specialize(ctx, tp, &req, &k) != KS_OK ||
         (load && ks_kernel_load(k) != KS_OK))
       return die("latency", ks_errmsg(ctx));
     if (i >= 0)
@@ -320,15 +336,21 @@ static int lat_cold(const char *arch, unsigned isa, int load, double *med) {
   return 0;
 }
 
-/* (b) a fresh process per sample, from a disk cache filled here. */
-static int lat_fresh(const char *arch, unsigned isa, int load, double *total,
-                     double *spec) {
+/* The medians of a fresh process's parts (ms). */
+typedef struct fresh_times {
+  double ctx, tload, spec, kload, total;
+} fresh_times;
+
+/* (b) a fresh process per sample, from a disk cache filled here (with the
+ * cubin, when loading). */
+static int lat_fresh(const char *arch, unsigned isa, int load,
+                     fresh_times *out) {
   char dir[] = "/tmp/kspec_lat_XXXXXX", cmd[512];
-  double a[LAT_REPS], b2[LAT_REPS];
+  double v[5][LAT_REPS];
   if (!mkdtemp(dir))
     return die("latency", "cannot make a cache directory");
   ks_ctx_opts o = {
-      .arch = arch, .ptx_isa = isa, .no_driver = 1, .cache_dir = dir};
+      .arch = arch, .ptx_isa = isa, .no_driver = !load, .cache_dir = dir};
   ks_ctx *ctx = NULL;
   ks_template *tp = NULL;
   ks_kernel *k = NULL;
@@ -337,7 +359,8 @@ static int lat_fresh(const char *arch, unsigned isa, int load, double *total,
   int rc = 0;
   if (ks_ctx_create(&o, &ctx) != KS_OK ||
       ks_template_load(ctx, "conv1d", &tp) != KS_OK ||
-      ks_specialize(ctx, tp, &req, &k) != KS_OK)
+      ks_specialize(ctx, tp, &req, &k) != KS_OK ||
+      (load && ks_kernel_load(k) != KS_OK))
     rc = die("latency", ks_errmsg(ctx));
   ks_template_destroy(tp);
   ks_ctx_destroy(ctx);
@@ -349,19 +372,25 @@ static int lat_fresh(const char *arch, unsigned isa, int load, double *total,
            isa, load);
   for (int i = -1; i < LAT_REPS && !rc; i++) {
     FILE *p = popen(cmd, "r");
-    double x = 0, y = 0;
-    int got = p ? fscanf(p, "%lf %lf", &x, &y) : 0;
-    if (!p || pclose(p) != 0 || got != 2)
+    double x[4] = {0};
+    int got = p ? fscanf(p, "%lf %lf %lf %lf", &x[0], &x[1], &x[2], &x[3]) : 0;
+    if (!p || pclose(p) != 0 || got != 4)
       rc = die("latency", "the child process failed");
-    else if (i >= 0) /* i == -1 warms the page cache */
-      a[i] = x, b2[i] = y;
+    else if (i >= 0) { /* i == -1 warms the page cache */
+      for (int j = 0; j < 4; j++)
+        v[j][i] = x[j];
+      v[4][i] = x[1] + x[2] + x[3];
+    }
   }
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0)
     fprintf(stderr, "kspec-bench: could not remove %s\n", dir);
   if (!rc) {
-    *total = median(a, LAT_REPS);
-    *spec = median(b2, LAT_REPS);
+    out->ctx = median(v[0], LAT_REPS);
+    out->tload = median(v[1], LAT_REPS);
+    out->spec = median(v[2], LAT_REPS);
+    out->kload = median(v[3], LAT_REPS);
+    out->total = median(v[4], LAT_REPS);
   }
   return rc;
 }
@@ -405,7 +434,8 @@ static int latency_table(void) {
             ks_errmsg(ctx));
   const char *arch = ctx ? ks_ctx_arch(ctx) : "sm_90";
   unsigned isa = ctx ? ks_ctx_ptx_isa(ctx) : 85;
-  double cold = 0, total = 0, spec = 0, hit = 0, nv = 0;
+  double cold = 0, hit = 0, nv = 0;
+  fresh_times fr = {0};
   int bad = 0;
   printf("latency of conv1d FILTER_LEN=32, block 256, %s, PTX ISA %u.%u%s%s "
          "(medians)\n\n| path | latency |\n|---|---:|\n",
@@ -414,16 +444,26 @@ static int latency_table(void) {
   int rc_cold = lat_cold(arch, isa, gpu, &cold);
   bad |= rc_cold;
   if (!rc_cold)
-    printf("| cold: template -> %s, no cache (%d runs) | %.2f ms |\n",
+    printf("| cold: template load -> %s, no cache (%d runs) | %.2f ms |\n",
            gpu ? "loaded function" : "PTX", LAT_REPS, cold);
-  int rc_fresh = lat_fresh(arch, isa, gpu, &total, &spec);
+  int rc_fresh = lat_fresh(arch, isa, gpu, &fr);
   bad |= rc_fresh;
   if (!rc_fresh) {
-    printf("| fresh process, disk cache: ctx create -> %s (%d runs) | "
-           "%.3f ms |\n",
-           gpu ? "launchable function" : "kernel", LAT_REPS, total);
-    printf("| fresh process, disk cache: ks_specialize%s alone | %.3f ms |\n",
-           gpu ? " + ks_kernel_load" : "", spec);
+    printf("| fresh process, disk cache: template load (no parsing) | %.3f ms "
+           "|\n",
+           fr.tload);
+    printf("| fresh process, disk cache: ks_specialize (disk hit) | %.3f ms "
+           "|\n",
+           fr.spec);
+    if (gpu)
+      printf("| fresh process, disk cache: ks_kernel_load (cubin hit) | %.3f "
+             "ms |\n",
+             fr.kload);
+    printf("| fresh process, disk cache: total, template load -> %s (%d "
+           "runs) | %.3f ms |\n",
+           gpu ? "launchable function" : "kernel", LAT_REPS, fr.total);
+    printf("| fresh process: ctx create%s (not in the total) | %.3f ms |\n",
+           gpu ? " + driver start" : "", fr.ctx);
   }
   int rc_hit = lat_hit(arch, isa, &hit);
   bad |= rc_hit;

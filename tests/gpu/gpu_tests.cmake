@@ -14,3 +14,11 @@ add_executable(test_gpu_occupancy ${CMAKE_CURRENT_LIST_DIR}/test_occupancy.c)
 target_link_libraries(test_gpu_occupancy PRIVATE kspec cmocka)
 add_test(NAME gpu_occupancy COMMAND test_gpu_occupancy)
 set_tests_properties(gpu_occupancy PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# The driver's cubin in the disk cache: stored, loaded by a fresh process,
+# refused or damaged entries falling back to the PTX (jit/cubin.c).
+add_executable(test_gpu_cubin ${CMAKE_CURRENT_LIST_DIR}/test_cubin.c)
+target_link_libraries(test_gpu_cubin PRIVATE kspec_internal m)
+target_include_directories(test_gpu_cubin PRIVATE ${LLVM_INCLUDE_DIRS})
+add_test(NAME gpu_cubin COMMAND test_gpu_cubin)
+set_tests_properties(gpu_cubin PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

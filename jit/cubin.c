@@ -1,0 +1,127 @@
+/*
+ * cubin.c - loading a kernel without the driver's JIT: the cubin the driver
+ * made of a kernel's PTX is kept in the disk cache and loaded directly the
+ * next time (cuModuleLoadData), so a fresh process skips both LLVM and the
+ * driver's PTX compiler.
+ *
+ * The cubin's key is the PTX entry's key plus a hash of the PTX itself and
+ * the device's name, compute capability and driver version: a cubin is
+ * only ever loaded by the kind of device and the driver that made it. The
+ * PTX entry does not depend on the driver. A cubin entry that passes its
+ * checks but that the driver refuses is removed and the PTX loaded instead
+ * (counted, never an error).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL /* header-only: no run-time dependency */
+#include <xxhash.h>
+
+#include "jit/ks_jit.h"
+
+void ks_jit_cubin_key(const ks_kernel *k, const ks_device_info *dev,
+                      uint64_t out[2]) {
+  XXH3_state_t st;
+  uint64_t ptx = XXH3_64bits(k->ptx, k->ptx_len);
+  int nums[2] = {dev->sm, dev->driver_version};
+  XXH3_128bits_reset(&st);
+  XXH3_128bits_update(&st, "kspec-cubin-1", 13);
+  XXH3_128bits_update(&st, k->key, sizeof k->key);
+  XXH3_128bits_update(&st, &ptx, sizeof ptx);
+  XXH3_128bits_update(&st, dev->name, strnlen(dev->name, sizeof dev->name));
+  XXH3_128bits_update(&st, nums, sizeof nums);
+  XXH128_hash_t h = XXH3_128bits_digest(&st);
+  out[0] = h.low64;
+  out[1] = h.high64;
+}
+
+/* Loads the cubin of n bytes at p, copied first so that the driver gets
+ * it at malloc's alignment. */
+static ks_status load_image(ks_kernel *k, ks_drv *drv, const void *p, size_t n,
+                            char *err, size_t cap) {
+  void *copy = malloc(n ? n : 1);
+  if (!copy)
+    return ks_jit_fail(KS_ENOMEM, "load: out of memory");
+  memcpy(copy, p, n);
+  ks_status s = ks_drv_module_load_image(drv, copy, k->name, &k->mod, err, cap);
+  free(copy);
+  return s;
+}
+
+/* From key's cubin entry: 1 when loaded; 0 when there is none or the
+ * driver refused it (then it is removed). */
+static int from_entry(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
+                      char *err, size_t cap) {
+  ks_ctx *ctx = k->ctx;
+  ks_disk_entry e;
+  unsigned char *buf = NULL;
+  if (!ks_disk_read(ctx, ctx->disk, KS_DISK_KIND_CUBIN, key, &e, &buf))
+    return 0;
+  int ok = strcmp(e.str[KS_DISK_NAME], k->name) == 0 && e.len[KS_DISK_BLOB] &&
+           load_image(k, drv, e.str[KS_DISK_BLOB], e.len[KS_DISK_BLOB], err,
+                      cap) == KS_OK;
+  free(buf);
+  if (!ok) {
+    ks_disk_drop(ctx->disk, key);
+    ks_cache_count(ctx->cache, KS_CTR_CUBIN_DROPPED, 1);
+    err[0] = '\0'; /* not an error: the PTX is loaded instead */
+  }
+  return ok;
+}
+
+/* Stores the cubin of k under key. */
+static void store(ks_kernel *k, const uint64_t key[2], const void *cubin,
+                  size_t n) {
+  ks_ctx *ctx = k->ctx;
+  char why[512];
+  snprintf(why, sizeof why,
+           "ptx %016" PRIx64 "%016" PRIx64 "\ndevice %s\nsm %d\ndriver %d\n",
+           k->key[1], k->key[0], ctx->dev.name, ctx->dev.sm,
+           ctx->dev.driver_version);
+  ks_disk_entry e = {.kind = KS_DISK_KIND_CUBIN};
+  memcpy(e.key, key, sizeof e.key);
+  e.str[KS_DISK_NAME] = k->name;
+  e.len[KS_DISK_NAME] = (uint32_t)strlen(k->name);
+  e.str[KS_DISK_EXPLAIN] = "";
+  e.str[KS_DISK_BLOB] = cubin;
+  e.len[KS_DISK_BLOB] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+  e.str[KS_DISK_WHY] = why;
+  e.len[KS_DISK_WHY] = (uint32_t)strlen(why);
+  memcpy(e.reqntid, k->info.reqntid, sizeof e.reqntid);
+  e.maxntid = k->info.maxntid;
+  e.minctasm = k->info.minctasm;
+  e.maxnreg = k->info.maxnreg;
+  e.smem_bytes = k->info.smem_bytes;
+  if (n <= UINT32_MAX)
+    ks_disk_write(ctx, ctx->disk, &e);
+}
+
+ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
+  ks_ctx *ctx = k->ctx;
+  if (!ks_disk_usable(ctx->disk))
+    return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
+  uint64_t key[2];
+  ks_jit_cubin_key(k, &ctx->dev, key);
+  if (from_entry(k, drv, key, err, cap)) {
+    ks_cache_count(ctx->cache, KS_CTR_CUBIN_HITS, 1);
+    k->info.from_cubin = 1;
+    return KS_OK;
+  }
+  ks_cache_count(ctx->cache, KS_CTR_CUBIN_MISSES, 1);
+  void *cubin = NULL;
+  size_t n = 0;
+  ks_status s = ks_drv_link_ptx(drv, k->ptx, k->ptx_len, &cubin, &n, err, cap);
+  if (s == KS_OK) {
+    s = load_image(k, drv, cubin, n, err, cap);
+    if (s == KS_OK)
+      store(k, key, cubin, n);
+  }
+  free(cubin);
+  if (s == KS_OK)
+    return KS_OK;
+  /* The load as without a cache: its JIT log says what is wrong. */
+  err[0] = '\0';
+  return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
+}
