@@ -42,6 +42,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
   fixture *f = *state;
   free(f->d.dump);
+  free(f->d.explain);
   if (f->m)
     LLVMDisposeModule(f->m);
   LLVMContextDispose(f->c);
@@ -379,6 +380,9 @@ static int run_pipeline(fixture *f, const ks_spec *s) {
   LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(f->m, dl);
   LLVMDisposeTargetData(dl);
+  free(f->d.explain); /* one run's explanation at a time */
+  f->d.explain = NULL;
+  f->d.explain_len = f->d.explain_cap = 0;
   int rc = ks_pipeline_run(&f->m, tm, s, &f->d);
   LLVMDisposeTargetMachine(tm);
   return rc;
