@@ -12,7 +12,7 @@ nvcc=$(command -v nvcc || true)
 [ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] ||
   nvcc=/usr/local/cuda/bin/nvcc
 cuda="-DKSPEC_BENCH_CUDA=OFF"
-targets="kspec kspec-tool kspec-bench test_gpu_templates test_gpu_window \
+targets="kspec kspec-tool kspec-bench test_gpu_templates test_gpu_window test_gpu_cubin \
   test_gpu_occupancy"
 if [ -n "$nvcc" ]; then
   cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"

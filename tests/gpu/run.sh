@@ -42,6 +42,14 @@ else
   note "gpu window staging: FAIL (see gpu_window.log)"
 fi
 tail -1 "$out/gpu_window.log"
+# the cubin cache: each step a fresh process on a private cache directory
+if KSPEC_CACHE_DIR="$out/cubin-cache" test_gpu_cubin >"$out/gpu_cubin.log" 2>&1; then
+  note "gpu cubin cache: PASS"
+else
+  status=1
+  note "gpu cubin cache: FAIL (see gpu_cubin.log)"
+fi
+tail -3 "$out/gpu_cubin.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
