@@ -4,6 +4,9 @@
 # prefix that runs on a GPU machine without LLVM (see tests/gpu/run.sh).
 # Where nvcc is found (PATH or /usr/local/cuda), the hand-written CUDA
 # baselines (kspec-bench-cuda, CUDA run-time linked statically) come too.
+# test_gpu_cubin links the library's internals (LLVM included: ~37 MB
+# stripped), so it goes to a prefix of its own, .dev/gpu-cubin, carried in
+# a call of its own (KSPEC_GPU_PARTS=cubin): both would not fit in one.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 b="$root/build-static"
@@ -29,7 +32,14 @@ rm -rf "$p"
 cmake --install "$b" --prefix "$p" >/dev/null
 mkdir -p "$p/bin"
 for t in "$b"/tests/test_gpu_* "$b"/tests/gpu/test_gpu_*; do
+  case "$t" in *test_gpu_cubin) continue ;; esac
   [ -x "$t" ] && cp "$t" "$p/bin/"
 done
+rm -rf "$root/.dev/gpu-cubin"
+mkdir -p "$root/.dev/gpu-cubin/bin"
+for t in "$b"/tests/test_gpu_cubin "$b"/tests/gpu/test_gpu_cubin; do
+  [ -x "$t" ] && strip -o "$root/.dev/gpu-cubin/bin/test_gpu_cubin" "$t"
+done
+du -sh "$root/.dev/gpu-cubin"
 cp -L "$(ldconfig -p | awk '/libcmocka.so.0 /{print $NF; exit}')" "$p/lib/"
 du -sh "$p"

@@ -7,8 +7,9 @@
 # it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
 # go to $OUT (or ./gpu-out).
 #
-#   KSPEC_GPU_PARTS="tests run sanitize bench" (the default: all) picks the
-#   parts, so that each fits in one call of the device tool.
+#   KSPEC_GPU_PARTS="tests run sanitize bench" (the default) picks the
+#   parts, so that each fits in one call of the device tool; "cubin" runs
+#   test_gpu_cubin from .dev/gpu-cubin, carried in a call of its own.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 p="$root/.dev/gpu"
@@ -26,6 +27,22 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv \
   >"$out/device.txt" 2>&1
 cat "$out/device.txt"
 
+if part cubin; then
+echo "== the cubin cache (.dev/gpu-cubin, carried on its own)"
+# each step a fresh process on a private cache directory
+if ! [ -x "$root/.dev/gpu-cubin/bin/test_gpu_cubin" ]; then
+  status=1
+  note "gpu cubin cache: not carried (.dev/gpu-cubin)"
+elif KSPEC_CACHE_DIR="$out/cubin-cache" \
+  "$root/.dev/gpu-cubin/bin/test_gpu_cubin" >"$out/gpu_cubin.log" 2>&1; then
+  note "gpu cubin cache: PASS"
+else
+  status=1
+  note "gpu cubin cache: FAIL (see gpu_cubin.log)"
+fi
+tail -8 "$out/gpu_cubin.log"
+fi
+
 if part tests; then
 echo "== GPU tests"
 if test_gpu_templates >"$out/gpu_tests.log" 2>&1; then
@@ -42,14 +59,6 @@ else
   note "gpu window staging: FAIL (see gpu_window.log)"
 fi
 tail -1 "$out/gpu_window.log"
-# the cubin cache: each step a fresh process on a private cache directory
-if KSPEC_CACHE_DIR="$out/cubin-cache" test_gpu_cubin >"$out/gpu_cubin.log" 2>&1; then
-  note "gpu cubin cache: PASS"
-else
-  status=1
-  note "gpu cubin cache: FAIL (see gpu_cubin.log)"
-fi
-tail -3 "$out/gpu_cubin.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
