@@ -688,6 +688,10 @@ typedef struct ks_tune_opts {
    * cache); "": no store. */
   const char *store_dir;
   int fresh; /* non-zero: ignore stored measurements (still store) */
+  /* Non-zero: also measure the baseline, the space's own bounds with the
+   * swept parameters at their defaults (result.baseline), for the gain of
+   * the winner; it never wins and is not pruned. */
+  int baseline;
   /* Called after each variant is settled (measured, reused or failed); a
    * non-zero return stops the sweep: the variants left are "not run", the
    * store keeps what was measured. */
@@ -712,10 +716,11 @@ typedef struct ks_tune_result {
   ks_tune_entry *entries; /* every point of the space, in order (the last
                              dim varies fastest) */
   size_t n;
-  long best;       /* index of the winner, -1 when none */
-  size_t measured; /* measured now */
-  size_t reused;   /* taken from the store */
-  char store[512]; /* the store's file, "" when none */
+  ks_tune_entry *baseline; /* opts.baseline's entry (after the n), or NULL */
+  long best;               /* index of the winner, -1 when none */
+  size_t measured;         /* measured now */
+  size_t reused;           /* taken from the store */
+  char store[512];         /* the store's file, "" when none */
 } ks_tune_result;
 
 /* Sweeps space for a kernel of t (see above). *out is filled even when

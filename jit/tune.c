@@ -156,8 +156,11 @@ static unsigned launch_threads(const sweep *w, const ks_tune_point *p) {
   return b->maxntid ? b->maxntid : 256;
 }
 
-/* Point number i (the last dim fastest) and its bindings. */
-static void make_point(const sweep *w, size_t i, ks_tune_point *p, variant *v) {
+/* Point number i (the last dim fastest) and its bindings; base: the
+ * baseline instead (the space's bounds, swept parameters at their
+ * defaults, bound dims 0). */
+static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
+                       variant *v) {
   const ks_tune_space *sp = w->space;
   memset(p, 0, sizeof *p);
   p->bounds = sp->bounds;
@@ -167,9 +170,17 @@ static void make_point(const sweep *w, size_t i, ks_tune_point *p, variant *v) {
     const ks_tune_dim *dim = &sp->dims[d];
     int64_t x = dim->values[i % dim->n];
     i /= dim->n;
+    ks_param_info info;
+    if (base)
+      x = bound_dim(dim->name) >= 0 ? 0
+          : param_index(w->t, w->kernel, dim->name, &info) >= 0
+              ? (int64_t)info.def
+              : 0;
     p->v[d] = x;
     unsigned u = x < 0 ? 0 : x > 0xffffffffLL ? 0xffffffffu : (unsigned)x;
-    switch (bound_dim(dim->name)) {
+    switch (base && bound_dim(dim->name) >= 0 ? -2 : bound_dim(dim->name)) {
+    case -2:
+      break;
     case 0:
       p->bounds.maxntid = u;
       break;
@@ -240,7 +251,8 @@ static void set_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt,
 /* Starts every variant's compile, then waits for all of them. */
 static ks_status compile_all(sweep *w) {
   ks_tune_result *r = w->res;
-  for (size_t i = 0; i < r->n; i++) {
+  size_t all = r->n + (r->baseline != NULL);
+  for (size_t i = 0; i < all; i++) {
     variant *v = &w->vars[i];
     if (r->entries[i].cls == KS_TUNE_EXCLUDED)
       continue;
@@ -253,7 +265,7 @@ static ks_status compile_all(sweep *w) {
       set_reason(&r->entries[i], KS_TUNE_COMPILE_ERROR, "%s",
                  ks_errmsg(w->ctx));
   }
-  for (size_t i = 0; i < r->n; i++) {
+  for (size_t i = 0; i < all; i++) {
     variant *v = &w->vars[i];
     if (!v->future)
       continue;
@@ -523,39 +535,47 @@ static void measure_in_child(void *arg, size_t idx, ks_tune_entry *e) {
   ks_tune_measure_one(&w->o, w->vars[idx].kernel, e);
 }
 
-/* Measures the survivors (or takes them from the store), storing each. */
+/* Measures variant i (or takes it from the store), storing it. */
+static void settle(sweep *w, ks_tune_store *st, ks_tune_worker *worker,
+                   size_t i) {
+  ks_tune_result *r = w->res;
+  ks_tune_entry *e = &r->entries[i];
+  if (!alive(e))
+    return;
+  const ks_tune_entry *old =
+      st && !w->o.fresh ? ks_tune_store_find(st, w->vars[i].vkey) : NULL;
+  if (old) {
+    ks_tune_entry keep = *e;
+    *e = *old;
+    e->point = keep.point;
+    e->regs = keep.regs;
+    e->spills = keep.spills;
+    e->warps = keep.warps;
+    e->instrs = keep.instrs;
+    e->stored = 1;
+    r->reused++;
+    return;
+  }
+  if (w->o.isolate)
+    ks_tune_worker_run(worker, measure_in_child, w, i, w->o.timeout_ms, e);
+  else
+    ks_tune_measure_one(&w->o, w->vars[i].kernel, e);
+  r->measured++;
+  r->best = pick_best(r, w->o.min_gain);
+  if (st)
+    ks_tune_store_put(st, w->vars[i].vkey, e,
+                      r->best >= 0 ? w->vars[r->best].vkey : NULL);
+}
+
+/* Measures the baseline (when asked for), then the survivors. */
 static void measure_all(sweep *w, ks_tune_store *st) {
   ks_tune_result *r = w->res;
   ks_tune_worker worker = {.pid = -1, .fd = -1};
+  if (r->baseline)
+    settle(w, st, &worker, r->n);
   for (size_t i = 0; i < r->n; i++) {
-    ks_tune_entry *e = &r->entries[i];
-    if (alive(e)) {
-      const ks_tune_entry *old =
-          st && !w->o.fresh ? ks_tune_store_find(st, w->vars[i].vkey) : NULL;
-      if (old) {
-        ks_tune_entry keep = *e;
-        *e = *old;
-        e->point = keep.point;
-        e->regs = keep.regs;
-        e->spills = keep.spills;
-        e->warps = keep.warps;
-        e->instrs = keep.instrs;
-        e->stored = 1;
-        r->reused++;
-      } else {
-        if (w->o.isolate)
-          ks_tune_worker_run(&worker, measure_in_child, w, i, w->o.timeout_ms,
-                             e);
-        else
-          ks_tune_measure_one(&w->o, w->vars[i].kernel, e);
-        r->measured++;
-        r->best = pick_best(r, w->o.min_gain);
-        if (st)
-          ks_tune_store_put(st, w->vars[i].vkey, e,
-                            r->best >= 0 ? w->vars[r->best].vkey : NULL);
-      }
-    }
-    if (w->o.progress && w->o.progress(w->o.arg, i + 1, r->n, e))
+    settle(w, st, &worker, i);
+    if (w->o.progress && w->o.progress(w->o.arg, i + 1, r->n, &r->entries[i]))
       break;
   }
   ks_tune_worker_stop(&worker);
@@ -590,17 +610,21 @@ static ks_status setup(sweep *w, ks_tune_result *out) {
   ks_status s = check_space(w, &n);
   if (s != KS_OK)
     return s;
-  out->entries = calloc(n, sizeof *out->entries);
-  w->vars = calloc(n, sizeof *w->vars);
+  size_t all = n + (w->o.baseline != 0);
+  out->entries = calloc(all, sizeof *out->entries);
+  w->vars = calloc(all, sizeof *w->vars);
   if (!out->entries || !w->vars)
     return ks_jit_fail(KS_ENOMEM, "tune: %zu variants", n);
   out->n = n;
-  for (size_t i = 0; i < n; i++) {
+  if (w->o.baseline)
+    out->baseline = &out->entries[n];
+  for (size_t i = 0; i < all; i++) {
     ks_tune_entry *e = &out->entries[i];
-    make_point(w, i, &e->point, &w->vars[i]);
+    make_point(w, i, i == n, &e->point, &w->vars[i]);
     e->cls = KS_TUNE_NOT_RUN;
     e->regs = e->spills = e->warps = e->instrs = -1;
-    if (w->space->valid && !w->space->valid(&e->point, w->space->valid_arg))
+    if (i < n && w->space->valid &&
+        !w->space->valid(&e->point, w->space->valid_arg))
       set_reason(e, KS_TUNE_EXCLUDED, "left out by the constraint");
   }
   return KS_OK;
@@ -629,14 +653,14 @@ ks_status ks_tune(ks_ctx *ctx, const ks_template *t, const ks_tune_space *space,
     if (st)
       snprintf(out->store, sizeof out->store, "%s", ks_tune_store_path(st));
     compile_all(&w);
-    for (size_t i = 0; i < out->n; i++)
+    for (size_t i = 0; i < out->n + (out->baseline != NULL); i++)
       if (alive(&out->entries[i]))
         figures(&w, i);
     prune(&w);
     measure_all(&w, st);
   }
   ks_tune_store_close(st);
-  for (size_t i = 0; w.vars && i < out->n; i++)
+  for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++)
     ks_future_free(w.vars[i].future);
   free(w.vars);
   return s;
@@ -647,5 +671,6 @@ void ks_tune_result_free(ks_tune_result *r) {
     return;
   free(r->entries);
   r->entries = NULL;
+  r->baseline = NULL;
   r->n = 0;
 }

@@ -19,7 +19,7 @@
 #include "kspec.h"
 #include "test_util.h"
 
-/* What a fake variant does when launched, by its maxntid. */
+/* What a fake variant does when launched, by its threads (= maxntid). */
 typedef enum {
   DO_OK,
   DO_ELAUNCH,
@@ -64,7 +64,7 @@ static ks_status fake_measure(void *arg, ks_kernel *k, const ks_tune_point *p,
                               double *ms, char *why, size_t cap) {
   fake *f = arg;
   (void)k;
-  int i = find_variant(f, p->bounds.maxntid);
+  int i = find_variant(f, p->threads);
   if (i < 0)
     return KS_EINVAL;
   f->calls[i]++;
@@ -97,7 +97,7 @@ static ks_status fake_check(void *arg, ks_kernel *k, const ks_tune_point *p,
                             char *why, size_t cap) {
   fake *f = arg;
   (void)k;
-  int i = find_variant(f, p->bounds.maxntid);
+  int i = find_variant(f, p->threads);
   if (i >= 0 && f->what[i] == DO_WRONG) {
     snprintf(why, cap, "y[17] = 3 (want 4)");
     return KS_ERANGE;
@@ -180,6 +180,7 @@ static ks_tune_opts fake_opts(fake *f, const char *store) {
                     .progress = stop_progress};
   for (int i = 0; i < 5; i++)
     f->regs_by_minctasm[i] = 32;
+  f->spill_maxntid = f->smem_maxntid = 99999; /* none */
   return o;
 }
 
@@ -275,8 +276,13 @@ static void noise_rule(void **state) {
   add_variant(&f, 128, 1.000, DO_OK);
   add_variant(&f, 256, 0.950, DO_OK); /* 5% better: beyond the noise */
   add_variant(&f, 512, 1.100, DO_OK);
+  o.baseline = 1; /* no bounds, 256 threads: maxntid 256's time */
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.best, 1);
+  assert_non_null(r.baseline);
+  assert_int_equal(r.baseline->point.bounds.maxntid, 0);
+  assert_int_equal(r.baseline->point.threads, 256);
+  assert_int_equal(r.baseline->cls, KS_TUNE_MEASURED);
   ks_tune_result_free(&r);
 }
 

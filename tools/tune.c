@@ -5,6 +5,9 @@
  *              [--kernel K] [--size N] [--timeout MS] [--fresh]
  *              [--json|--csv] [--plot FILE.png]
  *   kspec tune --show
+ *   (--inject fault=I --inject hang=I: variant I launches a kernel that
+ *   writes to an invalid address, or one that spins forever, instead of
+ *   the template's: to see a sweep survive both.)
  *
  * The parent never opens the CUDA driver: a first child process reports
  * the device (model, driver, architecture, PTX ISA), the parent compiles
@@ -41,6 +44,8 @@ typedef struct tool {
   size_t size;
   double timeout_ms;
   int json, csv, show, fresh;
+  long inject_fault, inject_hang; /* variant indices, -1: none */
+  ks_kernel *fault_k, *hang_k;
   /* In the worker. */
   ks_ctx *ctx;
   const ks_template *t;
@@ -78,7 +83,8 @@ static const char tune_usage[] =
     "  --fresh            measure again what is stored\n"
     "  --json, --csv      results for scripts\n"
     "  --plot FILE.png    time against variant (a gnuplot script FILE.png.gp)\n"
-    "  --show             the stored results\n";
+    "  --show             the stored results\n"
+    "  --inject fault=I|hang=I  variant I faults (illegal address) or hangs\n";
 
 /* "NAME=1,2,3" into a dim. */
 static int parse_sweep(tool *o, const char *arg) {
@@ -122,7 +128,7 @@ static int parse(tool *o, int argc, char **argv) {
     int takes = strcmp(a, "-D") == 0 || strcmp(a, "--sweep") == 0 ||
                 strcmp(a, "--kernel") == 0 || strcmp(a, "--size") == 0 ||
                 strcmp(a, "--timeout") == 0 || strcmp(a, "--plot") == 0 ||
-                strcmp(a, "--arch") == 0;
+                strcmp(a, "--arch") == 0 || strcmp(a, "--inject") == 0;
     if (takes && !next)
       return usage_error("%s needs a value", a);
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -141,6 +147,15 @@ static int parse(tool *o, int argc, char **argv) {
       o->kernel = next;
     } else if (strcmp(a, "--arch") == 0) {
       o->arch = next;
+    } else if (strcmp(a, "--inject") == 0) {
+      char *end;
+      int hang = strncmp(next, "hang=", 5) == 0;
+      if (!hang && strncmp(next, "fault=", 6) != 0)
+        return usage_error("--inject %s: want fault=I or hang=I", next);
+      long v = strtol(next + (hang ? 5 : 6), &end, 10);
+      if (*end || end == next + (hang ? 5 : 6) || v < 0)
+        return usage_error("--inject %s: want fault=I or hang=I", next);
+      *(hang ? &o->inject_hang : &o->inject_fault) = v;
     } else if (strcmp(a, "--plot") == 0) {
       o->plot = next;
     } else if (strcmp(a, "--size") == 0 || strcmp(a, "--timeout") == 0) {
@@ -213,10 +228,49 @@ static ks_status workload(tool *o, const ks_tune_point *p, char *why,
   return s;
 }
 
+/* The index of p in the sweep (the last dim fastest). */
+static long point_index(const tool *o, const ks_tune_point *p) {
+  long idx = 0;
+  for (size_t d = 0; d < o->ndims; d++) {
+    size_t at = 0;
+    while (at < o->dims[d].n && o->dims[d].values[at] != p->v[d])
+      at++;
+    idx = idx * (long)o->dims[d].n + (long)at;
+  }
+  return idx;
+}
+
+/* Variant p's injected failure, when it has one: a write to address 16,
+ * or a spin on a zero word that never ends. */
+static ks_status injected(tool *o, const ks_tune_point *p, char *why,
+                          size_t cap, int *done) {
+  long i = point_index(o, p);
+  int hang = i == o->inject_hang;
+  *done = hang || i == o->inject_fault;
+  if (!*done)
+    return KS_OK;
+  ks_devptr word = 16;
+  if (hang && (ks_mem_alloc(o->ctx, 4, &word) != KS_OK ||
+               ks_memset8(o->ctx, word, 0, 4) != KS_OK))
+    return snprintf(why, cap, "%s", ks_errmsg(o->ctx)), KS_EDRIVER;
+  void *args[] = {&word};
+  ks_status s = ks_launch(hang ? o->hang_k : o->fault_k, (ks_dim3){1, 1, 1},
+                          (ks_dim3){1, 1, 1}, 0, NULL, args);
+  if (s == KS_OK)
+    s = ks_synchronize(o->ctx);
+  snprintf(why, cap, "injected %s: %s", hang ? "hang" : "fault",
+           s == KS_OK ? "no error" : ks_errmsg(o->ctx));
+  return s == KS_OK ? KS_ELAUNCH : s;
+}
+
 static ks_status measure(void *arg, ks_kernel *k, const ks_tune_point *p,
                          double *ms, char *why, size_t cap) {
   tool *o = arg;
-  ks_status s = workload(o, p, why, cap);
+  int done;
+  ks_status s = injected(o, p, why, cap, &done);
+  if (done)
+    return s;
+  s = workload(o, p, why, cap);
   if (s != KS_OK)
     return s;
   float t = 0;
@@ -234,7 +288,11 @@ static ks_status measure(void *arg, ks_kernel *k, const ks_tune_point *p,
 static ks_status check(void *arg, ks_kernel *k, const ks_tune_point *p,
                        char *why, size_t cap) {
   tool *o = arg;
-  ks_status s = workload(o, p, why, cap);
+  int done;
+  ks_status s = injected(o, p, why, cap, &done);
+  if (done)
+    return s;
+  s = workload(o, p, why, cap);
   return s != KS_OK ? s : ks_wl_check(o->wl, k, why, cap);
 }
 
@@ -547,6 +605,39 @@ static int check_names(tool *o) {
   return rc;
 }
 
+static const char inject_ir[] =
+    "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "define void @ks_fault(ptr %p) {\n"
+    "  store volatile i32 1, ptr %p, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "define void @ks_hang(ptr %p) {\n"
+    "entry:\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %v = load volatile i32, ptr %p, align 4\n"
+    "  %c = icmp eq i32 %v, 0\n"
+    "  br i1 %c, label %loop, label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
+    "!nvvm.annotations = !{!0, !1}\n"
+    "!0 = !{ptr @ks_fault, !\"kernel\", i32 1}\n"
+    "!1 = !{ptr @ks_hang, !\"kernel\", i32 1}\n";
+
+/* Compiles the injected kernels (PTX only: the worker loads them). */
+static ks_status compile_injected(tool *o) {
+  ks_template *t = NULL;
+  ks_status s = ks_template_load_mem(o->ctx, "inject", inject_ir,
+                                     sizeof inject_ir - 1, &t);
+  ks_spec_req fr = {.kernel = "ks_fault"}, hr = {.kernel = "ks_hang"};
+  if (s == KS_OK && (s = ks_specialize(o->ctx, t, &fr, &o->fault_k)) == KS_OK)
+    s = ks_specialize(o->ctx, t, &hr, &o->hang_k);
+  ks_template_destroy(t); /* the kernels stay with the context */
+  return s;
+}
+
 static void on_sigint(int sig) {
   (void)sig;
   interrupted = 1;
@@ -568,6 +659,11 @@ static int sweep(tool *o) {
     goto done;
   }
   o->t = t;
+  if ((o->inject_fault >= 0 || o->inject_hang >= 0) &&
+      compile_injected(o) != KS_OK) {
+    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
+    goto done;
+  }
   char problem[64];
   snprintf(problem, sizeof problem, "size=%zu", o->size);
   int bar = isatty(2) && !o->json && !o->csv;
@@ -587,33 +683,23 @@ static int sweep(tool *o) {
                      .fresh = o->fresh,
                      .progress = bar ? progress : no_progress};
   signal(SIGINT, on_sigint);
-  ks_tune_result r = {0}, d = {0};
+  ks_tune_result r = {0};
   if (ks_tune(o->ctx, t, &sp, &to, &r) != KS_OK) {
     fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
     goto done;
   }
-  /* The default configuration: no bounds, 256 threads (or what the
-   * parameters fix), for the winner's gain. */
-  ks_tune_space dsp = {
-      .kernel = o->kernel, .fixed = o->defs, .nfixed = o->ndefs};
-  char dproblem[80];
-  snprintf(dproblem, sizeof dproblem, "%s;default", problem);
-  to.problem = dproblem; /* its own store: the sweep's winner stays */
-  to.progress = no_progress;
-  int have_def = ks_tune(o->ctx, t, &dsp, &to, &d) == KS_OK && d.n == 1;
   if (o->json)
     print_json(o, &r);
   else if (o->csv)
     print_csv(o, &r);
   else
-    print_table(o, &r, have_def ? &d.entries[0] : NULL);
+    print_table(o, &r, r.baseline);
   rc = o->plot ? plot(o, &r) : 0;
   if (interrupted) {
     fprintf(stderr, "kspec: tune: interrupted; stored results resume\n");
     rc = 1;
   }
   ks_tune_result_free(&r);
-  ks_tune_result_free(&d);
 done:
   ks_template_destroy(t);
   ks_ctx_destroy(o->ctx);
@@ -621,7 +707,7 @@ done:
 }
 
 int kspec_tune_main(int argc, char **argv) {
-  tool o = {.timeout_ms = 10000};
+  tool o = {.timeout_ms = 10000, .inject_fault = -1, .inject_hang = -1};
   int rc = parse(&o, argc, argv);
   if (rc)
     return rc < 0 ? 0 : rc;
