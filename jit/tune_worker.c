@@ -76,6 +76,9 @@ static int start(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep) {
   if (pid == 0) {
     close(sv[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sweep */
+    /* Out of the terminal's process group: a Ctrl-C meant to stop the
+     * sweep must not kill the worker and pass for a device fault. */
+    setpgid(0, 0);
     child_loop(sv[1], fn, sweep);
   }
   close(sv[1]);

@@ -455,6 +455,9 @@ static void print_json(const tool *o, const ks_tune_result *r) {
   printf(", \"best\": %ld, \"measured\": %zu, \"reused\": %zu, \"store\": ",
          r->best, r->measured, r->reused);
   json_string(r->store);
+  if (r->baseline && r->baseline->cls == KS_TUNE_MEASURED)
+    printf(", \"baseline_ms\": %.6g, \"baseline_threads\": %u",
+           r->baseline->median, r->baseline->point.threads);
   printf(", \"variants\": [\n");
   for (size_t i = 0; i < r->n; i++) {
     const ks_tune_entry *e = &r->entries[i];
