@@ -65,7 +65,9 @@ typedef struct ks_kernel ks_kernel;
   X(ENODEVICE, "no CUDA device")                                               \
   X(EDRIVER, "CUDA driver call failed")                                        \
   X(ELOAD, "the driver rejected the PTX")                                      \
-  X(ELAUNCH, "kernel launch failed")
+  X(ELAUNCH, "kernel launch failed")                                           \
+  X(ETIMEOUT, "timed out")                                                     \
+  X(EFAULT, "device fault: the context is lost")
 
 typedef enum ks_status {
 #define KS_STATUS_ENUM(name, msg) KS_##name,
@@ -574,6 +576,196 @@ KS_API ks_status ks_kernel_occupancy(ks_kernel *k, unsigned block,
 KS_API ks_status ks_kernel_best_block(ks_kernel *k, unsigned dyn_smem,
                                       ks_res_source src, unsigned *block,
                                       int *min_grid);
+
+/* ---- auto-tuning -----------------------------------------------------
+ *
+ * ks_tune sweeps a space of variants of one kernel: launch bounds, the
+ * block size and template values. It compiles every variant first, in
+ * parallel (ks_specialize_async), prunes what the compile-time figures
+ * rule out, then measures the rest through the caller's `measure`
+ * callback, each after its `check`, and keeps the fastest variant that
+ * beats the best so far by more than the measured noise. Every variant
+ * gets a class and a reason; failures never end the sweep. Results are
+ * stored per device, driver, template, fixed values and problem under
+ * <cache dir>/tune/, one file per problem, rewritten atomically after
+ * every measured variant, so that an interrupted sweep resumes and
+ * ks_tune_lookup finds the winner later without measuring. */
+
+enum { KS_TUNE_MAX_DIMS = 8 };
+
+/* One swept dimension: "maxntid", "minctasm", "maxnreg", "block" (threads
+ * per block, folded into the code as .reqntid) or a parameter's name. */
+typedef struct ks_tune_dim {
+  const char *name;
+  const int64_t *values;
+  size_t n;
+} ks_tune_dim;
+
+/* One variant of the space. */
+typedef struct ks_tune_point {
+  int64_t v[KS_TUNE_MAX_DIMS]; /* the value of each of the space's dims */
+  ks_launch_bounds bounds;     /* its launch bounds */
+  /* Threads per block to launch with: the "block" dim; else the fixed
+   * bounds.block; else what parameters fixing the block say (BLOCK_X times
+   * BLOCK_Y); else maxntid; else 256. */
+  unsigned threads;
+} ks_tune_point;
+
+typedef struct ks_tune_space {
+  const char *kernel;      /* NULL: the template's only kernel */
+  const ks_binding *fixed; /* values every variant binds */
+  size_t nfixed;
+  ks_launch_bounds bounds; /* bounds every variant has (dims override) */
+  const ks_tune_dim *dims; /* the product of these is the space */
+  size_t ndims;            /* at most KS_TUNE_MAX_DIMS */
+  /* Optional constraint: 0 leaves the point out (class "excluded"). */
+  int (*valid)(const ks_tune_point *p, void *arg);
+  void *valid_arg;
+} ks_tune_space;
+
+/* What became of a variant. */
+#define KS_TUNE_CLASS_LIST(X)                                                  \
+  X(MEASURED, "measured")                                                      \
+  X(EXCLUDED, "excluded")                                                      \
+  X(PRUNED, "pruned")                                                          \
+  X(COMPILE_ERROR, "compile error")                                            \
+  X(OVER_RESOURCES, "over resources")                                          \
+  X(LAUNCH_FAILURE, "launch failure")                                          \
+  X(WRONG_RESULT, "wrong result")                                              \
+  X(TIMEOUT, "timeout")                                                        \
+  X(DEVICE_FAULT, "device fault")                                              \
+  X(NOT_RUN, "not run")
+
+typedef enum ks_tune_class {
+#define KS_TUNE_CLASS_ENUM(name, text) KS_TUNE_##name,
+  KS_TUNE_CLASS_LIST(KS_TUNE_CLASS_ENUM)
+#undef KS_TUNE_CLASS_ENUM
+      KS_TUNE_CLASS_COUNT
+} ks_tune_class;
+
+/* "measured", "compile error", ...; "?" outside the list. Static. */
+KS_API const char *ks_tune_class_name(ks_tune_class c);
+
+/* Runs variant k once on the caller's data and gives its time in *ms
+ * (device events around one launch, say). Returns KS_OK, or a failure:
+ * KS_EBOUNDS (over resources), KS_ETIMEOUT, KS_EFAULT (the context is
+ * lost: illegal address, ...), anything else is a launch failure (a
+ * driver message naming a sticky error, CUDA_ERROR_ILLEGAL_ADDRESS and
+ * the like, counts as a device fault). why (cap bytes) may take a line. */
+typedef ks_status (*ks_tune_measure_fn)(void *arg, ks_kernel *k,
+                                        const ks_tune_point *p, double *ms,
+                                        char *why, size_t cap);
+/* Runs k once and compares its output with a reference: KS_OK, KS_ERANGE
+ * (wrong result, why says where) or a failure as for measure. */
+typedef ks_status (*ks_tune_check_fn)(void *arg, ks_kernel *k,
+                                      const ks_tune_point *p, char *why,
+                                      size_t cap);
+
+struct ks_tune_entry;
+
+typedef struct ks_tune_opts {
+  ks_tune_measure_fn measure; /* required */
+  ks_tune_check_fn check;     /* optional; run before measuring */
+  void *arg;                  /* passed to measure, check and progress */
+  /* The figures pruning uses. NULL: ks_kernel_resources_get(k,
+   * KS_RES_PTXAS); no figures (no ptxas) means no pruning by spills or
+   * occupancy. */
+  ks_status (*resources)(void *arg, ks_kernel *k, ks_kernel_resources *out);
+  unsigned warmup;   /* runs discarded first; 0: 3 */
+  unsigned window;   /* the median is stable when the last `window`
+                        running medians lie within `stable`; 0: 5 */
+  unsigned max_runs; /* at most this many timed runs; 0: 100 */
+  double stable;     /* relative; 0: 0.01 */
+  /* A challenger displaces the best when its median is lower by more than
+   * the noise: the larger of the two interquartile ranges and min_gain
+   * times the best's median (0: 0.01). */
+  double min_gain;
+  /* Non-zero: measure and check run in a child process (fork, once per
+   * worker; a socket pair carries one request and one answer per
+   * variant). A variant that takes longer than timeout_ms (0: 10000)
+   * in all, or kills the child, is classified timeout or device fault and
+   * the child is replaced. The callbacks must then use no device state of
+   * the parent (the child initializes its own; CUDA does not survive a
+   * fork, so the parent must not have used the driver). Without isolation
+   * there is no watchdog. */
+  int isolate;
+  double timeout_ms;
+  /* The store's key: the device model and driver (NULL/0: queried from
+   * ctx's device unless isolate is set or the context has no driver, else
+   * "none"), and the problem (the caller's words: "n=67108864"). */
+  const char *device;
+  int driver_version;
+  const char *problem;
+  /* The store's directory. NULL: <ks_cache_dir>/tune (none without a disk
+   * cache); "": no store. */
+  const char *store_dir;
+  int fresh; /* non-zero: ignore stored measurements (still store) */
+  /* Non-zero: also measure the baseline, the space's own bounds with the
+   * swept parameters at their defaults (result.baseline), for the gain of
+   * the winner; it never wins and is not pruned. */
+  int baseline;
+  /* Called after each variant is settled (measured, reused or failed); a
+   * non-zero return stops the sweep: the variants left are "not run", the
+   * store keeps what was measured. */
+  int (*progress)(void *arg, size_t done, size_t total,
+                  const struct ks_tune_entry *e);
+} ks_tune_opts;
+
+typedef struct ks_tune_entry {
+  ks_tune_point point;
+  ks_tune_class cls;
+  int stored;                      /* the measurement came from the store */
+  unsigned runs;                   /* timed runs */
+  double median, min, max, q1, q3; /* ms */
+  int regs, spills; /* registers per thread, spilled bytes (stores +
+                       loads) per thread; -1 unknown */
+  int warps;        /* resident warps per SM; -1 unknown */
+  int instrs;       /* PTX instructions; -1 unknown */
+  char reason[192]; /* why it was pruned or failed, or "" */
+} ks_tune_entry;
+
+typedef struct ks_tune_result {
+  ks_tune_entry *entries; /* every point of the space, in order (the last
+                             dim varies fastest) */
+  size_t n;
+  ks_tune_entry *baseline; /* opts.baseline's entry (after the n), or NULL */
+  long best;               /* index of the winner, -1 when none */
+  size_t measured;         /* measured now */
+  size_t reused;           /* taken from the store */
+  char store[512];         /* the store's file, "" when none */
+} ks_tune_result;
+
+/* Sweeps space for a kernel of t (see above). *out is filled even when
+ * the sweep stops early; free it with ks_tune_result_free.
+ * Errors: KS_EINVAL (no measure, a dim without values or with an unknown
+ * name, more than KS_TUNE_MAX_DIMS dims, a space over 100000 points),
+ * KS_ENOKERNEL, KS_ENOMEM. Variants that fail are not errors. */
+KS_API ks_status ks_tune(ks_ctx *ctx, const ks_template *t,
+                         const ks_tune_space *space, const ks_tune_opts *opts,
+                         ks_tune_result *out);
+KS_API void ks_tune_result_free(ks_tune_result *r);
+
+/* The stored winner of a problem: its bounds, threads and the values of
+ * the swept parameters (bindings[i].name points into names[i]). */
+typedef struct ks_tune_best {
+  ks_launch_bounds bounds;
+  unsigned threads;
+  double median_ms;
+  size_t nbindings;
+  ks_binding bindings[KS_TUNE_MAX_DIMS];
+  char names[KS_TUNE_MAX_DIMS][64];
+} ks_tune_best;
+
+/* Finds the winner stored for the problem space and opts describe (the
+ * kernel, fixed values, device, driver, problem, store_dir; the dims and
+ * callbacks are not used), without measuring anything. Build the tuned
+ * request from space->bounds overridden by best.bounds, and the fixed
+ * values plus best.bindings.
+ * Errors: KS_EINVAL (no store, nothing stored for this problem: the
+ * message says which file was looked for), KS_ENOKERNEL, KS_EIO. */
+KS_API ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
+                                const ks_tune_space *space,
+                                const ks_tune_opts *opts, ks_tune_best *out);
 
 /* ---- device memory and timing (for tools, tests and benchmarks) ----- */
 

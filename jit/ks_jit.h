@@ -357,4 +357,49 @@ ks_status ks_jit_occupancy(const ks_occ_limits *l, const ks_occ_input *in,
 ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
                             unsigned limit, unsigned *block, int *blocks);
 
+/* ---- tune.c, tune_store.c, tune_worker.c --------------------------------- */
+
+enum { KS_TUNE_VKEY_CAP = 512 };
+
+/* The variant's key in the store: its threads, bounds and the swept
+ * parameters' values by name ("threads=256;block=0,0,0;maxntid=256;...;
+ * FILTER_LEN=32"). */
+void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_point *p, char *buf,
+                  size_t cap);
+/* Checks, warms up and times variant k under o (defaults filled in),
+ * filling e's class, runs, statistics and reason. */
+void ks_tune_measure_one(const ks_tune_opts *o, ks_kernel *k, ks_tune_entry *e);
+/* The noise rule: does challenger c beat best? */
+int ks_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
+                  double min_gain);
+
+typedef struct ks_tune_store ks_tune_store;
+/* Opens (and reads) the store of the problem; *out NULL when there is no
+ * store (store_dir "", or no disk cache). Errors: KS_EIO, KS_ENOMEM. */
+ks_status ks_tune_store_open(ks_ctx *ctx, const ks_template *t,
+                             const ks_tune_space *sp, const ks_tune_opts *o,
+                             ks_tune_store **out);
+const char *ks_tune_store_path(const ks_tune_store *st);
+/* A stored entry of a variant that ran, or NULL. */
+const ks_tune_entry *ks_tune_store_find(ks_tune_store *st, const char *vkey);
+/* Records e under vkey (when both are given) and best (when given), then
+ * rewrites the file atomically. */
+void ks_tune_store_put(ks_tune_store *st, const char *vkey,
+                       const ks_tune_entry *e, const char *best);
+void ks_tune_store_close(ks_tune_store *st);
+
+/* A measuring child process; pid -1 when none runs. */
+typedef struct ks_tune_worker {
+  int pid;
+  int fd;
+} ks_tune_worker;
+/* What the child runs for variant idx: fills e. */
+typedef void (*ks_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
+/* Runs fn(sweep, idx, e) in the worker (started when none runs) and waits
+ * timeout_ms at most; a hang or a dead child classifies e (timeout, device
+ * fault) and ends the child. */
+void ks_tune_worker_run(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep,
+                        size_t idx, double timeout_ms, ks_tune_entry *e);
+void ks_tune_worker_stop(ks_tune_worker *w);
+
 #endif /* KS_JIT_H */

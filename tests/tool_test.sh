@@ -407,5 +407,32 @@ else
   echo "note: no ptxas, the stats checks with the real one are skipped"
 fi
 
+# ---- tune: argument errors (before any device is looked for) -----------------
+# one line each: "kspec: tune: ..."
+tune_usage() {
+  needle=$1
+  shift
+  expect 2 "$@" || return
+  [ "$(wc -l <"$TMP/err")" -eq 1 ] || bad "$last: stderr is not one line"
+  head -n 1 "$TMP/err" | grep -q '^kspec: tune: ' ||
+    bad "$last: stderr does not start with 'kspec: tune: '"
+  grep -qF -- "$needle" "$TMP/err" || bad "$last: stderr lacks '$needle'"
+  [ -s "$TMP/out" ] && bad "$last: printed on stdout"
+}
+tune_usage "--sweep NOPE: not maxntid, minctasm, maxnreg, block or a parameter of conv1d" \
+  tune conv1d --sweep NOPE=1,2
+tune_usage "--sweep maxntid=: empty list" tune conv1d --sweep maxntid=
+tune_usage "'12x' is not a number" tune conv1d --sweep maxntid=12x,3
+tune_usage "'-4' is not a number" tune conv1d --sweep minctasm=1,-4
+tune_usage "an empty value" tune conv1d --sweep maxntid=64,,128
+tune_usage "want NAME=V,V,..." tune conv1d --sweep maxntid
+tune_usage "nothing to sweep" tune conv1d
+tune_usage "missing TEMPLATE" tune --sweep maxntid=64
+tune_usage "--sweep needs a value" tune conv1d --sweep
+expect 0 tune --help
+out_has "kspec tune --show"
+expect 0 tune --show
+out_has "no stored results in $KSPEC_CACHE_DIR/tune"
+
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]

@@ -12,6 +12,7 @@
  *   kspec cache stats|verify|clear|path
  *   kspec prewarm FILE [--arch sm_XX] [-j N]                 (prewarm.c)
  *   kspec stats TEMPLATE ... [--smem N] [--no-driver] [--json]  (stats.c)
+ *   kspec tune TEMPLATE --sweep NAME=V,V,... | --show           (tune.c)
  *
  * Every specializing command also takes [--no-pass NAME]... and
  * [--bake ARG=V,V,...]...; ptx, explain and run take --why-miss.
@@ -29,6 +30,7 @@
 #include "kspec.h"
 #include "prewarm.h"
 #include "stats.h"
+#include "tune.h"
 #include "workloads.h"
 
 enum { EXIT_USAGE = 2, MAX_DEFS = 64, MAX_NO_PASS = 16, MAX_BAKES = 16 };
@@ -80,6 +82,9 @@ static const char usage_text[] =
     "  stats TEMPLATE [OPT] registers, spills, stack, shared and constant\n"
     "                       memory (ptxas; the driver on a GPU), occupancy\n"
     "                       and what limits it; --json for scripts\n"
+    "  tune TEMPLATE --sweep NAME=V,V,...\n"
+    "                       on a GPU: sweep launch bounds and values, keep\n"
+    "                       the fastest beyond the noise, store it (--show)\n"
     "\n"
     "TEMPLATE is a built-in name or a .ll/.bc file of NVPTX IR.\n"
     "`kspec COMMAND --help` describes each command's options.\n";
@@ -709,6 +714,8 @@ int main(int argc, char **argv) {
     return kspec_prewarm_main(argc - 1, argv + 1); /* its own options */
   if (strcmp(cmd, "stats") == 0)
     return kspec_stats_main(argc - 1, argv + 1); /* its own options */
+  if (strcmp(cmd, "tune") == 0)
+    return kspec_tune_main(argc - 1, argv + 1); /* its own options */
   static const char *const cmds[] = {"list", "info", "ptx",
                                      "ir",   "run",  "explain"};
   enum { NCMDS = sizeof cmds / sizeof cmds[0] };

@@ -764,6 +764,8 @@ void ks_wl_destroy(ks_wl *w) {
 
 ks_dim3 ks_wl_block(const ks_wl *w) { return w->block; }
 
+void ks_wl_set_block(ks_wl *w, unsigned block) { w->desc->geometry(w, block); }
+
 double ks_wl_bytes(const ks_wl *w) { return w->desc->bytes(w); }
 
 const char *ks_wl_describe(const ks_wl *w) { return w->text; }

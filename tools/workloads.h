@@ -41,6 +41,10 @@ void ks_wl_destroy(ks_wl *w);
  * specialization's bounds.block to fold blockDim. */
 ks_dim3 ks_wl_block(const ks_wl *w);
 
+/* Changes the threads per block (as ks_wl_create's block) and with them
+ * the grid; the buffers stay. */
+void ks_wl_set_block(ks_wl *w, unsigned block);
+
 /* Launches k once on the current inputs (no check, no sync). */
 ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap);
 

@@ -1,0 +1,676 @@
+/*
+ * tune.c - ks_tune: the sweep over a space of variants of one kernel.
+ *
+ *   enumerate -> constraint -> compile all (async) -> figures -> prune
+ *     -> for each survivor: stored? reuse : check, warm up, time until the
+ *        median is stable (in-process or in a worker, tune_worker.c)
+ *     -> store after each (tune_store.c) -> the noise rule picks the best
+ *
+ * Pruning uses only compile-time figures, before any measurement:
+ *  - compile errors, and bounds the specializer refuses (over resources);
+ *  - over resources: a launch block over .maxntid, or no block fitting on
+ *    an SM (the occupancy calculator over ptxas's registers);
+ *  - spills, when spill-free variants exist;
+ *  - occupancy dominated: among variants that bind the same values and
+ *    launch the same block, the PTX of each differs only in its bounds
+ *    directives, so equal PTX instruction counts mean the same code; ptxas
+ *    then allocates registers under each variant's bounds. A spill-free
+ *    variant with fewer resident warps per SM than another such variant
+ *    is dominated; one with the same warps and registers as an earlier one
+ *    is its duplicate. Both are pruned, saying which variant dominates.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/ks_jit.h"
+
+enum { MAX_POINTS = 100000, DEF_WARMUP = 3, DEF_WINDOW = 5, DEF_RUNS = 100 };
+
+const char *ks_tune_class_name(ks_tune_class c) {
+  static const char *const names[] = {
+#define KS_TUNE_CLASS_TEXT(name, text) text,
+      KS_TUNE_CLASS_LIST(KS_TUNE_CLASS_TEXT)
+#undef KS_TUNE_CLASS_TEXT
+  };
+  return (unsigned)c < KS_TUNE_CLASS_COUNT ? names[c] : "?";
+}
+
+/* One variant while the sweep runs. */
+typedef struct variant {
+  ks_binding binds[KS_TUNE_MAX_DIMS + 64];
+  size_t nbinds;
+  ks_future *future;
+  ks_kernel *kernel;
+  char vkey[KS_TUNE_VKEY_CAP];
+} variant;
+
+/* The sweep's state; the worker's child reads its forked copy. */
+typedef struct sweep {
+  ks_ctx *ctx;
+  const ks_template *t;
+  const ks_tune_space *space;
+  ks_tune_opts o;
+  long kernel;
+  variant *vars;
+  ks_tune_result *res;
+} sweep;
+
+/* ---- the space ----------------------------------------------------------- */
+
+static int bound_dim(const char *name) {
+  static const char *const names[] = {"maxntid", "minctasm", "maxnreg",
+                                      "block"};
+  for (int i = 0; i < 4; i++)
+    if (strcmp(name, names[i]) == 0)
+      return i;
+  return -1;
+}
+
+/* Index of parameter name in kernel ki, or -1. */
+static long param_index(const ks_template *t, long ki, const char *name,
+                        ks_param_info *info) {
+  size_t n = ks_template_param_count(t, (size_t)ki);
+  for (size_t i = 0; i < n; i++)
+    if (ks_template_param(t, (size_t)ki, i, info) == KS_OK &&
+        strcmp(info->name, name) == 0)
+      return (long)i;
+  return -1;
+}
+
+static ks_status check_space(const sweep *w, size_t *total) {
+  const ks_tune_space *sp = w->space;
+  if (sp->ndims > KS_TUNE_MAX_DIMS || (sp->ndims && !sp->dims) ||
+      (sp->nfixed && !sp->fixed) || sp->nfixed > 64)
+    return ks_jit_fail(KS_EINVAL, "tune: %zu dims (at most %d), %zu fixed",
+                       sp->ndims, KS_TUNE_MAX_DIMS, sp->nfixed);
+  size_t n = 1;
+  for (size_t d = 0; d < sp->ndims; d++) {
+    const ks_tune_dim *dim = &sp->dims[d];
+    ks_param_info info;
+    if (!dim->name || !dim->n || !dim->values)
+      return ks_jit_fail(KS_EINVAL, "tune: dim %zu (%s) has no values", d,
+                         dim->name ? dim->name : "unnamed");
+    if (bound_dim(dim->name) < 0 &&
+        param_index(w->t, w->kernel, dim->name, &info) < 0)
+      return ks_jit_fail(KS_EINVAL,
+                         "tune: '%s' is neither a launch bound nor a "
+                         "parameter of %s",
+                         dim->name, ks_template_kernel_name(w->t, w->kernel));
+    for (size_t f = 0; f < sp->nfixed; f++)
+      if (sp->fixed[f].name && strcmp(sp->fixed[f].name, dim->name) == 0)
+        return ks_jit_fail(KS_EINVAL, "tune: '%s' is both fixed and swept",
+                           dim->name);
+    for (size_t e = 0; e < d; e++)
+      if (strcmp(sp->dims[e].name, dim->name) == 0)
+        return ks_jit_fail(KS_EINVAL, "tune: '%s' is swept twice", dim->name);
+    if (dim->n > MAX_POINTS || n * dim->n > MAX_POINTS)
+      return ks_jit_fail(KS_EINVAL, "tune: over %d points", MAX_POINTS);
+    n *= dim->n;
+  }
+  *total = n;
+  return KS_OK;
+}
+
+/* The value a parameter has in a variant: swept, fixed or its default. */
+static double param_value(const sweep *w, const ks_tune_point *p,
+                          const ks_param_info *info) {
+  const ks_tune_space *sp = w->space;
+  for (size_t d = 0; d < sp->ndims; d++)
+    if (strcmp(sp->dims[d].name, info->name) == 0)
+      return (double)p->v[d];
+  for (size_t f = 0; f < sp->nfixed; f++) {
+    const ks_binding *b = &sp->fixed[f];
+    if (!b->name || strcmp(b->name, info->name) != 0)
+      continue;
+    return b->kind == KS_VALUE_INT    ? (double)b->v.i
+           : b->kind == KS_VALUE_REAL ? b->v.f
+                                      : strtod(b->v.s ? b->v.s : "0", NULL);
+  }
+  return info->def;
+}
+
+/* The threads of a launch (see ks_tune_point.threads). */
+static unsigned launch_threads(const sweep *w, const ks_tune_point *p) {
+  const ks_launch_bounds *b = &p->bounds;
+  if (b->block[0])
+    return b->block[0] * (b->block[1] ? b->block[1] : 1) *
+           (b->block[2] ? b->block[2] : 1);
+  unsigned x = 0, y = 1;
+  size_t n = ks_template_param_count(w->t, (size_t)w->kernel);
+  for (size_t i = 0; i < n; i++) {
+    ks_param_info info;
+    if (ks_template_param(w->t, (size_t)w->kernel, i, &info) != KS_OK)
+      continue;
+    double v = param_value(w, p, &info);
+    if (info.flags & KS_PARAM_BLOCK_X)
+      x = v > 0 ? (unsigned)v : 0;
+    if (info.flags & KS_PARAM_BLOCK_Y)
+      y = v > 0 ? (unsigned)v : 0;
+  }
+  if (x)
+    return x * y;
+  return b->maxntid ? b->maxntid : 256;
+}
+
+/* Point number i (the last dim fastest) and its bindings; base: the
+ * baseline instead (the space's bounds, swept parameters at their
+ * defaults, bound dims 0). */
+static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
+                       variant *v) {
+  const ks_tune_space *sp = w->space;
+  memset(p, 0, sizeof *p);
+  p->bounds = sp->bounds;
+  for (size_t f = 0; f < sp->nfixed; f++)
+    v->binds[v->nbinds++] = sp->fixed[f];
+  for (size_t d = sp->ndims; d-- > 0;) {
+    const ks_tune_dim *dim = &sp->dims[d];
+    int64_t x = dim->values[i % dim->n];
+    i /= dim->n;
+    ks_param_info info;
+    if (base)
+      x = bound_dim(dim->name) >= 0 ? 0
+          : param_index(w->t, w->kernel, dim->name, &info) >= 0
+              ? (int64_t)info.def
+              : 0;
+    p->v[d] = x;
+    unsigned u = x < 0 ? 0 : x > 0xffffffffLL ? 0xffffffffu : (unsigned)x;
+    switch (base && bound_dim(dim->name) >= 0 ? -2 : bound_dim(dim->name)) {
+    case -2:
+      break;
+    case 0:
+      p->bounds.maxntid = u;
+      break;
+    case 1:
+      p->bounds.minctasm = u;
+      break;
+    case 2:
+      p->bounds.maxnreg = u;
+      break;
+    case 3:
+      p->bounds.block[0] = u;
+      p->bounds.block[1] = p->bounds.block[2] = 1;
+      break;
+    default:
+      v->binds[v->nbinds++] =
+          (ks_binding){.name = dim->name, .kind = KS_VALUE_INT, .v.i = x};
+    }
+  }
+  p->threads = launch_threads(w, p);
+  ks_tune_vkey(sp, p, v->vkey, sizeof v->vkey);
+}
+
+void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_point *p, char *buf,
+                  size_t cap) {
+  const ks_launch_bounds *b = &p->bounds;
+  size_t n = (size_t)snprintf(
+      buf, cap, "threads=%u;block=%u,%u,%u;maxntid=%u;minctasm=%u;maxnreg=%u",
+      p->threads, b->block[0], b->block[1], b->block[2], b->maxntid,
+      b->minctasm, b->maxnreg);
+  /* Swept parameters by name, so that the order of the dims does not
+   * matter. */
+  const char *last = "";
+  for (;;) {
+    const char *next = NULL;
+    size_t at = 0;
+    for (size_t d = 0; d < sp->ndims; d++) {
+      const char *nm = sp->dims[d].name;
+      if (bound_dim(nm) < 0 && strcmp(nm, last) > 0 &&
+          (!next || strcmp(nm, next) < 0)) {
+        next = nm;
+        at = d;
+      }
+    }
+    if (!next || n >= cap)
+      break;
+    n += (size_t)snprintf(buf + n, cap - n, ";%s=%lld", next,
+                          (long long)p->v[at]);
+    last = next;
+  }
+}
+
+/* ---- compiling and the figures ------------------------------------------ */
+
+static void set_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt,
+                       ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  e->cls = c;
+  vsnprintf(e->reason, sizeof e->reason, fmt, ap);
+  va_end(ap);
+  for (char *s = e->reason; *s; s++)
+    if (*s == '\n' || *s == '\r' || *s == '\t')
+      *s = ' ';
+}
+
+/* Starts every variant's compile, then waits for all of them. */
+static ks_status compile_all(sweep *w) {
+  ks_tune_result *r = w->res;
+  size_t all = r->n + (r->baseline != NULL);
+  for (size_t i = 0; i < all; i++) {
+    variant *v = &w->vars[i];
+    if (r->entries[i].cls == KS_TUNE_EXCLUDED)
+      continue;
+    ks_spec_req req = {.kernel = w->space->kernel,
+                       .bindings = v->binds,
+                       .nbindings = v->nbinds,
+                       .bounds = r->entries[i].point.bounds};
+    ks_status s = ks_specialize_async(w->ctx, w->t, &req, &v->future);
+    if (s != KS_OK)
+      set_reason(&r->entries[i], KS_TUNE_COMPILE_ERROR, "%s",
+                 ks_errmsg(w->ctx));
+  }
+  for (size_t i = 0; i < all; i++) {
+    variant *v = &w->vars[i];
+    if (!v->future)
+      continue;
+    ks_status s = ks_future_wait(v->future, &v->kernel);
+    if (s != KS_OK)
+      set_reason(&r->entries[i],
+                 s == KS_EBOUNDS ? KS_TUNE_OVER_RESOURCES
+                                 : KS_TUNE_COMPILE_ERROR,
+                 "%s", ks_errmsg(w->ctx));
+  }
+  return KS_OK;
+}
+
+/* Instructions in PTX text: statements ending in ';' that are not
+ * directives (lines starting with '.') or comments. */
+static int ptx_instructions(const ks_kernel *k) {
+  const char *ptx;
+  size_t len;
+  if (ks_kernel_ptx(k, &ptx, &len) != KS_OK)
+    return -1;
+  int n = 0;
+  for (const char *s = ptx; *s;) {
+    const char *eol = strchr(s, '\n');
+    size_t l = eol ? (size_t)(eol - s) : strlen(s);
+    const char *a = s;
+    while (a < s + l && isspace((unsigned char)*a))
+      a++;
+    if (a < s + l && *a != '.' && *a != '/' && memchr(a, ';', l - (a - s)))
+      n++;
+    s = eol ? eol + 1 : s + l;
+  }
+  return n;
+}
+
+/* Registers, spills, occupancy of one compiled variant; over resources
+ * when the block cannot run. */
+static void figures(sweep *w, size_t i) {
+  ks_tune_entry *e = &w->res->entries[i];
+  ks_kernel *k = w->vars[i].kernel;
+  ks_kernel_resources res;
+  ks_status s = w->o.resources ? w->o.resources(w->o.arg, k, &res)
+                               : ks_kernel_resources_get(k, KS_RES_PTXAS, &res);
+  int have = s == KS_OK;
+  ks_kernel_info info;
+  ks_kernel_info_get(k, &info);
+  e->instrs = ptx_instructions(k);
+  e->regs = have ? res.regs : -1;
+  e->spills =
+      have && res.spill_stores >= 0
+          ? res.spill_stores + (res.spill_loads > 0 ? res.spill_loads : 0)
+          : -1;
+  const ks_launch_bounds *b = &e->point.bounds;
+  if (b->maxntid && e->point.threads > b->maxntid) {
+    set_reason(e, KS_TUNE_OVER_RESOURCES,
+               "a block of %u threads is over .maxntid %u", e->point.threads,
+               b->maxntid);
+    return;
+  }
+  ks_occ_input in = {.block = e->point.threads,
+                     .regs = have ? res.regs : 0,
+                     .smem = have && res.static_smem >= 0
+                                 ? (unsigned)res.static_smem
+                                 : info.smem_bytes};
+  ks_occupancy occ;
+  s = ks_occupancy_calc(ks_ctx_arch(w->ctx), &in, &occ);
+  if (s != KS_OK || occ.blocks_per_sm == 0) {
+    set_reason(e, KS_TUNE_OVER_RESOURCES,
+               "no block fits on an SM: %u threads x %d registers, %u bytes "
+               "of shared memory",
+               in.block, in.regs, in.smem);
+    return;
+  }
+  e->warps = have ? occ.warps_per_sm : -1;
+}
+
+/* Is e a survivor of the compile-time checks so far? */
+static int alive(const ks_tune_entry *e) { return e->cls == KS_TUNE_NOT_RUN; }
+
+/* Do a and b bind the same values and launch the same block? */
+static int same_group(const sweep *w, const ks_tune_entry *a,
+                      const ks_tune_entry *b) {
+  if (a->point.threads != b->point.threads ||
+      memcmp(a->point.bounds.block, b->point.bounds.block,
+             sizeof a->point.bounds.block) != 0)
+    return 0;
+  for (size_t d = 0; d < w->space->ndims; d++)
+    if (bound_dim(w->space->dims[d].name) < 0 && a->point.v[d] != b->point.v[d])
+      return 0;
+  return 1;
+}
+
+static void prune(sweep *w) {
+  ks_tune_result *r = w->res;
+  int spill_free = 0;
+  for (size_t i = 0; i < r->n; i++)
+    spill_free |= alive(&r->entries[i]) && r->entries[i].spills == 0;
+  for (size_t i = 0; i < r->n && spill_free; i++) {
+    ks_tune_entry *e = &r->entries[i];
+    if (alive(e) && e->spills > 0)
+      set_reason(e, KS_TUNE_PRUNED,
+                 "spills %d bytes per thread (%d registers); spill-free "
+                 "variants exist",
+                 e->spills, e->regs);
+  }
+  /* Dominance is decided over the survivors of the spill rule at once;
+   * then duplicates among those not dominated. */
+  long *by = calloc(r->n, sizeof *by);
+  if (!by)
+    return;
+  for (size_t i = 0; i < r->n; i++) {
+    ks_tune_entry *a = &r->entries[i];
+    by[i] = -1;
+    for (size_t j = 0; j < r->n && alive(a) && a->warps >= 0; j++) {
+      ks_tune_entry *b = &r->entries[j];
+      if (j == i || !alive(b) || b->warps < 0 || b->spills != 0 ||
+          a->spills != 0 || b->instrs != a->instrs || a->instrs < 0 ||
+          !same_group(w, a, b))
+        continue;
+      if (b->warps > a->warps &&
+          (by[i] < 0 || b->warps > r->entries[by[i]].warps))
+        by[i] = (long)j;
+    }
+  }
+  for (size_t i = 0; i < r->n; i++) {
+    ks_tune_entry *a = &r->entries[i];
+    if (by[i] >= 0)
+      set_reason(a, KS_TUNE_PRUNED,
+                 "occupancy dominated by #%ld: same code size (%d PTX "
+                 "instructions), %d vs %d resident warps per SM",
+                 by[i], a->instrs, a->warps, r->entries[by[i]].warps);
+  }
+  free(by);
+  for (size_t i = 0; i < r->n; i++) {
+    ks_tune_entry *a = &r->entries[i];
+    for (size_t j = 0; j < i && alive(a) && a->warps >= 0; j++) {
+      ks_tune_entry *b = &r->entries[j];
+      if (alive(b) && b->spills == 0 && a->spills == 0 &&
+          b->instrs == a->instrs && b->regs == a->regs &&
+          b->warps == a->warps && same_group(w, a, b))
+        set_reason(a, KS_TUNE_PRUNED,
+                   "duplicate of #%zu: same code size (%d PTX "
+                   "instructions), registers (%d) and warps per SM (%d)",
+                   j, a->instrs, a->regs, a->warps);
+    }
+  }
+}
+
+/* ---- measuring --------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The q quantile of sorted[0..n), linearly interpolated. */
+static double quantile(const double *sorted, size_t n, double q) {
+  double at = q * (double)(n - 1);
+  size_t lo = (size_t)at;
+  double frac = at - (double)lo;
+  return lo + 1 < n ? sorted[lo] * (1 - frac) + sorted[lo + 1] * frac
+                    : sorted[lo];
+}
+
+/* Sticky CUDA errors: the context is lost after them. */
+static int names_fault(const char *why) {
+  static const char *const sticky[] = {"ILLEGAL_ADDRESS",
+                                       "LAUNCH_FAILED",
+                                       "ILLEGAL_INSTRUCTION",
+                                       "MISALIGNED_ADDRESS",
+                                       "HARDWARE_STACK_ERROR",
+                                       "INVALID_ADDRESS_SPACE",
+                                       "INVALID_PC",
+                                       "ASSERT",
+                                       "EXCEPTION_DURING_TEARDOWN"};
+  for (size_t i = 0; i < sizeof sticky / sizeof *sticky; i++)
+    if (strstr(why, sticky[i]))
+      return 1;
+  return 0;
+}
+
+static void classify(ks_tune_entry *e, ks_status s, const char *what,
+                     const char *why) {
+  ks_tune_class c = s == KS_EBOUNDS    ? KS_TUNE_OVER_RESOURCES
+                    : s == KS_ERANGE   ? KS_TUNE_WRONG_RESULT
+                    : s == KS_ETIMEOUT ? KS_TUNE_TIMEOUT
+                    : s == KS_EFAULT || names_fault(why)
+                        ? KS_TUNE_DEVICE_FAULT
+                        : KS_TUNE_LAUNCH_FAILURE;
+  set_reason(e, c, "%s: %s%s%s", what, ks_status_name(s), *why ? ": " : "",
+             why);
+}
+
+void ks_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
+                         ks_tune_entry *e) {
+  char why[160] = "";
+  const ks_tune_point *p = &e->point;
+  ks_status s = KS_OK;
+  if (o->check && (s = o->check(o->arg, k, p, why, sizeof why)) != KS_OK) {
+    classify(e, s, "check", why);
+    return;
+  }
+  double ms = 0, samples[DEF_RUNS * 10], meds[DEF_RUNS * 10],
+         tmp[DEF_RUNS * 10];
+  for (unsigned i = 0; i < o->warmup; i++)
+    if ((s = o->measure(o->arg, k, p, &ms, why, sizeof why)) != KS_OK) {
+      classify(e, s, "warm-up", why);
+      return;
+    }
+  size_t n = 0;
+  int stable = 0;
+  while (n < o->max_runs && !stable) {
+    if ((s = o->measure(o->arg, k, p, &ms, why, sizeof why)) != KS_OK) {
+      classify(e, s, "measure", why);
+      return;
+    }
+    if (!(ms >= 0) || isinf(ms)) {
+      set_reason(e, KS_TUNE_LAUNCH_FAILURE, "measure: time %g ms", ms);
+      return;
+    }
+    samples[n++] = ms;
+    memcpy(tmp, samples, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    meds[n - 1] = quantile(tmp, n, 0.5);
+    if (n >= o->window) {
+      double lo = meds[n - 1], hi = lo;
+      for (size_t j = n - o->window; j < n; j++) {
+        lo = fmin(lo, meds[j]);
+        hi = fmax(hi, meds[j]);
+      }
+      stable = hi - lo <= o->stable * meds[n - 1];
+    }
+  }
+  e->cls = KS_TUNE_MEASURED;
+  e->runs = (unsigned)n;
+  e->median = quantile(tmp, n, 0.5);
+  e->min = tmp[0];
+  e->max = tmp[n - 1];
+  e->q1 = quantile(tmp, n, 0.25);
+  e->q3 = quantile(tmp, n, 0.75);
+  if (!stable)
+    snprintf(e->reason, sizeof e->reason,
+             "median not stable within %.1f%% after %zu runs", 100 * o->stable,
+             n);
+}
+
+int ks_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
+                  double min_gain) {
+  double noise =
+      fmax(fmax(c->q3 - c->q1, best->q3 - best->q1), min_gain * best->median);
+  return c->median < best->median - noise;
+}
+
+static long pick_best(const ks_tune_result *r, double min_gain) {
+  long best = -1;
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    if (e->cls == KS_TUNE_MEASURED &&
+        (best < 0 || ks_tune_beats(e, &r->entries[best], min_gain)))
+      best = (long)i;
+  }
+  return best;
+}
+
+/* The worker's child measures variant idx of its copy of the sweep. */
+static void measure_in_child(void *arg, size_t idx, ks_tune_entry *e) {
+  sweep *w = arg;
+  ks_tune_measure_one(&w->o, w->vars[idx].kernel, e);
+}
+
+/* Measures variant i (or takes it from the store), storing it. */
+static void settle(sweep *w, ks_tune_store *st, ks_tune_worker *worker,
+                   size_t i) {
+  ks_tune_result *r = w->res;
+  ks_tune_entry *e = &r->entries[i];
+  if (!alive(e))
+    return;
+  const ks_tune_entry *old =
+      st && !w->o.fresh ? ks_tune_store_find(st, w->vars[i].vkey) : NULL;
+  if (old) {
+    ks_tune_entry keep = *e;
+    *e = *old;
+    e->point = keep.point;
+    e->regs = keep.regs;
+    e->spills = keep.spills;
+    e->warps = keep.warps;
+    e->instrs = keep.instrs;
+    e->stored = 1;
+    r->reused++;
+    return;
+  }
+  if (w->o.isolate)
+    ks_tune_worker_run(worker, measure_in_child, w, i, w->o.timeout_ms, e);
+  else
+    ks_tune_measure_one(&w->o, w->vars[i].kernel, e);
+  r->measured++;
+  r->best = pick_best(r, w->o.min_gain);
+  if (st)
+    ks_tune_store_put(st, w->vars[i].vkey, e,
+                      r->best >= 0 ? w->vars[r->best].vkey : NULL);
+}
+
+/* Measures the baseline (when asked for), then the survivors. */
+static void measure_all(sweep *w, ks_tune_store *st) {
+  ks_tune_result *r = w->res;
+  ks_tune_worker worker = {.pid = -1, .fd = -1};
+  if (r->baseline)
+    settle(w, st, &worker, r->n);
+  for (size_t i = 0; i < r->n; i++) {
+    settle(w, st, &worker, i);
+    if (w->o.progress && w->o.progress(w->o.arg, i + 1, r->n, &r->entries[i]))
+      break;
+  }
+  ks_tune_worker_stop(&worker);
+  r->best = pick_best(r, w->o.min_gain);
+  if (st && r->best >= 0)
+    ks_tune_store_put(st, NULL, NULL, w->vars[r->best].vkey);
+}
+
+/* ---- ks_tune ----------------------------------------------------------- */
+
+static void defaults(ks_tune_opts *o) {
+  if (!o->warmup)
+    o->warmup = DEF_WARMUP;
+  if (!o->window)
+    o->window = DEF_WINDOW;
+  if (!o->max_runs)
+    o->max_runs = DEF_RUNS;
+  if (o->max_runs > DEF_RUNS * 10)
+    o->max_runs = DEF_RUNS * 10;
+  if (o->window > o->max_runs)
+    o->window = o->max_runs;
+  if (!(o->stable > 0))
+    o->stable = 0.01;
+  if (!(o->min_gain > 0))
+    o->min_gain = 0.01;
+  if (!(o->timeout_ms > 0))
+    o->timeout_ms = 10000;
+}
+
+static ks_status setup(sweep *w, ks_tune_result *out) {
+  size_t n = 0;
+  ks_status s = check_space(w, &n);
+  if (s != KS_OK)
+    return s;
+  size_t all = n + (w->o.baseline != 0);
+  out->entries = calloc(all, sizeof *out->entries);
+  w->vars = calloc(all, sizeof *w->vars);
+  if (!out->entries || !w->vars)
+    return ks_jit_fail(KS_ENOMEM, "tune: %zu variants", n);
+  out->n = n;
+  if (w->o.baseline)
+    out->baseline = &out->entries[n];
+  for (size_t i = 0; i < all; i++) {
+    ks_tune_entry *e = &out->entries[i];
+    make_point(w, i, i == n, &e->point, &w->vars[i]);
+    e->cls = KS_TUNE_NOT_RUN;
+    e->regs = e->spills = e->warps = e->instrs = -1;
+    if (i < n && w->space->valid &&
+        !w->space->valid(&e->point, w->space->valid_arg))
+      set_reason(e, KS_TUNE_EXCLUDED, "left out by the constraint");
+  }
+  return KS_OK;
+}
+
+ks_status ks_tune(ks_ctx *ctx, const ks_template *t, const ks_tune_space *space,
+                  const ks_tune_opts *opts, ks_tune_result *out) {
+  ks_jit_clear();
+  if (!out)
+    return ks_jit_fail(KS_EINVAL, "tune: NULL result");
+  memset(out, 0, sizeof *out);
+  out->best = -1;
+  if (!ctx || !t || !space || !opts || !opts->measure)
+    return ks_jit_fail(KS_EINVAL, "tune: NULL context, template, space, "
+                                  "options or measure");
+  sweep w = {.ctx = ctx, .t = t, .space = space, .o = *opts, .res = out};
+  defaults(&w.o);
+  w.kernel = ks_jit_kernel_index(t, space->kernel);
+  if (w.kernel < 0)
+    return KS_ENOKERNEL;
+  ks_status s = setup(&w, out);
+  ks_tune_store *st = NULL;
+  if (s == KS_OK)
+    s = ks_tune_store_open(ctx, t, space, &w.o, &st);
+  if (s == KS_OK) {
+    if (st)
+      snprintf(out->store, sizeof out->store, "%s", ks_tune_store_path(st));
+    compile_all(&w);
+    for (size_t i = 0; i < out->n + (out->baseline != NULL); i++)
+      if (alive(&out->entries[i]))
+        figures(&w, i);
+    prune(&w);
+    measure_all(&w, st);
+  }
+  ks_tune_store_close(st);
+  for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++)
+    ks_future_free(w.vars[i].future);
+  free(w.vars);
+  return s;
+}
+
+void ks_tune_result_free(ks_tune_result *r) {
+  if (!r)
+    return;
+  free(r->entries);
+  r->entries = NULL;
+  r->baseline = NULL;
+  r->n = 0;
+}

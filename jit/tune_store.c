@@ -1,0 +1,332 @@
+/*
+ * tune_store.c - the tuner's results on disk, and ks_tune_lookup.
+ *
+ * One file per problem: <dir>/<fnv64 of the key>.tune, where the key names
+ * the device model, the driver, the architecture, the template's hash, the
+ * kernel, the fixed values and the caller's problem text:
+ *
+ *   kspec-tune-1
+ *   key dev=NVIDIA H100;drv=13000;arch=sm_90;tmpl=9f..e1;kernel=conv1d;...
+ *   best threads=256;block=0,0,0;maxntid=256;minctasm=2;maxnreg=0
+ *   v VKEY CLASS RUNS MEDIAN MIN MAX Q1 Q3 REASON...
+ *
+ * The file is rewritten whole after every measured variant: written to a
+ * temporary file in the same directory and renamed over the old one, so a
+ * reader (or a sweep killed half-way) sees the old or the new file, never
+ * a torn one. Entries of variants outside the current space are kept.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jit/ks_jit.h"
+
+enum { KEY_CAP = 2048, MAX_LINE = 4096 };
+
+typedef struct stored {
+  char vkey[KS_TUNE_VKEY_CAP];
+  ks_tune_entry e;
+} stored;
+
+struct ks_tune_store {
+  char path[1024];
+  char key[KEY_CAP];
+  char best[KS_TUNE_VKEY_CAP];
+  stored *items;
+  size_t n, cap;
+};
+
+static uint64_t fnv64(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static void device_of(ks_ctx *ctx, const ks_tune_opts *o, char *name,
+                      size_t cap, int *drv) {
+  ks_device_info info;
+  *drv = o->driver_version;
+  if (o->device) {
+    snprintf(name, cap, "%s", o->device);
+  } else if (!o->isolate && !ctx->no_driver &&
+             ks_device_query(ctx, &info) == KS_OK) {
+    snprintf(name, cap, "%s", info.name);
+    if (!*drv)
+      *drv = info.driver_version;
+  } else {
+    snprintf(name, cap, "none");
+  }
+  ks_jit_clear();
+}
+
+static void value_text(const ks_binding *b, char *buf, size_t cap) {
+  if (b->kind == KS_VALUE_INT)
+    snprintf(buf, cap, "%lld", (long long)b->v.i);
+  else if (b->kind == KS_VALUE_REAL)
+    snprintf(buf, cap, "%.17g", b->v.f);
+  else
+    snprintf(buf, cap, "%s", b->v.s ? b->v.s : "");
+}
+
+/* The problem's key: everything a measurement depends on but the variant.
+ * Fixed values are listed by name, so their order does not matter. */
+static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
+                     const ks_tune_opts *o, char *buf, size_t cap) {
+  char dev[160];
+  int drv;
+  device_of(ctx, o, dev, sizeof dev, &drv);
+  long ki = ks_jit_kernel_index(t, sp->kernel);
+  const ks_launch_bounds *b = &sp->bounds;
+  size_t n = (size_t)snprintf(
+      buf, cap,
+      "dev=%s;drv=%d;arch=%s;tmpl=%016llx%016llx;kernel=%s;bounds=%u,%u,%u,"
+      "%u,%u,%u;problem=%s",
+      dev, drv, ks_ctx_arch(ctx), (unsigned long long)t->hash[0],
+      (unsigned long long)t->hash[1],
+      ki >= 0 ? ks_template_kernel_name(t, (size_t)ki) : "?", b->block[0],
+      b->block[1], b->block[2], b->maxntid, b->minctasm, b->maxnreg,
+      o->problem ? o->problem : "");
+  const char *last = "";
+  for (;;) {
+    const ks_binding *next = NULL;
+    for (size_t f = 0; f < sp->nfixed; f++) {
+      const char *nm = sp->fixed[f].name ? sp->fixed[f].name : "";
+      if (strcmp(nm, last) > 0 && (!next || strcmp(nm, next->name) < 0))
+        next = &sp->fixed[f];
+    }
+    if (!next || n >= cap)
+      break;
+    char v[128];
+    value_text(next, v, sizeof v);
+    n += (size_t)snprintf(buf + n, cap - n, ";%s=%s", next->name, v);
+    last = next->name;
+  }
+  for (char *s = buf; *s; s++)
+    if (*s == '\n' || *s == '\r')
+      *s = ' ';
+}
+
+static stored *find(ks_tune_store *st, const char *vkey) {
+  for (size_t i = 0; i < st->n; i++)
+    if (strcmp(st->items[i].vkey, vkey) == 0)
+      return &st->items[i];
+  return NULL;
+}
+
+static stored *add(ks_tune_store *st, const char *vkey) {
+  stored *s = find(st, vkey);
+  if (s)
+    return s;
+  if (st->n == st->cap) {
+    size_t cap = st->cap ? st->cap * 2 : 64;
+    stored *grown = realloc(st->items, cap * sizeof *grown);
+    if (!grown)
+      return NULL;
+    st->items = grown;
+    st->cap = cap;
+  }
+  s = &st->items[st->n++];
+  memset(s, 0, sizeof *s);
+  snprintf(s->vkey, sizeof s->vkey, "%s", vkey);
+  return s;
+}
+
+/* Parses one "v ..." line into st; malformed lines are skipped. */
+static void parse_entry(ks_tune_store *st, const char *line) {
+  char vkey[KS_TUNE_VKEY_CAP];
+  int cls, used = 0;
+  unsigned runs;
+  ks_tune_entry e = {0};
+  if (sscanf(line, "v %511s %d %u %lf %lf %lf %lf %lf %n", vkey, &cls, &runs,
+             &e.median, &e.min, &e.max, &e.q1, &e.q3, &used) < 8 ||
+      cls < 0 || cls >= KS_TUNE_CLASS_COUNT)
+    return;
+  e.cls = (ks_tune_class)cls;
+  e.runs = runs;
+  snprintf(e.reason, sizeof e.reason, "%s", line + used);
+  e.reason[strcspn(e.reason, "\n")] = '\0';
+  stored *s = add(st, vkey);
+  if (s)
+    s->e = e;
+}
+
+/* Reads the file when it exists and belongs to this key. */
+static void load(ks_tune_store *st) {
+  FILE *f = fopen(st->path, "r");
+  if (!f)
+    return;
+  char *line = malloc(MAX_LINE);
+  int ok = line && fgets(line, MAX_LINE, f) &&
+           strcmp(line, "kspec-tune-1\n") == 0 && fgets(line, MAX_LINE, f) &&
+           strncmp(line, "key ", 4) == 0 &&
+           strncmp(line + 4, st->key, strlen(st->key)) == 0 &&
+           line[4 + strlen(st->key)] == '\n';
+  while (ok && fgets(line, MAX_LINE, f)) {
+    if (strncmp(line, "best ", 5) == 0 &&
+        sscanf(line, "best %511s", st->best) != 1)
+      st->best[0] = '\0';
+    else if (line[0] == 'v')
+      parse_entry(st, line);
+  }
+  free(line);
+  fclose(f);
+}
+
+static ks_status open_store(ks_ctx *ctx, const ks_template *t,
+                            const ks_tune_space *sp, const ks_tune_opts *o,
+                            int create, ks_tune_store **out) {
+  *out = NULL;
+  char dir[900];
+  const char *cache = ks_cache_dir(ctx);
+  if (o->store_dir && !*o->store_dir)
+    return KS_OK;
+  if (o->store_dir)
+    snprintf(dir, sizeof dir, "%s", o->store_dir);
+  else if (cache)
+    snprintf(dir, sizeof dir, "%s/tune", cache);
+  else
+    return KS_OK;
+  if (create && mkdir(dir, 0700) != 0 && errno != EEXIST)
+    return ks_jit_fail(KS_EIO, "tune: cannot create %s: %s", dir,
+                       strerror(errno));
+  ks_tune_store *st = calloc(1, sizeof *st);
+  if (!st)
+    return ks_jit_fail(KS_ENOMEM, "tune: store");
+  key_text(ctx, t, sp, o, st->key, sizeof st->key);
+  snprintf(st->path, sizeof st->path, "%s/%016llx.tune", dir,
+           (unsigned long long)fnv64(st->key));
+  load(st);
+  *out = st;
+  return KS_OK;
+}
+
+ks_status ks_tune_store_open(ks_ctx *ctx, const ks_template *t,
+                             const ks_tune_space *sp, const ks_tune_opts *o,
+                             ks_tune_store **out) {
+  return open_store(ctx, t, sp, o, 1, out);
+}
+
+const char *ks_tune_store_path(const ks_tune_store *st) { return st->path; }
+
+/* Variants that ran: measured, or failed when launched. */
+static int runtime_class(ks_tune_class c) {
+  return c == KS_TUNE_MEASURED || c == KS_TUNE_LAUNCH_FAILURE ||
+         c == KS_TUNE_WRONG_RESULT || c == KS_TUNE_TIMEOUT ||
+         c == KS_TUNE_DEVICE_FAULT;
+}
+
+const ks_tune_entry *ks_tune_store_find(ks_tune_store *st, const char *vkey) {
+  stored *s = find(st, vkey);
+  return s && runtime_class(s->e.cls) ? &s->e : NULL;
+}
+
+/* Writes the whole store to a temporary file and renames it over. */
+static int save(const ks_tune_store *st) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.XXXXXX", st->path);
+  int fd = mkstemp(tmp);
+  if (fd < 0)
+    return -1;
+  FILE *f = fdopen(fd, "w");
+  if (!f) {
+    close(fd);
+    unlink(tmp);
+    return -1;
+  }
+  fprintf(f, "kspec-tune-1\nkey %s\nbest %s\n", st->key,
+          st->best[0] ? st->best : "-");
+  for (size_t i = 0; i < st->n; i++) {
+    const ks_tune_entry *e = &st->items[i].e;
+    fprintf(f, "v %s %d %u %.9g %.9g %.9g %.9g %.9g %s\n", st->items[i].vkey,
+            (int)e->cls, e->runs, e->median, e->min, e->max, e->q1, e->q3,
+            e->reason);
+  }
+  int bad = ferror(f) | fflush(f) | fsync(fileno(f));
+  bad |= fclose(f);
+  if (bad || rename(tmp, st->path) != 0) {
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+void ks_tune_store_put(ks_tune_store *st, const char *vkey,
+                       const ks_tune_entry *e, const char *best) {
+  if (vkey && e && runtime_class(e->cls)) {
+    stored *s = add(st, vkey);
+    if (s) {
+      s->e = *e;
+      s->e.stored = 0;
+    }
+  }
+  if (best)
+    snprintf(st->best, sizeof st->best, "%s", best);
+  save(st); /* a failed write loses only the resume point */
+}
+
+void ks_tune_store_close(ks_tune_store *st) {
+  if (!st)
+    return;
+  free(st->items);
+  free(st);
+}
+
+/* ---- ks_tune_lookup ------------------------------------------------------ */
+
+/* Fills out from a variant key (ks_tune_vkey's format). */
+static int parse_vkey(const char *vkey, ks_tune_best *out) {
+  ks_launch_bounds *b = &out->bounds;
+  int used = 0;
+  if (sscanf(vkey,
+             "threads=%u;block=%u,%u,%u;maxntid=%u;minctasm=%u;maxnreg=%u%n",
+             &out->threads, &b->block[0], &b->block[1], &b->block[2],
+             &b->maxntid, &b->minctasm, &b->maxnreg, &used) < 7)
+    return -1;
+  for (const char *s = vkey + used;
+       *s == ';' && out->nbindings < KS_TUNE_MAX_DIMS;) {
+    const char *eq = strchr(s, '=');
+    if (!eq || (size_t)(eq - s - 1) >= sizeof out->names[0])
+      return -1;
+    size_t i = out->nbindings++;
+    memcpy(out->names[i], s + 1, (size_t)(eq - s - 1));
+    out->names[i][eq - s - 1] = '\0';
+    char *end;
+    long long v = strtoll(eq + 1, &end, 10);
+    out->bindings[i] =
+        (ks_binding){.name = out->names[i], .kind = KS_VALUE_INT, .v.i = v};
+    s = end;
+  }
+  return 0;
+}
+
+ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
+                         const ks_tune_space *space, const ks_tune_opts *opts,
+                         ks_tune_best *out) {
+  ks_jit_clear();
+  if (!ctx || !t || !space || !opts || !out)
+    return ks_jit_fail(KS_EINVAL, "tune: lookup: NULL argument");
+  memset(out, 0, sizeof *out);
+  if (ks_jit_kernel_index(t, space->kernel) < 0)
+    return KS_ENOKERNEL;
+  ks_tune_store *st = NULL;
+  ks_status s = open_store(ctx, t, space, opts, 0, &st);
+  if (s != KS_OK)
+    return s;
+  if (!st)
+    return ks_jit_fail(KS_EINVAL, "tune: lookup: no store (no disk cache)");
+  const stored *b = st->best[0] ? find(st, st->best) : NULL;
+  if (!b || parse_vkey(b->vkey, out) != 0) {
+    s = ks_jit_fail(KS_EINVAL,
+                    "tune: lookup: nothing stored for this "
+                    "problem in %s",
+                    st->path);
+  } else {
+    out->median_ms = b->e.median;
+  }
+  ks_tune_store_close(st);
+  return s;
+}

@@ -1,0 +1,455 @@
+/*
+ * test_tune.c - ks_tune's sweep logic with a fake timer, fake launches and
+ * fake compile-time figures (no GPU): pruning and its reasons, the noise
+ * rule, the store (resume, lookup), and every failure class, in process
+ * and in the worker process (hangs, abort()).
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kspec.h"
+#include "test_util.h"
+
+/* What a fake variant does when launched, by its threads (= maxntid). */
+typedef enum {
+  DO_OK,
+  DO_ELAUNCH,
+  DO_FAULT_MSG,
+  DO_EFAULT,
+  DO_EBOUNDS,
+  DO_WRONG,
+  DO_HANG,
+  DO_ABORT
+} behaviour;
+
+typedef struct fake {
+  unsigned maxntid[8];
+  double base_ms[8]; /* the variant's time */
+  behaviour what[8];
+  unsigned n;
+  unsigned calls[8]; /* measure calls per variant (in this process) */
+  unsigned samples;
+  /* Fake figures by minctasm (index 0..4) and maxntid. */
+  int regs_by_minctasm[5];
+  unsigned spill_maxntid, spill_minctasm;
+  unsigned smem_maxntid, smem_minctasm;
+  int stop_after; /* progress stops the sweep after this many measured */
+  int measured_seen;
+} fake;
+
+typedef struct fixture {
+  ks_ctx *ctx;
+  ks_template *t;
+  char dir[256];
+} fixture;
+
+static int find_variant(const fake *f, unsigned maxntid) {
+  for (unsigned i = 0; i < f->n; i++)
+    if (f->maxntid[i] == maxntid)
+      return (int)i;
+  return -1;
+}
+
+/* The fake timer: the variant's time with a +-0.2% wobble. */
+static ks_status fake_measure(void *arg, ks_kernel *k, const ks_tune_point *p,
+                              double *ms, char *why, size_t cap) {
+  fake *f = arg;
+  (void)k;
+  int i = find_variant(f, p->threads);
+  if (i < 0)
+    return KS_EINVAL;
+  f->calls[i]++;
+  switch (f->what[i]) {
+  case DO_ELAUNCH:
+    snprintf(why, cap, "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE");
+    return KS_ELAUNCH;
+  case DO_FAULT_MSG:
+    snprintf(why, cap, "cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS");
+    return KS_EDRIVER;
+  case DO_EFAULT:
+    return KS_EFAULT;
+  case DO_EBOUNDS:
+    return KS_EBOUNDS;
+  case DO_HANG:
+    for (;;)
+      pause();
+  case DO_ABORT:
+    signal(SIGABRT, SIG_DFL); /* not cmocka's handler, in the child */
+    abort();
+  default:
+    break;
+  }
+  f->samples++;
+  *ms = f->base_ms[i] * (1.0 + 0.002 * (double)((int)(f->samples % 3) - 1));
+  return KS_OK;
+}
+
+static ks_status fake_check(void *arg, ks_kernel *k, const ks_tune_point *p,
+                            char *why, size_t cap) {
+  fake *f = arg;
+  (void)k;
+  int i = find_variant(f, p->threads);
+  if (i >= 0 && f->what[i] == DO_WRONG) {
+    snprintf(why, cap, "y[17] = 3 (want 4)");
+    return KS_ERANGE;
+  }
+  return KS_OK;
+}
+
+static ks_status fake_resources(void *arg, ks_kernel *k,
+                                ks_kernel_resources *out) {
+  fake *f = arg;
+  ks_kernel_info info;
+  ks_kernel_info_get(k, &info);
+  memset(out, 0, sizeof *out);
+  out->source = KS_RES_PTXAS;
+  out->regs = f->regs_by_minctasm[info.minctasm < 5 ? info.minctasm : 0];
+  if (info.maxntid == f->spill_maxntid && info.minctasm == f->spill_minctasm)
+    out->spill_stores = out->spill_loads = 8;
+  if (info.maxntid == f->smem_maxntid && info.minctasm == f->smem_minctasm)
+    out->static_smem = 300000;
+  out->stack_frame = out->const_bytes = -1;
+  return KS_OK;
+}
+
+static int stop_progress(void *arg, size_t done, size_t total,
+                         const ks_tune_entry *e) {
+  fake *f = arg;
+  (void)done;
+  (void)total;
+  if (e->cls == KS_TUNE_MEASURED && !e->stored)
+    f->measured_seen++;
+  return f->stop_after && f->measured_seen >= f->stop_after;
+}
+
+static int setup(void **state) {
+  fixture *fx = calloc(1, sizeof *fx);
+  ks_ctx_opts o = {
+      .arch = "sm_90", .ptx_isa = 85, .no_driver = 1, .no_disk_cache = 1};
+  if (!fx || ks_ctx_create(&o, &fx->ctx) != KS_OK ||
+      ks_template_load(fx->ctx, "conv1d", &fx->t) != KS_OK)
+    return -1;
+  snprintf(fx->dir, sizeof fx->dir, "%s/kspec_tune_XXXXXX",
+           getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(fx->dir))
+    return -1;
+  *state = fx;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *fx = *state;
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
+  if (system(cmd) != 0)
+    return -1;
+  ks_template_destroy(fx->t);
+  ks_ctx_destroy(fx->ctx);
+  free(fx);
+  return 0;
+}
+
+static const ks_binding fixed_fl32 = {
+    .name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 32};
+
+/* One fake variant per maxntid. */
+static void add_variant(fake *f, unsigned maxntid, double ms, behaviour b) {
+  f->maxntid[f->n] = maxntid;
+  f->base_ms[f->n] = ms;
+  f->what[f->n++] = b;
+}
+
+static ks_tune_opts fake_opts(fake *f, const char *store) {
+  ks_tune_opts o = {.measure = fake_measure,
+                    .check = fake_check,
+                    .arg = f,
+                    .resources = fake_resources,
+                    .device = "FakeGPU",
+                    .driver_version = 13000,
+                    .problem = "n=1000",
+                    .store_dir = store,
+                    .progress = stop_progress};
+  for (int i = 0; i < 5; i++)
+    f->regs_by_minctasm[i] = 32;
+  f->spill_maxntid = f->smem_maxntid = 99999; /* none */
+  return o;
+}
+
+static const ks_tune_entry *entry_for(const ks_tune_result *r, unsigned maxntid,
+                                      unsigned minctasm) {
+  for (size_t i = 0; i < r->n; i++)
+    if (r->entries[i].point.bounds.maxntid == maxntid &&
+        r->entries[i].point.bounds.minctasm == minctasm)
+      return &r->entries[i];
+  fail_msg("no entry maxntid=%u minctasm=%u", maxntid, minctasm);
+  return NULL;
+}
+
+static int not_512(const ks_tune_point *p, void *arg) {
+  (void)arg;
+  return p->bounds.maxntid != 512;
+}
+
+/* Pruning before any measurement, each with its reason. */
+static void prune_reasons(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  f.regs_by_minctasm[1] = 64; /* 128 threads: 32 warps */
+  f.regs_by_minctasm[2] = 32; /* 64 warps */
+  f.regs_by_minctasm[4] = 32; /* the same: a duplicate */
+  f.spill_maxntid = 256, f.spill_minctasm = 4;
+  f.smem_maxntid = 256, f.smem_minctasm = 1;
+  add_variant(&f, 128, 1.0, DO_OK);
+  add_variant(&f, 256, 1.0, DO_OK);
+  add_variant(&f, 512, 1.0, DO_OK);
+  int64_t maxntid[] = {128, 256, 512}, minctasm[] = {1, 2, 4};
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 3}, {"minctasm", minctasm, 3}};
+  ks_tune_space sp = {.fixed = &fixed_fl32,
+                      .nfixed = 1,
+                      .dims = dims,
+                      .ndims = 2,
+                      .valid = not_512};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.n, 9);
+  const ks_tune_entry *e = entry_for(&r, 128, 1);
+  assert_int_equal(e->cls, KS_TUNE_PRUNED);
+  TU_ASSERT_CONTAINS(e->reason, "occupancy dominated by #1");
+  TU_ASSERT_CONTAINS(e->reason, "32 vs 64 resident warps");
+  assert_int_equal(entry_for(&r, 128, 2)->cls, KS_TUNE_MEASURED);
+  e = entry_for(&r, 128, 4);
+  assert_int_equal(e->cls, KS_TUNE_PRUNED);
+  TU_ASSERT_CONTAINS(e->reason, "duplicate of #1");
+  e = entry_for(&r, 256, 1);
+  assert_int_equal(e->cls, KS_TUNE_OVER_RESOURCES);
+  TU_ASSERT_CONTAINS(e->reason, "no block fits on an SM");
+  assert_int_equal(entry_for(&r, 256, 2)->cls, KS_TUNE_MEASURED);
+  e = entry_for(&r, 256, 4);
+  assert_int_equal(e->cls, KS_TUNE_PRUNED);
+  TU_ASSERT_CONTAINS(e->reason, "spills 16 bytes");
+  for (int m = 1; m <= 4; m *= 2) {
+    e = entry_for(&r, 512, (unsigned)m);
+    assert_int_equal(e->cls, KS_TUNE_EXCLUDED);
+  }
+  assert_int_equal(r.measured, 2);
+  /* Nothing pruned was ever launched. */
+  assert_int_equal(f.calls[2], 0);
+  ks_tune_result_free(&r);
+}
+
+/* Through a sweep: a challenger within the noise does not displace the
+ * best, one beyond it does. */
+static void noise_rule(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  add_variant(&f, 128, 1.000, DO_OK);
+  add_variant(&f, 256, 0.995, DO_OK); /* 0.5% better: within the noise */
+  add_variant(&f, 512, 1.100, DO_OK);
+  int64_t maxntid[] = {128, 256, 512};
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 3}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.measured, 3);
+  assert_int_equal(r.best, 0);
+  const ks_tune_entry *e = &r.entries[0];
+  assert_true(e->runs >= 5 && e->runs < 100); /* stable, stopped early */
+  assert_true(e->min <= e->median && e->median <= e->max);
+  assert_true(e->q1 <= e->median && e->median <= e->q3);
+  assert_true(e->max > e->min); /* the spread is reported */
+  ks_tune_result_free(&r);
+
+  f = (fake){0};
+  o = fake_opts(&f, "");
+  add_variant(&f, 128, 1.000, DO_OK);
+  add_variant(&f, 256, 0.950, DO_OK); /* 5% better: beyond the noise */
+  add_variant(&f, 512, 1.100, DO_OK);
+  o.baseline = 1; /* no bounds, 256 threads: maxntid 256's time */
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.best, 1);
+  assert_non_null(r.baseline);
+  assert_int_equal(r.baseline->point.bounds.maxntid, 0);
+  assert_int_equal(r.baseline->point.threads, 256);
+  assert_int_equal(r.baseline->cls, KS_TUNE_MEASURED);
+  ks_tune_result_free(&r);
+}
+
+/* A sweep stopped half-way resumes from the store: only the missing
+ * variants are measured, and ks_tune_lookup finds the winner. */
+static void resume_and_lookup(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, fx->dir);
+  add_variant(&f, 128, 1.0, DO_OK);
+  add_variant(&f, 256, 0.8, DO_OK);
+  add_variant(&f, 512, 0.9, DO_OK);
+  add_variant(&f, 1024, 0.5, DO_WRONG);
+  int64_t maxntid[] = {128, 256, 512, 1024};
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 4}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_best best;
+  assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &sp, &o, &best), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "nothing stored");
+
+  f.stop_after = 2; /* interrupted after two measurements */
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.measured, 2);
+  assert_int_equal(r.entries[2].cls, KS_TUNE_NOT_RUN);
+  assert_int_equal(r.entries[3].cls, KS_TUNE_NOT_RUN);
+  TU_ASSERT_CONTAINS(r.store, fx->dir);
+  assert_int_equal(access(r.store, R_OK), 0);
+  ks_tune_result_free(&r);
+
+  memset(f.calls, 0, sizeof f.calls);
+  f.stop_after = 0;
+  f.measured_seen = 0;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.reused, 2);
+  assert_int_equal(r.measured, 2);
+  assert_int_equal(f.calls[0], 0); /* stored: not measured again */
+  assert_int_equal(f.calls[1], 0);
+  assert_true(f.calls[2] > 0);
+  assert_true(r.entries[0].stored && r.entries[1].stored);
+  assert_int_equal(r.entries[3].cls, KS_TUNE_WRONG_RESULT);
+  assert_int_equal(r.best, 1);
+  ks_tune_result_free(&r);
+
+  /* Everything stored now: a third sweep measures nothing. */
+  memset(f.calls, 0, sizeof f.calls);
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.measured, 0);
+  assert_int_equal(r.reused, 4);
+  assert_int_equal(r.best, 1);
+  ks_tune_result_free(&r);
+
+  assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &sp, &o, &best), KS_OK);
+  assert_int_equal(best.bounds.maxntid, 256);
+  assert_int_equal(best.threads, 256);
+  assert_true(best.median_ms > 0.79 && best.median_ms < 0.81);
+  /* Another problem size has nothing stored. */
+  o.problem = "n=2000";
+  assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &sp, &o, &best), KS_EINVAL);
+}
+
+/* Every failure class in process; none ends the sweep. */
+static void failures_in_process(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  add_variant(&f, 64, 1.0, DO_ELAUNCH);
+  add_variant(&f, 128, 1.0, DO_WRONG);
+  add_variant(&f, 256, 1.0, DO_EBOUNDS);
+  add_variant(&f, 512, 1.0, DO_FAULT_MSG);
+  add_variant(&f, 1024, 2.0, DO_OK);
+  int64_t maxntid[] = {64, 128, 256, 512, 1024}, fl[] = {32, 500};
+  ks_tune_dim dims[] = {{"FILTER_LEN", fl, 2}, {"maxntid", maxntid, 5}};
+  ks_tune_space sp = {.dims = dims, .ndims = 2};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.n, 10);
+  assert_int_equal(r.entries[0].cls, KS_TUNE_LAUNCH_FAILURE);
+  TU_ASSERT_CONTAINS(r.entries[0].reason, "CUDA_ERROR_INVALID_VALUE");
+  assert_int_equal(r.entries[1].cls, KS_TUNE_WRONG_RESULT);
+  TU_ASSERT_CONTAINS(r.entries[1].reason, "y[17]");
+  assert_int_equal(r.entries[2].cls, KS_TUNE_OVER_RESOURCES);
+  assert_int_equal(r.entries[3].cls, KS_TUNE_DEVICE_FAULT);
+  assert_int_equal(r.entries[4].cls, KS_TUNE_MEASURED);
+  for (int i = 5; i < 10; i++) { /* FILTER_LEN 500 is out of range */
+    assert_int_equal(r.entries[i].cls, KS_TUNE_COMPILE_ERROR);
+    TU_ASSERT_CONTAINS(r.entries[i].reason, "FILTER_LEN");
+  }
+  assert_int_equal(r.best, 4);
+  ks_tune_result_free(&r);
+}
+
+/* In the worker: a hang is a timeout, abort() and a lost context are
+ * device faults; the worker is replaced and the sweep goes on. */
+static void failures_in_worker(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  o.isolate = 1;
+  o.timeout_ms = 300;
+  add_variant(&f, 64, 1.0, DO_HANG);
+  add_variant(&f, 128, 1.0, DO_ABORT);
+  add_variant(&f, 256, 1.5, DO_OK);
+  add_variant(&f, 512, 1.0, DO_EFAULT);
+  add_variant(&f, 1024, 1.2, DO_OK);
+  add_variant(&f, 32, 1.0, DO_WRONG);
+  add_variant(&f, 96, 1.0, DO_ELAUNCH);
+  int64_t maxntid[] = {64, 128, 256, 512, 1024, 32, 96};
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 7}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.entries[0].cls, KS_TUNE_TIMEOUT);
+  TU_ASSERT_CONTAINS(r.entries[0].reason, "no answer in 300 ms");
+  assert_int_equal(r.entries[1].cls, KS_TUNE_DEVICE_FAULT);
+  TU_ASSERT_CONTAINS(r.entries[1].reason, "signal 6");
+  assert_int_equal(r.entries[2].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.entries[3].cls, KS_TUNE_DEVICE_FAULT);
+  TU_ASSERT_CONTAINS(r.entries[3].reason, "KS_EFAULT");
+  assert_int_equal(r.entries[4].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.entries[5].cls, KS_TUNE_WRONG_RESULT);
+  assert_int_equal(r.entries[6].cls, KS_TUNE_LAUNCH_FAILURE);
+  assert_int_equal(r.best, 4);
+  /* The parent launched nothing itself. */
+  for (unsigned i = 0; i < f.n; i++)
+    assert_int_equal(f.calls[i], 0);
+  ks_tune_result_free(&r);
+}
+
+/* Bad spaces are errors with a message. */
+static void bad_spaces(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  int64_t v[] = {1};
+  ks_tune_dim unknown[] = {{"NOPE", v, 1}};
+  ks_tune_space sp = {.dims = unknown, .ndims = 1};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "'NOPE' is neither");
+  ks_tune_result_free(&r);
+  ks_tune_dim empty[] = {{"maxntid", v, 0}};
+  sp.dims = empty;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "no values");
+  ks_tune_result_free(&r);
+  ks_tune_dim both[] = {{"FILTER_LEN", v, 1}};
+  sp.dims = both;
+  sp.fixed = &fixed_fl32;
+  sp.nfixed = 1;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "both fixed and swept");
+  ks_tune_result_free(&r);
+  assert_string_equal(ks_tune_class_name(KS_TUNE_DEVICE_FAULT), "device fault");
+  assert_string_equal(ks_tune_class_name(KS_TUNE_CLASS_COUNT), "?");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(prune_reasons),
+      cmocka_unit_test(noise_rule),
+      cmocka_unit_test(resume_and_lookup),
+      cmocka_unit_test(failures_in_process),
+      cmocka_unit_test(failures_in_worker),
+      cmocka_unit_test(bad_spaces),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,722 @@
+/*
+ * tune.c - `kspec tune`: ks_tune over a built-in template's workload.
+ *
+ *   kspec tune TEMPLATE [-D NAME=V]... --sweep NAME=a,b,c [--sweep ...]
+ *              [--kernel K] [--size N] [--timeout MS] [--fresh]
+ *              [--json|--csv] [--plot FILE.png]
+ *   kspec tune --show
+ *   (--inject fault=I --inject hang=I: variant I launches a kernel that
+ *   writes to an invalid address, or one that spins forever, instead of
+ *   the template's: to see a sweep survive both.)
+ *
+ * The parent never opens the CUDA driver: a first child process reports
+ * the device (model, driver, architecture, PTX ISA), the parent compiles
+ * and prunes every variant for it, and measurements run in ks_tune's
+ * worker process (forked after the compiles, so it holds the kernels),
+ * which makes its own CUDA context and workload. A variant that faults
+ * the context or hangs costs only the worker.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kspec.h"
+#include "tune.h"
+#include "workloads.h"
+
+enum { MAX_DEFS = 64, MAX_VALUES = 64, EXIT_USAGE = 2 };
+
+typedef struct tool {
+  const char *tmpl, *kernel, *plot, *arch;
+  ks_binding defs[MAX_DEFS];
+  char def_names[MAX_DEFS][64];
+  size_t ndefs;
+  ks_tune_dim dims[KS_TUNE_MAX_DIMS];
+  char dim_names[KS_TUNE_MAX_DIMS][64];
+  int64_t values[KS_TUNE_MAX_DIMS][MAX_VALUES];
+  size_t ndims;
+  size_t size;
+  double timeout_ms;
+  int json, csv, show, fresh;
+  long inject_fault, inject_hang; /* variant indices, -1: none */
+  ks_kernel *fault_k, *hang_k;
+  /* In the worker. */
+  ks_ctx *ctx;
+  const ks_template *t;
+  ks_wl *wl;
+  char wl_key[256];
+  unsigned wl_threads;
+} tool;
+
+static volatile sig_atomic_t interrupted;
+
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "kspec: tune: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+static const char tune_usage[] =
+    "usage: kspec tune TEMPLATE [-D NAME=V]... --sweep NAME=a,b,c ...\n"
+    "       kspec tune --show\n"
+    "\n"
+    "Sweeps launch bounds and parameter values of a built-in template on\n"
+    "the GPU: compiles every variant, prunes by compile-time figures,\n"
+    "checks and times the rest in a worker process, keeps the fastest that\n"
+    "beats the others by more than the noise, and stores the results.\n"
+    "\n"
+    "  --sweep NAME=V,V,.. maxntid, minctasm, maxnreg, block or a parameter\n"
+    "  -D NAME=V          fix a parameter\n"
+    "  --kernel K         the kernel\n"
+    "  --size N           problem size (default: the workload's)\n"
+    "  --timeout MS       per variant, in the worker (default 10000)\n"
+    "  --fresh            measure again what is stored\n"
+    "  --json, --csv      results for scripts\n"
+    "  --plot FILE.png    time against variant (a gnuplot script FILE.png.gp)\n"
+    "  --show             the stored results\n"
+    "  --inject fault=I|hang=I  variant I faults (illegal address) or hangs\n";
+
+/* "NAME=1,2,3" into a dim. */
+static int parse_sweep(tool *o, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->dim_names[0])
+    return usage_error("--sweep %s: want NAME=V,V,...", arg);
+  if (o->ndims == KS_TUNE_MAX_DIMS)
+    return usage_error("--sweep: at most %d", KS_TUNE_MAX_DIMS);
+  size_t d = o->ndims;
+  memcpy(o->dim_names[d], arg, (size_t)(eq - arg));
+  o->dim_names[d][eq - arg] = '\0';
+  const char *s = eq + 1;
+  size_t n = 0;
+  if (!*s)
+    return usage_error("--sweep %s: empty list", arg);
+  for (;;) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*s == ',' || !*s)
+      return usage_error("--sweep %s: an empty value", arg);
+    if (end == s || errno || v < 0 || (*end && *end != ','))
+      return usage_error("--sweep %s: '%.*s' is not a number", arg,
+                         (int)strcspn(s, ","), s);
+    if (n == MAX_VALUES)
+      return usage_error("--sweep %s: at most %d values", arg, MAX_VALUES);
+    o->values[d][n++] = v;
+    if (!*end)
+      break;
+    s = end + 1;
+  }
+  o->dims[d] = (ks_tune_dim){o->dim_names[d], o->values[d], n};
+  o->ndims++;
+  return 0;
+}
+
+static int parse(tool *o, int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    int takes = strcmp(a, "-D") == 0 || strcmp(a, "--sweep") == 0 ||
+                strcmp(a, "--kernel") == 0 || strcmp(a, "--size") == 0 ||
+                strcmp(a, "--timeout") == 0 || strcmp(a, "--plot") == 0 ||
+                strcmp(a, "--arch") == 0 || strcmp(a, "--inject") == 0;
+    if (takes && !next)
+      return usage_error("%s needs a value", a);
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(tune_usage, stdout);
+      return -1;
+    } else if (strcmp(a, "-D") == 0) {
+      if (o->ndefs == MAX_DEFS ||
+          ks_binding_parse(next, &o->defs[o->ndefs], o->def_names[o->ndefs],
+                           sizeof o->def_names[0]) != KS_OK)
+        return usage_error("-D %s: want NAME=VALUE", next);
+      o->ndefs++;
+    } else if (strcmp(a, "--sweep") == 0) {
+      if (parse_sweep(o, next))
+        return EXIT_USAGE;
+    } else if (strcmp(a, "--kernel") == 0) {
+      o->kernel = next;
+    } else if (strcmp(a, "--arch") == 0) {
+      o->arch = next;
+    } else if (strcmp(a, "--inject") == 0) {
+      char *end;
+      int hang = strncmp(next, "hang=", 5) == 0;
+      if (!hang && strncmp(next, "fault=", 6) != 0)
+        return usage_error("--inject %s: want fault=I or hang=I", next);
+      long v = strtol(next + (hang ? 5 : 6), &end, 10);
+      if (*end || end == next + (hang ? 5 : 6) || v < 0)
+        return usage_error("--inject %s: want fault=I or hang=I", next);
+      *(hang ? &o->inject_hang : &o->inject_fault) = v;
+    } else if (strcmp(a, "--plot") == 0) {
+      o->plot = next;
+    } else if (strcmp(a, "--size") == 0 || strcmp(a, "--timeout") == 0) {
+      char *end;
+      double v = strtod(next, &end);
+      if (end == next || *end || !(v > 0))
+        return usage_error("%s %s: not a positive number", a, next);
+      if (a[2] == 's')
+        o->size = (size_t)v;
+      else
+        o->timeout_ms = v;
+    } else if (strcmp(a, "--json") == 0) {
+      o->json = 1;
+    } else if (strcmp(a, "--csv") == 0) {
+      o->csv = 1;
+    } else if (strcmp(a, "--show") == 0) {
+      o->show = 1;
+    } else if (strcmp(a, "--fresh") == 0) {
+      o->fresh = 1;
+    } else if (a[0] == '-' || o->tmpl) {
+      return usage_error("unexpected argument '%s'", a);
+    } else {
+      o->tmpl = a;
+    }
+    i += takes;
+  }
+  if (!o->show && !o->tmpl)
+    return usage_error("missing TEMPLATE (try `kspec tune --help`)");
+  if (!o->show && !o->ndims)
+    return usage_error("nothing to sweep: give --sweep NAME=V,V,...");
+  return 0;
+}
+
+/* ---- the worker's side (runs in ks_tune's child process) ----------------- */
+
+/* The workload for the point's values, made or resized as needed. */
+static ks_status workload(tool *o, const ks_tune_point *p, char *why,
+                          size_t cap) {
+  ks_binding vals[MAX_DEFS + KS_TUNE_MAX_DIMS];
+  size_t n = 0;
+  char key[256] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < o->ndefs; i++)
+    vals[n++] = o->defs[i];
+  for (size_t d = 0; d < o->ndims; d++) {
+    const char *nm = o->dims[d].name;
+    if (strcmp(nm, "maxntid") == 0 || strcmp(nm, "minctasm") == 0 ||
+        strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0)
+      continue;
+    vals[n++] = (ks_binding){.name = nm, .kind = KS_VALUE_INT, .v.i = p->v[d]};
+    used += (size_t)snprintf(key + used, sizeof key - used, "%s=%lld;", nm,
+                             (long long)p->v[d]);
+    if (used >= sizeof key)
+      used = sizeof key - 1;
+  }
+  if (o->wl && strcmp(key, o->wl_key) == 0) {
+    if (o->wl_threads != p->threads)
+      ks_wl_set_block(o->wl, p->threads);
+    o->wl_threads = p->threads;
+    return KS_OK;
+  }
+  ks_wl_destroy(o->wl);
+  o->wl = NULL;
+  ks_status s = ks_wl_create(o->ctx, o->t, o->kernel, o->size, vals, n,
+                             p->threads, 1, &o->wl, why, cap);
+  if (s == KS_OK) {
+    snprintf(o->wl_key, sizeof o->wl_key, "%s", key);
+    o->wl_threads = p->threads;
+  }
+  return s;
+}
+
+/* The index of p in the sweep (the last dim fastest). */
+static long point_index(const tool *o, const ks_tune_point *p) {
+  long idx = 0;
+  for (size_t d = 0; d < o->ndims; d++) {
+    size_t at = 0;
+    while (at < o->dims[d].n && o->dims[d].values[at] != p->v[d])
+      at++;
+    idx = idx * (long)o->dims[d].n + (long)at;
+  }
+  return idx;
+}
+
+/* Variant p's injected failure, when it has one: a write to address 16,
+ * or a spin on a zero word that never ends. */
+static ks_status injected(tool *o, const ks_tune_point *p, char *why,
+                          size_t cap, int *done) {
+  long i = point_index(o, p);
+  int hang = i == o->inject_hang;
+  *done = hang || i == o->inject_fault;
+  if (!*done)
+    return KS_OK;
+  ks_devptr word = 16;
+  if (hang && (ks_mem_alloc(o->ctx, 4, &word) != KS_OK ||
+               ks_memset8(o->ctx, word, 0, 4) != KS_OK))
+    return snprintf(why, cap, "%s", ks_errmsg(o->ctx)), KS_EDRIVER;
+  void *args[] = {&word};
+  ks_status s = ks_launch(hang ? o->hang_k : o->fault_k, (ks_dim3){1, 1, 1},
+                          (ks_dim3){1, 1, 1}, 0, NULL, args);
+  if (s == KS_OK)
+    s = ks_synchronize(o->ctx);
+  snprintf(why, cap, "injected %s: %s", hang ? "hang" : "fault",
+           s == KS_OK ? "no error" : ks_errmsg(o->ctx));
+  return s == KS_OK ? KS_ELAUNCH : s;
+}
+
+static ks_status measure(void *arg, ks_kernel *k, const ks_tune_point *p,
+                         double *ms, char *why, size_t cap) {
+  tool *o = arg;
+  int done;
+  ks_status s = injected(o, p, why, cap, &done);
+  if (done)
+    return s;
+  s = workload(o, p, why, cap);
+  if (s != KS_OK)
+    return s;
+  float t = 0;
+  if ((s = ks_timer_start(o->ctx)) != KS_OK ||
+      (s = ks_wl_launch(o->wl, k, why, cap)) != KS_OK ||
+      (s = ks_timer_stop(o->ctx, &t)) != KS_OK) {
+    if (!*why)
+      snprintf(why, cap, "%s", ks_errmsg(o->ctx));
+    return s;
+  }
+  *ms = t;
+  return KS_OK;
+}
+
+static ks_status check(void *arg, ks_kernel *k, const ks_tune_point *p,
+                       char *why, size_t cap) {
+  tool *o = arg;
+  int done;
+  ks_status s = injected(o, p, why, cap, &done);
+  if (done)
+    return s;
+  s = workload(o, p, why, cap);
+  return s != KS_OK ? s : ks_wl_check(o->wl, k, why, cap);
+}
+
+/* ---- the device, from a child process ------------------------------------ */
+
+typedef struct probe {
+  int status;
+  char name[128], arch[16], msg[256];
+  int driver_version;
+  unsigned ptx;
+} probe;
+
+/* Asks a child what the GPU is, so that this process never opens CUDA
+ * (which does not survive fork). */
+static int probe_device(probe *pr) {
+  int fds[2];
+  memset(pr, 0, sizeof *pr);
+  if (pipe(fds) != 0)
+    return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    ks_ctx *ctx = NULL;
+    ks_device_info info;
+    probe r = {0};
+    ks_status s = ks_ctx_create(NULL, &ctx);
+    if (s == KS_OK)
+      s = ks_device_query(ctx, &info);
+    r.status = s;
+    if (s == KS_OK) {
+      snprintf(r.name, sizeof r.name, "%s", info.name);
+      snprintf(r.arch, sizeof r.arch, "%s", ks_ctx_arch(ctx));
+      r.driver_version = info.driver_version;
+      r.ptx = ks_ctx_ptx_isa(ctx);
+    } else {
+      snprintf(r.msg, sizeof r.msg, "%s", ks_errmsg(ctx));
+    }
+    ssize_t w = write(fds[1], &r, sizeof r);
+    _exit(w == (ssize_t)sizeof r ? 0 : 1);
+  }
+  close(fds[1]);
+  ssize_t got = pid > 0 ? read(fds[0], pr, sizeof *pr) : -1;
+  close(fds[0]);
+  if (pid > 0)
+    waitpid(pid, NULL, 0);
+  if (got != (ssize_t)sizeof *pr) {
+    pr->status = KS_ENODEVICE;
+    snprintf(pr->msg, sizeof pr->msg, "the device probe died");
+  }
+  return 0;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void point_text(const tool *o, const ks_tune_point *p, char *buf,
+                       size_t cap) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (size_t d = 0; d < o->ndims && n < cap; d++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s=%lld", d ? " " : "",
+                          o->dims[d].name, (long long)p->v[d]);
+}
+
+static int progress(void *arg, size_t done, size_t total,
+                    const ks_tune_entry *e) {
+  (void)arg;
+  (void)e;
+  enum { W = 30 };
+  char bar[W + 1];
+  size_t fill = total ? done * W / total : W;
+  for (size_t i = 0; i < W; i++)
+    bar[i] = i < fill ? '#' : '.';
+  bar[W] = '\0';
+  fprintf(stderr, "\r[%s] %zu/%zu%s", bar, done, total,
+          done == total ? "\n" : "");
+  return interrupted;
+}
+
+static int no_progress(void *arg, size_t done, size_t total,
+                       const ks_tune_entry *e) {
+  (void)arg;
+  (void)done;
+  (void)total;
+  (void)e;
+  return interrupted;
+}
+
+static void print_table(const tool *o, const ks_tune_result *r,
+                        const ks_tune_entry *def) {
+  printf("%-4s %-32s %-14s %9s %9s %9s %5s %4s %5s  %s\n", "#", "variant",
+         "class", "median", "min", "max", "runs", "regs", "warps", "reason");
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    char pt[128];
+    point_text(o, &e->point, pt, sizeof pt);
+    printf("%-4zu %-32s %-14s", i, pt, ks_tune_class_name(e->cls));
+    if (e->cls == KS_TUNE_MEASURED)
+      printf(" %9.4f %9.4f %9.4f %5u", e->median, e->min, e->max, e->runs);
+    else
+      printf(" %9s %9s %9s %5s", "-", "-", "-", "-");
+    printf(" %4d %5d  %s%s%s\n", e->regs, e->warps,
+           e->stored ? "(stored) " : "", e->reason,
+           (long)i == r->best ? " <- best" : "");
+  }
+  if (r->best >= 0) {
+    const ks_tune_entry *b = &r->entries[r->best];
+    char pt[128];
+    point_text(o, &b->point, pt, sizeof pt);
+    printf("best: #%ld %s threads=%u: %.4f ms (IQR %.4f)", r->best, pt,
+           b->point.threads, b->median, b->q3 - b->q1);
+    if (def && def->cls == KS_TUNE_MEASURED)
+      printf("; default (no bounds, %u threads): %.4f ms, gain %.1f%%",
+             def->point.threads, def->median,
+             100.0 * (def->median - b->median) / def->median);
+    printf("\n");
+  } else {
+    printf("best: none (no variant measured)\n");
+  }
+  printf("measured %zu, reused %zu; store %s\n", r->measured, r->reused,
+         r->store[0] ? r->store : "(none)");
+}
+
+static void print_csv(const tool *o, const ks_tune_result *r) {
+  printf("index");
+  for (size_t d = 0; d < o->ndims; d++)
+    printf(",%s", o->dims[d].name);
+  printf(",threads,class,median_ms,min_ms,max_ms,q1_ms,q3_ms,runs,regs,"
+         "spills,warps,stored,best,reason\n");
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    printf("%zu", i);
+    for (size_t d = 0; d < o->ndims; d++)
+      printf(",%lld", (long long)e->point.v[d]);
+    printf(",%u,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%u,%d,%d,%d,%d,%d,\"",
+           e->point.threads, ks_tune_class_name(e->cls), e->median, e->min,
+           e->max, e->q1, e->q3, e->runs, e->regs, e->spills, e->warps,
+           e->stored, (long)i == r->best);
+    for (const char *s = e->reason; *s; s++)
+      fputs(*s == '"' ? "\"\"" : (char[2]){*s, 0}, stdout);
+    printf("\"\n");
+  }
+}
+
+static void json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      printf("\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      printf("\\u%04x", *s);
+    else
+      putchar(*s);
+  }
+  putchar('"');
+}
+
+static void print_json(const tool *o, const ks_tune_result *r) {
+  printf("{\"template\": ");
+  json_string(o->tmpl);
+  printf(", \"best\": %ld, \"measured\": %zu, \"reused\": %zu, \"store\": ",
+         r->best, r->measured, r->reused);
+  json_string(r->store);
+  if (r->baseline && r->baseline->cls == KS_TUNE_MEASURED)
+    printf(", \"baseline_ms\": %.6g, \"baseline_threads\": %u",
+           r->baseline->median, r->baseline->point.threads);
+  printf(", \"variants\": [\n");
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    printf("  {\"index\": %zu", i);
+    for (size_t d = 0; d < o->ndims; d++) {
+      printf(", ");
+      json_string(o->dims[d].name);
+      printf(": %lld", (long long)e->point.v[d]);
+    }
+    printf(", \"threads\": %u, \"class\": ", e->point.threads);
+    json_string(ks_tune_class_name(e->cls));
+    printf(", \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, "
+           "\"q1_ms\": %.6g, \"q3_ms\": %.6g, \"runs\": %u, \"regs\": %d, "
+           "\"spills\": %d, \"warps\": %d, \"stored\": %s, \"reason\": ",
+           e->median, e->min, e->max, e->q1, e->q3, e->runs, e->regs, e->spills,
+           e->warps, e->stored ? "true" : "false");
+    json_string(e->reason);
+    printf("}%s\n", i + 1 < r->n ? "," : "");
+  }
+  printf("]}\n");
+}
+
+/* A gnuplot script (and its data) drawing the measured medians with their
+ * min-max range; gnuplot runs it when installed. */
+static int plot(const tool *o, const ks_tune_result *r) {
+  char dat[1024], gp[1024];
+  snprintf(dat, sizeof dat, "%s.dat", o->plot);
+  snprintf(gp, sizeof gp, "%s.gp", o->plot);
+  FILE *f = fopen(dat, "w");
+  if (!f)
+    return fprintf(stderr, "kspec: tune: cannot write %s: %s\n", dat,
+                   strerror(errno)),
+           1;
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    if (e->cls != KS_TUNE_MEASURED)
+      continue;
+    char pt[128];
+    point_text(o, &e->point, pt, sizeof pt);
+    fprintf(f, "%zu \"%s\" %.6g %.6g %.6g\n", i, pt, e->median, e->min, e->max);
+  }
+  fclose(f);
+  if (!(f = fopen(gp, "w")))
+    return fprintf(stderr, "kspec: tune: cannot write %s: %s\n", gp,
+                   strerror(errno)),
+           1;
+  fprintf(f,
+          "set terminal pngcairo size 1200,600\nset output '%s'\n"
+          "set title 'kspec tune %s'\nset ylabel 'ms'\n"
+          "set xtics rotate by -45 font ',8'\nset grid ytics\n"
+          "plot '%s' using 0:3:4:5:xtic(2) with yerrorbars title 'median "
+          "(min-max)'\n",
+          o->plot, o->tmpl, dat);
+  fclose(f);
+  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    fprintf(stderr, "kspec: tune: gnuplot not found; the script is %s\n", gp);
+    return 0;
+  }
+  char cmd[2200];
+  snprintf(cmd, sizeof cmd, "gnuplot '%s'", gp);
+  if (system(cmd) != 0)
+    return fprintf(stderr, "kspec: tune: gnuplot failed on %s\n", gp), 1;
+  return 0;
+}
+
+/* ---- --show ------------------------------------------------------------ */
+
+static int show(void) {
+  ks_ctx_opts co = {.no_driver = 1, .arch = "sm_90", .ptx_isa = 85};
+  ks_ctx *ctx = NULL;
+  if (ks_ctx_create(&co, &ctx) != KS_OK || !ks_cache_dir(ctx)) {
+    fprintf(stderr, "kspec: tune: no cache directory: %s\n",
+            ks_ctx_warning(ctx ? ctx : NULL));
+    ks_ctx_destroy(ctx);
+    return 1;
+  }
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/tune", ks_cache_dir(ctx));
+  ks_ctx_destroy(ctx);
+  DIR *d = opendir(dir);
+  size_t files = 0;
+  struct dirent *de;
+  while (d && (de = readdir(d))) {
+    size_t l = strlen(de->d_name);
+    if (l < 6 || strcmp(de->d_name + l - 5, ".tune") != 0)
+      continue;
+    char path[2048], line[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    files++;
+    printf("%s\n", path);
+    while (fgets(line, sizeof line, f)) {
+      int cls;
+      char vkey[512];
+      double med;
+      if (strncmp(line, "key ", 4) == 0 || strncmp(line, "best ", 5) == 0)
+        printf("  %s", line);
+      else if (sscanf(line, "v %511s %d %*u %lf", vkey, &cls, &med) == 3)
+        printf("    %-70s %-14s %.4f ms\n", vkey,
+               ks_tune_class_name((ks_tune_class)cls), med);
+    }
+    fclose(f);
+  }
+  if (d)
+    closedir(d);
+  if (!files)
+    printf("no stored results in %s\n", dir);
+  return 0;
+}
+
+/* ---- the sweep ------------------------------------------------------------
+ */
+
+/* Loads the template and checks the sweep's names against it. */
+static int check_names(tool *o) {
+  ks_ctx_opts co = {
+      .no_driver = 1, .arch = "sm_90", .ptx_isa = 85, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  int rc = 0;
+  if (ks_ctx_create(&co, &ctx) != KS_OK ||
+      ks_template_load(ctx, o->tmpl, &t) != KS_OK) {
+    fprintf(stderr, "kspec: %s\n", ks_errmsg(ctx));
+    rc = 1;
+  } else if (!ks_wl_supported(ks_template_name(t))) {
+    fprintf(stderr, "kspec: tune: %s: no built-in workload\n", o->tmpl);
+    rc = 1;
+  }
+  for (size_t d = 0; d < o->ndims && !rc; d++) {
+    const char *nm = o->dims[d].name;
+    int known = strcmp(nm, "maxntid") == 0 || strcmp(nm, "minctasm") == 0 ||
+                strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0;
+    for (size_t k = 0; k < ks_template_kernel_count(t) && !known; k++)
+      for (size_t i = 0; i < ks_template_param_count(t, k) && !known; i++) {
+        ks_param_info info;
+        known = ks_template_param(t, k, i, &info) == KS_OK &&
+                strcmp(info.name, nm) == 0;
+      }
+    if (!known)
+      rc = usage_error("--sweep %s: not maxntid, minctasm, maxnreg, block "
+                       "or a parameter of %s",
+                       nm, o->tmpl);
+  }
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return rc;
+}
+
+static const char inject_ir[] =
+    "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "define void @ks_fault(ptr %p) {\n"
+    "  store volatile i32 1, ptr %p, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "define void @ks_hang(ptr %p) {\n"
+    "entry:\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %v = load volatile i32, ptr %p, align 4\n"
+    "  %c = icmp eq i32 %v, 0\n"
+    "  br i1 %c, label %loop, label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
+    "!nvvm.annotations = !{!0, !1}\n"
+    "!0 = !{ptr @ks_fault, !\"kernel\", i32 1}\n"
+    "!1 = !{ptr @ks_hang, !\"kernel\", i32 1}\n";
+
+/* Compiles the injected kernels (PTX only: the worker loads them). */
+static ks_status compile_injected(tool *o) {
+  ks_template *t = NULL;
+  ks_status s = ks_template_load_mem(o->ctx, "inject", inject_ir,
+                                     sizeof inject_ir - 1, &t);
+  ks_spec_req fr = {.kernel = "ks_fault"}, hr = {.kernel = "ks_hang"};
+  if (s == KS_OK && (s = ks_specialize(o->ctx, t, &fr, &o->fault_k)) == KS_OK)
+    s = ks_specialize(o->ctx, t, &hr, &o->hang_k);
+  ks_template_destroy(t); /* the kernels stay with the context */
+  return s;
+}
+
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
+static int sweep(tool *o) {
+  probe pr;
+  probe_device(&pr);
+  if (pr.status != KS_OK) {
+    fprintf(stderr, "kspec: tune: no GPU to measure on: %s\n", pr.msg);
+    return 1;
+  }
+  ks_ctx_opts co = {.arch = o->arch ? o->arch : pr.arch, .ptx_isa = pr.ptx};
+  ks_template *t = NULL;
+  int rc = 1;
+  if (ks_ctx_create(&co, &o->ctx) != KS_OK ||
+      ks_template_load(o->ctx, o->tmpl, &t) != KS_OK) {
+    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
+    goto done;
+  }
+  o->t = t;
+  if ((o->inject_fault >= 0 || o->inject_hang >= 0) &&
+      compile_injected(o) != KS_OK) {
+    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
+    goto done;
+  }
+  char problem[64];
+  snprintf(problem, sizeof problem, "size=%zu", o->size);
+  int bar = isatty(2) && !o->json && !o->csv;
+  ks_tune_space sp = {.kernel = o->kernel,
+                      .fixed = o->defs,
+                      .nfixed = o->ndefs,
+                      .dims = o->dims,
+                      .ndims = o->ndims};
+  ks_tune_opts to = {.measure = measure,
+                     .check = check,
+                     .arg = o,
+                     .isolate = 1,
+                     .timeout_ms = o->timeout_ms,
+                     .device = pr.name,
+                     .driver_version = pr.driver_version,
+                     .problem = problem,
+                     .fresh = o->fresh,
+                     .progress = bar ? progress : no_progress};
+  signal(SIGINT, on_sigint);
+  ks_tune_result r = {0};
+  if (ks_tune(o->ctx, t, &sp, &to, &r) != KS_OK) {
+    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
+    goto done;
+  }
+  if (o->json)
+    print_json(o, &r);
+  else if (o->csv)
+    print_csv(o, &r);
+  else
+    print_table(o, &r, r.baseline);
+  rc = o->plot ? plot(o, &r) : 0;
+  if (interrupted) {
+    fprintf(stderr, "kspec: tune: interrupted; stored results resume\n");
+    rc = 1;
+  }
+  ks_tune_result_free(&r);
+done:
+  ks_template_destroy(t);
+  ks_ctx_destroy(o->ctx);
+  return rc;
+}
+
+int kspec_tune_main(int argc, char **argv) {
+  tool o = {.timeout_ms = 10000, .inject_fault = -1, .inject_hang = -1};
+  int rc = parse(&o, argc, argv);
+  if (rc)
+    return rc < 0 ? 0 : rc;
+  if (o.show)
+    return show();
+  if ((rc = check_names(&o)) != 0)
+    return rc;
+  return sweep(&o);
+}
