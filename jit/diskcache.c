@@ -45,7 +45,7 @@
 #include "jit/ks_jit.h"
 
 enum {
-  FORMAT_VERSION = 1,
+  FORMAT_VERSION = 2,     /* 2: coarsen_x */
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
   MAX_ENTRY = 256u << 20, /* no entry is larger */
@@ -65,7 +65,7 @@ typedef struct header {
   uint64_t compile_ns;
   uint32_t reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
   uint32_t len[KS_DISK_NSTR]; /* name, explain, ptx, components */
-  uint32_t reserved;
+  uint32_t coarsen_x;         /* 0 or 1: not coarsened */
 } header;
 _Static_assert(sizeof(header) == 104, "the header has no padding");
 
@@ -313,12 +313,16 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   }
   if (at != n)
     return bad(why, cap, "%zu bytes after the strings", n - at);
+  if (h.coarsen_x > 1 && (!h.reqntid[0] || h.reqntid[0] % h.coarsen_x))
+    return bad(why, cap, "coarsening by %u of block.x %u", h.coarsen_x,
+               h.reqntid[0]);
   memcpy(e->key, h.key, sizeof e->key);
   memcpy(e->reqntid, h.reqntid, sizeof e->reqntid);
   e->maxntid = h.maxntid;
   e->minctasm = h.minctasm;
   e->maxnreg = h.maxnreg;
   e->smem_bytes = h.smem_bytes;
+  e->coarsen_x = h.coarsen_x;
   e->compile_ms = h.compile_ns / 1e6;
   return 0;
 }
@@ -375,6 +379,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       memcpy(k->ptx, e.str[KS_DISK_PTX], e.len[KS_DISK_PTX] + 1);
       k->ptx_len = e.len[KS_DISK_PTX];
       k->info.smem_bytes = e.smem_bytes;
+      ks_jit_set_coarsen(&k->info, e.coarsen_x);
       k->info.compile_ms = e.compile_ms;
       k->info.from_disk = 1;
       futimens(fd, NULL); /* recently used: last to be evicted */
@@ -403,6 +408,7 @@ static unsigned char *serialize(const ks_kernel *k, const char *why,
   h.minctasm = k->info.minctasm;
   h.maxnreg = k->info.maxnreg;
   h.smem_bytes = k->info.smem_bytes;
+  h.coarsen_x = k->info.coarsen_x;
   size_t total = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     size_t len = i == KS_DISK_PTX ? k->ptx_len : strlen(s[i]);
