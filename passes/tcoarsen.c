@@ -284,10 +284,24 @@ static int number(tc *c) {
 /* ---- the checks ------------------------------------------------------------
  */
 
+/* Is v used by an instruction of fn, directly or through constants? */
+static int used_in(LLVMValueRef fn, LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) {
+      if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn)
+        return 1;
+    } else if (depth > 8 || used_in(fn, user, depth + 1)) {
+      return 1; /* a constant used too deep is taken as used */
+    }
+  }
+  return 0;
+}
+
 /* Why the kernel cannot be coarsened, or NULL. */
 static const char *check(tc *c, char *buf, size_t cap) {
   for (LLVMValueRef g = LLVMGetFirstGlobal(c->m); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && used_in(c->fn, g, 0))
       return "shared memory";
   int cyclic = 0;
   if (order(c, &cyclic))
