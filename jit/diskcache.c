@@ -51,7 +51,7 @@
 #include "jit/ks_jit.h"
 
 enum {
-  FORMAT_VERSION = 3,
+  FORMAT_VERSION = 4,     /* 3: kind, est_regs; 4: coarsen_x */
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
   MAX_ENTRY = 256u << 20, /* no entry is larger */
@@ -73,7 +73,7 @@ typedef struct header {
   uint32_t len[KS_DISK_NSTR]; /* name, explain, ptx, components */
   uint32_t kind;              /* KS_DISK_KIND_* */
   uint32_t est_regs;          /* ks_kernel_info.est_regs */
-  uint32_t reserved;          /* zero */
+  uint32_t coarsen_x;         /* 0 or 1: not coarsened */
 } header;
 _Static_assert(sizeof(header) == 112, "the header has no padding");
 
@@ -328,6 +328,9 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   if (at != n)
     return bad(why, cap, "%zu bytes after the strings", n - at);
   e->kind = h.kind;
+  if (h.coarsen_x > 1 && (!h.reqntid[0] || h.reqntid[0] % h.coarsen_x))
+    return bad(why, cap, "coarsening by %u of block.x %u", h.coarsen_x,
+               h.reqntid[0]);
   memcpy(e->key, h.key, sizeof e->key);
   memcpy(e->reqntid, h.reqntid, sizeof e->reqntid);
   e->maxntid = h.maxntid;
@@ -335,6 +338,7 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->maxnreg = h.maxnreg;
   e->smem_bytes = h.smem_bytes;
   e->est_regs = (int)h.est_regs;
+  e->coarsen_x = h.coarsen_x;
   e->compile_ms = h.compile_ns / 1e6;
   return 0;
 }
@@ -415,6 +419,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->ptx_len = e.len[KS_DISK_PTX];
       k->info.smem_bytes = e.smem_bytes;
       k->info.est_regs = e.est_regs;
+      ks_jit_set_coarsen(&k->info, e.coarsen_x);
       k->info.compile_ms = e.compile_ms;
       k->info.from_disk = 1;
     }
@@ -446,6 +451,7 @@ static unsigned char *serialize(const ks_disk_entry *e, size_t *n) {
   h.maxnreg = e->maxnreg;
   h.smem_bytes = e->smem_bytes;
   h.est_regs = e->est_regs > 0 ? (uint32_t)e->est_regs : 0;
+  h.coarsen_x = e->coarsen_x;
   size_t total = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     if (e->len[i] >= MAX_ENTRY)
@@ -591,6 +597,7 @@ static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
   e->maxnreg = k->info.maxnreg;
   e->smem_bytes = k->info.smem_bytes;
   e->est_regs = k->info.est_regs;
+  e->coarsen_x = k->info.coarsen_x;
   e->compile_ms = k->info.compile_ms;
 }
 

@@ -34,6 +34,12 @@ const char *ks_kernel_explain(const ks_kernel *k) {
 
 const char *ks_kernel_name(const ks_kernel *k) { return k ? k->name : NULL; }
 
+void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x) {
+  info->coarsen_x = coarsen_x > 1 ? coarsen_x : 1;
+  memcpy(info->launch_block, info->reqntid, sizeof info->launch_block);
+  info->launch_block[0] /= info->coarsen_x;
+}
+
 ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out) {
   if (!k || !out)
     return ks_jit_fail(KS_EINVAL, "kernel: NULL argument");
@@ -80,10 +86,22 @@ ks_status ks_kernel_load(ks_kernel *k) {
   return s;
 }
 
-/* The launch geometry against the kernel's bounds and the device. */
+/* The launch geometry against the kernel's bounds and the device. ub is the
+ * user's block; b gets the block to launch (the real one of a coarsened
+ * kernel). */
 static ks_status check_launch(const ks_kernel *k, const ks_device_info *dev,
-                              const unsigned g[3], const unsigned b[3],
-                              unsigned smem) {
+                              const unsigned g[3], const unsigned ub[3],
+                              unsigned smem, unsigned b[3]) {
+  for (int i = 0; i < 3; i++)
+    if (k->info.reqntid[0] && ub[i] != k->info.reqntid[i])
+      return ks_jit_fail(KS_EBOUNDS,
+                         "launch: %s was specialized for block %ux%ux%u, "
+                         "launched with %ux%ux%u",
+                         k->name, k->info.reqntid[0], k->info.reqntid[1],
+                         k->info.reqntid[2], ub[0], ub[1], ub[2]);
+  memcpy(b, ub, 3 * sizeof *b);
+  if (k->info.reqntid[0])
+    memcpy(b, k->info.launch_block, 3 * sizeof *b);
   unsigned long long threads = (unsigned long long)b[0] * b[1] * b[2];
   for (int i = 0; i < 3; i++) {
     if (!g[i] || !b[i])
@@ -96,12 +114,6 @@ static ks_status check_launch(const ks_kernel *k, const ks_device_info *dev,
                          "device limits %d, %d",
                          k->name, "xyz"[i], g[i], "xyz"[i], b[i],
                          dev -> max_grid_dim[i], dev -> max_block_dim[i]);
-    if (k->info.reqntid[0] && b[i] != k->info.reqntid[i])
-      return ks_jit_fail(KS_EBOUNDS,
-                         "launch: %s was specialized for block %ux%ux%u, "
-                         "launched with %ux%ux%u",
-                         k->name, k->info.reqntid[0], k->info.reqntid[1],
-                         k->info.reqntid[2], b[0], b[1], b[2]);
   }
   if (threads > (unsigned long long)k->info.max_threads)
     return ks_jit_fail(KS_EBOUNDS,
@@ -125,8 +137,9 @@ ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,
   if (s != KS_OK)
     return s;
   const unsigned g[3] = {grid.x, grid.y, grid.z};
-  const unsigned b[3] = {block.x, block.y, block.z};
-  s = check_launch(k, &k->ctx->dev, g, b, smem);
+  const unsigned ub[3] = {block.x, block.y, block.z};
+  unsigned b[3];
+  s = check_launch(k, &k->ctx->dev, g, ub, smem, b);
   if (s != KS_OK)
     return s;
   size_t cap = 0;

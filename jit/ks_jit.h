@@ -119,6 +119,9 @@ long ks_jit_kernel_index(const ks_template *t, const char *name);
 
 /* ---- kernel and cache (specialize.c, cache.c) --------------------------- */
 
+/* Sets info's coarsen_x (0 or 1: none) and launch_block from reqntid. */
+void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x);
+
 struct ks_kernel {
   ks_ctx *ctx;
   char *name;
@@ -205,7 +208,7 @@ typedef struct ks_disk_entry {
   uint64_t key[2];
   const char *str[KS_DISK_NSTR];
   uint32_t len[KS_DISK_NSTR];
-  unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
+  unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes, coarsen_x;
   int est_regs;
   double compile_ms;
 } ks_disk_entry;

@@ -482,6 +482,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   d.explain = NULL;
   k->info.smem_bytes = static_smem(m);
   k->info.est_regs = d.est_regs;
+  ks_jit_set_coarsen(&k->info, d.coarsen_x);
   s = ks_ir_screen(m, t->name, err, cap);
   if (s == KS_OK) {
     double t0 = now_ms();
@@ -513,6 +514,7 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
     for (int i = 1; i < 3; i++)
       if (!k->info.reqntid[i])
         k->info.reqntid[i] = 1;
+  ks_jit_set_coarsen(&k->info, 1);
   k->info.maxntid = r->spec.maxntid;
   k->info.minctasm = r->spec.minctasm;
   k->info.maxnreg = r->spec.maxnreg;

@@ -60,6 +60,10 @@ typedef struct ks_diag {
   int est_regs;        /* regpressure: registers per thread estimated on the
                           final IR; 0 when the stage did not run */
   int reg_budget;      /* and the budget the launch bounds give */
+  /* Set by tcoarsen: each real thread runs this many threads of the
+   * launch's block along x (the real block is block.x / coarsen_x); 0 or
+   * 1: none. */
+  unsigned coarsen_x;
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */
@@ -108,6 +112,17 @@ int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
  * and iteration, from one 16-byte load, where P is 16-byte aligned; the
  * original loop finishes the last n % W elements. */
 int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
+/* ---- tcoarsen.c -------------------------------------------------------- */
+
+/* Thread coarsening inside a fixed block: each real thread runs K
+ * consecutive threads of the block along x (K*tid.x + j), so that loads
+ * neighbouring threads share are issued once; the real block is
+ * block.x/K (d->coarsen_x = K, .reqntid says the real block). Declines
+ * kernels where threads may interact other than through memory (barriers,
+ * warp operations, shared memory, fences, waits on atomics) and kernels
+ * without such shared loads. */
+int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- smem_promote.c, smem_atomics.c, smem_window.c ---------------------- */
 
@@ -188,7 +203,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 8
+#define KS_PIPELINE_VERSION 9
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -8,10 +8,13 @@
  *                     bounds)                  unroll)  bounded)  passes)
  *
  * Between unroll and optimize run the optional stages (--no-pass):
+ * tcoarsen (each real thread runs K threads of the launch's block),
  * coarsen (16-byte loads in grid-stride loops), smem_promote and
- * const_promote. coarsen comes before smem_promote because it may only
- * move the updates of global atomics between blocks; smem_promote then
- * privatizes the coarsened loop's atomics.
+ * const_promote. tcoarsen comes after unroll, whose straight-line code it
+ * copies per virtual thread, and before smem_promote, so that window
+ * staging sees the coarsened loads. coarsen comes before smem_promote because
+ * it may only move the updates of global atomics between blocks; smem_promote
+ * then privatizes the coarsened loop's atomics.
  *
  * The last stage, regpressure (optional), estimates the registers the final
  * IR needs against the budget of the launch bounds. When full unrolling
@@ -84,6 +87,7 @@ static const stage stages[] = {
      "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
      "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
      NULL, 0},
+    {"tcoarsen", NULL, ks_pass_tcoarsen, 1},
     {"coarsen", NULL, ks_pass_coarsen, 1},
     {"smem_promote", NULL, ks_pass_smem_promote, 1},
     {"const_promote", NULL, ks_pass_const_promote, 1},

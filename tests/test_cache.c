@@ -788,7 +788,13 @@ static void read_only_and_full(void **state) {
 static ks_status spec_block(ks_ctx *ctx, ks_template *t, unsigned block,
                             ks_kernel **k) {
   ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 4};
-  ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {block}};
+  /* not coarsened: entries of the same size */
+  static const char *const off[] = {"tcoarsen"};
+  ks_spec_req req = {.bindings = &b,
+                     .nbindings = 1,
+                     .bounds.block = {block},
+                     .no_pass = off,
+                     .nno_pass = 1};
   return ks_specialize(ctx, t, &req, k);
 }
 

@@ -456,9 +456,12 @@ typedef struct spec {
 static void specialize(spec *s, unsigned block, unsigned maxntid) {
   ks_ctx_opts co = {.arch = "sm_90", .ptx_isa = 85, .no_driver = 1};
   ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 32};
+  static const char *const off[] = {"tcoarsen"}; /* the block as given */
   ks_spec_req req = {.bindings = &b,
                      .nbindings = 1,
-                     .bounds = {.block = {block}, .maxntid = maxntid}};
+                     .bounds = {.block = {block}, .maxntid = maxntid},
+                     .no_pass = off,
+                     .nno_pass = 1};
   assert_int_equal(ks_ctx_create(&co, &s->ctx), KS_OK);
   assert_int_equal(ks_template_load(s->ctx, "conv1d", &s->t), KS_OK);
   assert_int_equal(ks_specialize(s->ctx, s->t, &req, &s->k), KS_OK);

@@ -290,6 +290,8 @@ static void window_staging(void **state) {
   for (size_t i = 0; i < 257; i++)
     ones[i] = 1.0;
   int ptxas = tu_have_tool(KS_PTXAS);
+  /* staging of one output per thread (tcoarsen would change the window) */
+  static const char *const no_tc[] = {"tcoarsen"};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char what[128];
     snprintf(what, sizeof what, "%s %s=%s block %u,%u", cases[i].tmpl,
@@ -308,7 +310,9 @@ static void window_staging(void **state) {
         .nbindings = 1,
         .bounds = {.block = {cases[i].block[0], cases[i].block[1], 1}},
         .bakes = &bake,
-        .nbakes = 1};
+        .nbakes = 1,
+        .no_pass = no_tc,
+        .nno_pass = 1};
     ks_kernel *k = NULL;
     if (ks_specialize(f->ctx, f->t, &req, &k) != KS_OK)
       fail_msg("%s: %s", what, ks_errmsg(f->ctx));
@@ -337,12 +341,21 @@ static void window_staging_weighed(void **state) {
   ks_launch_bounds b = {.block = {256, 1, 1}};
   ks_kernel *k = NULL;
   load(f, "conv1d");
-  assert_int_equal(spec1(f, "FILTER_LEN", "32", &b, &k), KS_OK);
+  static const char *const no_tc[] = {"tcoarsen"};
+  ks_binding bd = {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = "32"};
+  ks_spec_req req = {.bindings = &bd,
+                     .nbindings = 1,
+                     .bounds = b,
+                     .no_pass = no_tc,
+                     .nno_pass = 1};
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
   TU_ASSERT_CONTAINS(ks_kernel_explain(k), "already share L1 lines");
   TU_ASSERT_NOT_CONTAINS(ptx_of(k), "bar.sync");
   load(f, "sepfilter_rows");
-  b = (ks_launch_bounds){.block = {32, 8, 1}};
-  assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
+  bd = (ks_binding){.name = "RADIUS", .kind = KS_VALUE_TEXT, .v.s = "8"};
+  req.bounds = (ks_launch_bounds){.block = {32, 8, 1}};
+  b = req.bounds;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
   TU_ASSERT_CONTAINS(ks_kernel_explain(k), "already share L1 lines");
   load(f, "sepfilter_cols");
   assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
@@ -969,7 +982,8 @@ static void dump_stages(void **state) {
  * staging off (it would move x to shared memory). */
 static ks_status conv1d_baked(fixture *f, const char *len, const ks_bake *b,
                               size_t nb, int no_const, ks_kernel **k) {
-  static const char *const off[] = {"smem_promote", "const_promote"};
+  static const char *const off[] = {"tcoarsen", "smem_promote",
+                                    "const_promote"};
   ks_binding bd = {.name = "FILTER_LEN", .kind = KS_VALUE_TEXT, .v.s = len};
   ks_spec_req req = {.bindings = &bd,
                      .nbindings = len ? 1 : 0,
@@ -977,7 +991,7 @@ static ks_status conv1d_baked(fixture *f, const char *len, const ks_bake *b,
                      .bakes = b,
                      .nbakes = nb,
                      .no_pass = off,
-                     .nno_pass = no_const ? 2 : 1};
+                     .nno_pass = no_const ? 3 : 2};
   *k = NULL;
   return ks_specialize(f->ctx, f->t, &req, k);
 }

@@ -145,7 +145,7 @@ expect_usage run conv1d $TARGET --bake f=1
 # ---- success ----------------------------------------------------------------------
 expect 0 ptx conv1d $TARGET -D FILTER_LEN=16 --block 128 --maxnreg 64
 out_has ".entry conv1d("
-out_has ".reqntid 128, 1, 1"
+out_has ".reqntid 32, 1, 1" # coarsened by 4: the real block
 out_has ".maxnreg 64"
 out_has ".target sm_90"
 out_lacks "[conv1d_param_4]"
@@ -198,7 +198,7 @@ out_lacks "bar.sync"
 # (window staging off: it would move x to shared memory)
 TAPS="f=0.1,0.2,0.4,0.2,0.1"
 expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --block 256 --bake $TAPS \
-  --no-pass smem_promote
+  --no-pass smem_promote --no-pass tcoarsen
 out_lacks "[conv1d_param_1]"
 out_has "0f3DCCCCCD"
 out_has "0f3ECCCCCD"
@@ -206,7 +206,7 @@ out_has "ld.global.nc.f32"
 [ "$(grep -c 'ld\.global' "$TMP/out")" -eq 5 ] ||
   bad "$last: want 5 global loads (x only)"
 expect 0 ptx conv1d $TARGET -D FILTER_LEN=5 --block 256 --bake $TAPS \
-  --no-pass const_promote --no-pass smem_promote
+  --no-pass const_promote --no-pass smem_promote --no-pass tcoarsen
 out_has "[conv1d_param_1]"
 out_lacks "0f3DCCCCCD"
 out_lacks "ld.global.nc"
@@ -355,7 +355,8 @@ out_has "spill stores    16 B"
 out_has "spill loads     8 B"
 out_has "stack frame     24 B"
 out_has "static smem     2048 B"
-out_has "    256          4        32      50.0%  registers"
+# coarsened by 4: 64 real threads of 64 registers per block
+out_has "    256         16        32      50.0%  registers"
 out_lacks "  128 "
 expect 0 stats conv1d $TARGET --no-driver --maxntid 300
 out_has "    128          8        32      50.0%  registers"

@@ -2,15 +2,15 @@
 ; 0..D along tid.x (or tid.y) go through a shared tile with its halo,
 ; filled once per block by guarded, coalesced loads before a barrier.
 ;
-; RUN: ks_passes_tool --stage smem_promote --kernel conv --block 128 --bind 4=4 --bake 1=1,1,1,1 %s | FileCheck %s --check-prefix=CONV
-; RUN: ks_passes_tool --stage all --kernel conv --block 128 --bind 4=4 --bake 1=1,1,1,1 %s | FileCheck %s --check-prefix=CONVO3
-; RUN: ks_passes_tool --stage all --kernel conv --block 128 --bind 4=4 --bake 1=1,1,1,1 --no-pass smem_promote %s | FileCheck %s --check-prefix=OFF
-; RUN: ks_passes_tool --stage smem_promote --kernel rows --block 32,4 --bind 5=2 --bake 1=1,1,1,1,1 %s | FileCheck %s --check-prefix=ROWS
-; RUN: ks_passes_tool --stage smem_promote --kernel rows --block 16,4 --bind 5=2 --bake 1=1,1,1,1,1 %s | FileCheck %s --check-prefix=PAD
+; RUN: ks_passes_tool --stage smem_promote --kernel conv --block 128 --bind 4=4 --bake 1=1,1,1,1 --no-pass tcoarsen %s | FileCheck %s --check-prefix=CONV
+; RUN: ks_passes_tool --stage all --kernel conv --block 128 --bind 4=4 --bake 1=1,1,1,1 --no-pass tcoarsen %s | FileCheck %s --check-prefix=CONVO3
+; RUN: ks_passes_tool --stage all --kernel conv --block 128 --bind 4=4 --bake 1=1,1,1,1 --no-pass smem_promote --no-pass tcoarsen %s | FileCheck %s --check-prefix=OFF
+; RUN: ks_passes_tool --stage smem_promote --kernel rows --block 32,4 --bind 5=2 --bake 1=1,1,1,1,1 --no-pass tcoarsen %s | FileCheck %s --check-prefix=ROWS
+; RUN: ks_passes_tool --stage smem_promote --kernel rows --block 16,4 --bind 5=2 --bake 1=1,1,1,1,1 --no-pass tcoarsen %s | FileCheck %s --check-prefix=PAD
 ; With the taps in memory, as many tap loads as window loads remain: along
 ; x that is declined (the cost rule), along y it is not.
-; RUN: ks_passes_tool --stage smem_promote --kernel conv --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=WEIGH
-; RUN: ks_passes_tool --stage smem_promote --kernel cols --block 16,8 --bind 5=1 %s | FileCheck %s --check-prefix=COLS
+; RUN: ks_passes_tool --stage smem_promote --kernel conv --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=WEIGH
+; RUN: ks_passes_tool --stage smem_promote --kernel cols --block 16,8 --bind 5=1 --no-pass tcoarsen %s | FileCheck %s --check-prefix=COLS
 
 ; WEIGH: ; explain: smem_promote: declined x: along x the warp's 4 loads already share L1 lines, and 4 other global loads per thread remain
 ; WEIGH-NOT: addrspace(3)

@@ -1,17 +1,17 @@
 ; Window staging declines what it cannot prove, and says why.
 ;
-; RUN: ks_passes_tool --stage smem_promote --kernel stored --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=STORED
-; RUN: ks_passes_tool --stage smem_promote --kernel atomic --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=ATOMIC
-; RUN: ks_passes_tool --stage smem_promote --kernel coef2 --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=COEF2
-; RUN: ks_passes_tool --stage smem_promote --kernel loaded --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=LOADED
-; RUN: ks_passes_tool --stage smem_promote --kernel notfixed --bind 4=4 %s | FileCheck %s --check-prefix=NOTFIXED
-; RUN: ks_passes_tool --stage smem_promote --kernel oddguard --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=ODDGUARD
-; RUN: ks_passes_tool --stage smem_promote --kernel single --block 128 --bind 4=1 %s | FileCheck %s --check-prefix=SINGLE
-; RUN: ks_passes_tool --stage smem_promote --kernel gap --block 128 --bind 4=2 %s | FileCheck %s --check-prefix=GAP
-; RUN: ks_passes_tool --stage smem_promote --kernel rolled --block 128 %s | FileCheck %s --check-prefix=ROLLED
-; RUN: ks_passes_tool --stage smem_promote --kernel barrier --block 128 --bind 4=4 %s | FileCheck %s --check-prefix=BARRIER
-; RUN: ks_passes_tool --stage smem_promote --kernel inloop --block 128 %s | FileCheck %s --check-prefix=INLOOP
-; RUN: ks_passes_tool --stage smem_promote --kernel byhand --block 128 %s | FileCheck %s --check-prefix=BYHAND
+; RUN: ks_passes_tool --stage smem_promote --kernel stored --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=STORED
+; RUN: ks_passes_tool --stage smem_promote --kernel atomic --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=ATOMIC
+; RUN: ks_passes_tool --stage smem_promote --kernel coef2 --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=COEF2
+; RUN: ks_passes_tool --stage smem_promote --kernel loaded --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=LOADED
+; RUN: ks_passes_tool --stage smem_promote --kernel notfixed --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=NOTFIXED
+; RUN: ks_passes_tool --stage smem_promote --kernel oddguard --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=ODDGUARD
+; RUN: ks_passes_tool --stage smem_promote --kernel single --block 128 --bind 4=1 --no-pass tcoarsen %s | FileCheck %s --check-prefix=SINGLE
+; RUN: ks_passes_tool --stage smem_promote --kernel gap --block 128 --bind 4=2 --no-pass tcoarsen %s | FileCheck %s --check-prefix=GAP
+; RUN: ks_passes_tool --stage smem_promote --kernel rolled --block 128 --no-pass tcoarsen %s | FileCheck %s --check-prefix=ROLLED
+; RUN: ks_passes_tool --stage smem_promote --kernel barrier --block 128 --bind 4=4 --no-pass tcoarsen %s | FileCheck %s --check-prefix=BARRIER
+; RUN: ks_passes_tool --stage smem_promote --kernel inloop --block 128 --no-pass tcoarsen %s | FileCheck %s --check-prefix=INLOOP
+; RUN: ks_passes_tool --stage smem_promote --kernel byhand --block 128 --no-pass tcoarsen %s | FileCheck %s --check-prefix=BYHAND
 
 target triple = "nvptx64-nvidia-cuda"
 

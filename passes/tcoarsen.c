@@ -1,0 +1,741 @@
+/*
+ * tcoarsen.c - thread coarsening inside the block, invisible to the user.
+ *
+ * A kernel specialized for a fixed block of B_x x B_y x B_z threads is
+ * compiled to run with a real block of B_x/K x B_y x B_z threads; each real
+ * thread runs the K virtual threads K*tid.x + j, j = 0..K-1, of the block
+ * the user launches (ks_launch substitutes the real block; the grid is the
+ * user's). The virtual block size is what %ntid.x reads: bind has already
+ * folded it to B_x.
+ *
+ * Why it is sound. The kernel has no barrier, no warp-level operation
+ * (shuffle, vote, match, ..., every convergent call), reads no %laneid or
+ * %warpid, uses no shared memory, has no fence, atomic load or store,
+ * cmpxchg, volatile access, inline assembly or call other than pure
+ * intrinsics, no local memory (alloca) and no loop. Threads of such a
+ * kernel interact only through plain memory and atomic updates, and none
+ * can wait for another; running the K virtual threads of a real thread
+ * interleaved, instruction by instruction, or one after the other is one
+ * of the schedules the original allows.
+ *
+ * The code. First the K virtual threads run in lockstep: one copy of the
+ * control-flow graph, each instruction repeated for j = 0..K-1 (instcombine
+ * and CSE then merge what the virtual threads share: conv1d's x[i+k] of
+ * thread j is x[i+(k+1)] of thread j-1, its taps are the same for all). A
+ * conditional branch is taken in lockstep when the K conditions agree. When
+ * they do not, the real thread leaves the lockstep copy for a second, serial
+ * copy: a loop over j that runs the original body for virtual thread j, its
+ * `ret` going on to virtual thread j+1. That exit is only taken where no
+ * instruction that writes memory can have run before the branch (checked:
+ * otherwise the kernel is declined), so the lockstep copy has done nothing
+ * but compute and load, exactly as each virtual thread would have, and
+ * starting again from scratch is invisible.
+ *
+ * K is 4 when some load of a virtual thread reads what another load of a
+ * neighbouring virtual thread (tid.x + 1 .. K-1) reads, as window_expr.c's
+ * normal forms prove; otherwise the kernel is declined ("no reuse between
+ * neighbouring threads"), as it is when B_x % K != 0 or the real block
+ * would hold less than a warp.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "passes/ks_passes.h"
+
+#define PASS "tcoarsen"
+
+enum { FACTOR = 4, WARP = 32 };
+
+static const char *callee_name(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  size_t len = 0;
+  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
+}
+
+static int is_sreg(LLVMValueRef i, const char *reg) {
+  if (!LLVMIsACallInst(i))
+    return 0;
+  const char *n = callee_name(i);
+  return !strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24) && !strcmp(n + 24, reg);
+}
+
+/* A call to an intrinsic that writes no memory. */
+static int pure_call(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
+    return 0;
+  const char *name = callee_name(call);
+  if (!strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.dbg.", 9) ||
+      !strcmp(name, "llvm.assume"))
+    return 1;
+  unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a =
+      LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+  /* MemoryEffects: two bits (ref, mod) per location; no mod bit set. */
+  return a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0;
+}
+
+static int convergent(LLVMValueRef call) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("convergent", 10);
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
+         (f && LLVMIsAFunction(f) &&
+          LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind));
+}
+
+/* Why instruction i rules coarsening out, or NULL. */
+static const char *forbidden(LLVMValueRef i, char *buf, size_t cap) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMAlloca:
+    return "local memory (an alloca)";
+  case LLVMFence:
+    return "a fence";
+  case LLVMAtomicCmpXchg:
+    return "an atomic compare-and-swap (a thread may wait on another)";
+  case LLVMLoad:
+  case LLVMStore:
+    if (LLVMGetVolatile(i))
+      return "a volatile access";
+    if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+      return "an atomic load or store (a thread may wait on another)";
+    return NULL;
+  case LLVMAtomicRMW:
+    return LLVMGetVolatile(i) ? "a volatile access" : NULL;
+  case LLVMInvoke:
+  case LLVMCallBr:
+  case LLVMVAArg:
+  case LLVMIndirectBr:
+  case LLVMSwitch:
+    return "control flow other than branches";
+  case LLVMCall: {
+    LLVMValueRef f = LLVMGetCalledValue(i);
+    if (f && LLVMIsAInlineAsm(f))
+      return "inline assembly";
+    const char *n = callee_name(i);
+    if (!strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24)) {
+      const char *r = n + 24;
+      if (!strncmp(r, "tid.", 4) || !strncmp(r, "ntid.", 5) ||
+          !strncmp(r, "ctaid.", 6) || !strncmp(r, "nctaid.", 7))
+        return NULL;
+      snprintf(buf, cap, "reads %%%s", r);
+      return buf;
+    }
+    if (convergent(i)) {
+      snprintf(buf, cap, "a barrier or warp-level operation (%s)",
+               *n ? n : "a call");
+      return buf;
+    }
+    if (!pure_call(i)) {
+      snprintf(buf, cap, "a call to %s", *n ? n : "a function pointer");
+      return buf;
+    }
+    return NULL;
+  }
+  default:
+    break;
+  }
+  /* shared memory through a pointer of its own address space */
+  for (int k = 0; k < LLVMGetNumOperands(i); k++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, (unsigned)k));
+    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+        LLVMGetPointerAddressSpace(t) == 3)
+      return "shared memory";
+  }
+  return NULL;
+}
+
+static int writes(LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMStore:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMFence:
+    return 1;
+  case LLVMCall:
+    return !pure_call(i);
+  default:
+    return 0;
+  }
+}
+
+/* ---- the function's blocks ------------------------------------------------
+ */
+
+typedef struct tc {
+  LLVMModuleRef m;
+  LLVMValueRef fn;
+  const ks_spec *s;
+  ks_diag *d;
+  LLVMContextRef lc;
+  LLVMBuilderRef b;
+  LLVMTypeRef i32;
+  int nb;
+  LLVMBasicBlockRef *bbs; /* the original blocks, in reverse post-order */
+  /* the original instructions, numbered */
+  LLVMValueRef *inst;
+  int ninst;
+  int *slot; /* open addressing over inst: index + 1, 0 empty */
+  int nslot;
+} tc;
+
+static int bb_index(const tc *c, LLVMBasicBlockRef bb) {
+  for (int i = 0; i < c->nb; i++)
+    if (c->bbs[i] == bb)
+      return i;
+  return -1;
+}
+
+static unsigned hash_ptr(const void *p) {
+  uint64_t v = (uint64_t)(uintptr_t)p;
+  v ^= v >> 33;
+  v *= 0xff51afd7ed558ccdull;
+  v ^= v >> 33;
+  return (unsigned)v;
+}
+
+static int inst_index(const tc *c, LLVMValueRef v) {
+  unsigned h = hash_ptr(v) & (unsigned)(c->nslot - 1);
+  for (;; h = (h + 1) & (unsigned)(c->nslot - 1)) {
+    int s = c->slot[h];
+    if (!s)
+      return -1;
+    if (c->inst[s - 1] == v)
+      return s - 1;
+  }
+}
+
+/* Reverse post-order of the blocks; 1 when the graph has a cycle. */
+static int order(tc *c, int *cyclic) {
+  int n = (int)LLVMCountBasicBlocks(c->fn);
+  LLVMBasicBlockRef *all = calloc((size_t)n, sizeof *all);
+  int *state = calloc((size_t)n, sizeof *state); /* 1 open, 2 done */
+  int *stack = calloc((size_t)n, sizeof *stack);
+  unsigned *next = calloc((size_t)n, sizeof *next);
+  c->bbs = calloc((size_t)n, sizeof *c->bbs);
+  if (!all || !state || !stack || !next || !c->bbs) {
+    free(all), free(state), free(stack), free(next);
+    return 1;
+  }
+  LLVMGetBasicBlocks(c->fn, all);
+  int sp = 0, done = n;
+  *cyclic = 0;
+  stack[sp++] = 0;
+  state[0] = 1;
+  while (sp) {
+    int v = stack[sp - 1];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(all[v]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    if (next[v] < ns) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, next[v]++);
+      int w = 0;
+      while (w < n && all[w] != s)
+        w++;
+      if (w == n)
+        continue;
+      if (state[w] == 1)
+        *cyclic = 1;
+      if (!state[w]) {
+        state[w] = 1;
+        stack[sp++] = w;
+      }
+      continue;
+    }
+    state[v] = 2;
+    c->bbs[--done] = all[v];
+    sp--;
+  }
+  /* unreachable blocks are left out */
+  memmove(c->bbs, c->bbs + done, (size_t)(n - done) * sizeof *c->bbs);
+  c->nb = n - done;
+  free(all), free(state), free(stack), free(next);
+  return 0;
+}
+
+static int number(tc *c) {
+  int n = 0;
+  for (int b = 0; b < c->nb; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
+         i = LLVMGetNextInstruction(i))
+      n++;
+  c->nslot = 16;
+  while (c->nslot < 2 * n)
+    c->nslot *= 2;
+  c->inst = calloc((size_t)n + 1, sizeof *c->inst);
+  c->slot = calloc((size_t)c->nslot, sizeof *c->slot);
+  if (!c->inst || !c->slot)
+    return 1;
+  for (int b = 0; b < c->nb; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      unsigned h = hash_ptr(i) & (unsigned)(c->nslot - 1);
+      while (c->slot[h])
+        h = (h + 1) & (unsigned)(c->nslot - 1);
+      c->inst[c->ninst] = i;
+      c->slot[h] = ++c->ninst;
+    }
+  return 0;
+}
+
+/* ---- the checks ------------------------------------------------------------
+ */
+
+/* Is v used by an instruction of fn, directly or through constants? */
+static int used_in(LLVMValueRef fn, LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) {
+      if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn)
+        return 1;
+    } else if (depth > 8 || used_in(fn, user, depth + 1)) {
+      return 1; /* a constant used too deep is taken as used */
+    }
+  }
+  return 0;
+}
+
+/* Why the kernel cannot be coarsened, or NULL. */
+static const char *check(tc *c, char *buf, size_t cap) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(c->m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && used_in(c->fn, g, 0))
+      return "shared memory";
+  int cyclic = 0;
+  if (order(c, &cyclic))
+    return "out of memory";
+  if (cyclic)
+    return "a loop remains";
+  for (int b = 0; b < c->nb; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      const char *why = forbidden(i, buf, cap);
+      if (why)
+        return why;
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (LLVMIsATerminatorInst(i) && op != LLVMBr && op != LLVMRet &&
+          op != LLVMUnreachable)
+        return "control flow other than branches";
+      if (op == LLVMRet && LLVMGetNumOperands(i))
+        return "a return value";
+    }
+  /* A conditional branch where the lockstep copy may leave for the serial
+   * one: no write may come before it. */
+  int *dirty = calloc((size_t)c->nb, sizeof *dirty);
+  if (!dirty)
+    return "out of memory";
+  const char *why = NULL;
+  for (int b = 0; b < c->nb && !why; b++) { /* reverse post-order */
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsATerminatorInst(i) && LLVMIsConditional(i) && dirty[b] &&
+          LLVMGetCondition(i) !=
+              LLVMConstInt(LLVMInt1TypeInContext(c->lc), 1, 0) &&
+          LLVMGetSuccessor(i, 0) != LLVMGetSuccessor(i, 1))
+        why = "a branch after a write to memory";
+      if (writes(i))
+        dirty[b] = 1;
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[b]);
+    for (unsigned k = 0; t && k < LLVMGetNumSuccessors(t); k++) {
+      int s = bb_index(c, LLVMGetSuccessor(t, k));
+      if (s >= 0 && dirty[b])
+        dirty[s] = 1;
+    }
+  }
+  free(dirty);
+  return why;
+}
+
+static int simple_global_load(LLVMValueRef i) {
+  if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i) ||
+      LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+    return 0;
+  LLVMTypeRef pt = LLVMTypeOf(LLVMGetOperand(i, 0));
+  return LLVMGetPointerAddressSpace(pt) != 3;
+}
+
+static int by_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Loads whose address another load's, shifted by 1..K-1 threads along x,
+ * equals: what a virtual thread shares with its neighbours. *n_tid gets the
+ * loads whose address depends on tid.x. -1: out of memory. */
+static int reused_loads(tc *c, int *n_tid) {
+  unsigned block[3];
+  for (int i = 0; i < 3; i++)
+    block[i] = c->s->block[i] ? c->s->block[i] : 1;
+  ks_wx *x = ks_wx_create(c->m, block);
+  LLVMValueRef *ld = calloc((size_t)c->ninst + 1, sizeof *ld);
+  int *nf = calloc((size_t)c->ninst + 1, sizeof *nf);
+  int *sorted = calloc((size_t)c->ninst + 1, sizeof *sorted);
+  int n = 0, reused = 0;
+  if (!x || !ld || !nf || !sorted) {
+    ks_wx_destroy(x);
+    free(ld), free(nf), free(sorted);
+    return -1;
+  }
+  for (int k = 0; k < c->ninst; k++) {
+    LLVMValueRef i = c->inst[k];
+    if (!simple_global_load(i))
+      continue;
+    int f = ks_wx_norm(x, LLVMGetOperand(i, 0), -1, 0);
+    if (f < 0 || !(ks_wx_dep(x, f) & 1))
+      continue;
+    ld[n] = i;
+    nf[n] = f;
+    sorted[n++] = f;
+  }
+  qsort(sorted, (size_t)n, sizeof *sorted, by_int);
+  for (int a = 0; a < n; a++) {
+    int hit = 0;
+    for (int delta = 1; delta < FACTOR && !hit; delta++) {
+      int f = ks_wx_norm(x, LLVMGetOperand(ld[a], 0), 0, delta);
+      hit = f >= 0 && bsearch(&f, sorted, (size_t)n, sizeof *sorted, by_int);
+    }
+    reused += hit;
+  }
+  *n_tid = n;
+  ks_wx_destroy(x);
+  free(ld), free(nf), free(sorted);
+  return reused;
+}
+
+/* ---- the copies ------------------------------------------------------------
+ */
+
+typedef struct copy {
+  int nk;             /* lanes: virtual threads run in lockstep */
+  LLVMValueRef *vtid; /* their tid.x */
+  LLVMValueRef *map;  /* [lane * ninst + index] */
+  LLVMBasicBlockRef *head, *tail;
+  LLVMBasicBlockRef bail; /* where diverging lanes go (nk > 1) */
+  LLVMBasicBlockRef ret;  /* NULL: `ret void` */
+} copy;
+
+static LLVMValueRef mapped(const tc *c, const copy *k, int lane,
+                           LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v))
+    return v;
+  int i = inst_index(c, v);
+  return i < 0 ? v : k->map[(size_t)lane * (size_t)c->ninst + (size_t)i];
+}
+
+static int emit_copy(tc *c, copy *k, const char *tag) {
+  char name[64];
+  for (int b = 0; b < c->nb; b++) {
+    snprintf(name, sizeof name, "ks.tc.%s%d", tag, b);
+    k->head[b] = LLVMAppendBasicBlockInContext(c->lc, c->fn, name);
+    k->tail[b] = k->head[b];
+  }
+  unsigned bx = c->s->block[0];
+  for (int b = 0; b < c->nb; b++) {
+    LLVMPositionBuilderAtEnd(c->b, k->head[b]);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      int idx = inst_index(c, i);
+      LLVMValueRef *out = &k->map[idx];
+      if (LLVMIsATerminatorInst(i))
+        break;
+      for (int l = 0; l < k->nk; l++) {
+        LLVMValueRef r;
+        if (is_sreg(i, "tid.x"))
+          r = k->vtid[l];
+        else if (is_sreg(i, "ntid.x"))
+          r = LLVMConstInt(LLVMTypeOf(i), bx, 0);
+        else if (LLVMIsAPHINode(i))
+          r = LLVMBuildPhi(c->b, LLVMTypeOf(i), "");
+        else {
+          r = LLVMInstructionClone(i);
+          LLVMInsertIntoBuilder(c->b, r);
+          for (int o = 0; o < LLVMGetNumOperands(i); o++)
+            LLVMSetOperand(r, (unsigned)o,
+                           mapped(c, k, l, LLVMGetOperand(i, (unsigned)o)));
+        }
+        out[(size_t)l * (size_t)c->ninst] = r;
+      }
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[b]);
+    switch (LLVMGetInstructionOpcode(t)) {
+    case LLVMRet:
+      if (k->ret)
+        LLVMBuildBr(c->b, k->ret);
+      else
+        LLVMBuildRetVoid(c->b);
+      break;
+    case LLVMUnreachable:
+      LLVMBuildUnreachable(c->b);
+      break;
+    default: {
+      int s0 = bb_index(c, LLVMGetSuccessor(t, 0));
+      if (!LLVMIsConditional(t)) {
+        LLVMBuildBr(c->b, k->head[s0]);
+        break;
+      }
+      int s1 = bb_index(c, LLVMGetSuccessor(t, 1));
+      LLVMValueRef c0 = mapped(c, k, 0, LLVMGetCondition(t));
+      LLVMValueRef same = NULL;
+      for (int l = 1; l < k->nk; l++) {
+        LLVMValueRef cl = mapped(c, k, l, LLVMGetCondition(t));
+        if (cl == c0)
+          continue;
+        LLVMValueRef e = LLVMBuildICmp(c->b, LLVMIntEQ, cl, c0, "");
+        same = same ? LLVMBuildAnd(c->b, same, e, "") : e;
+      }
+      if (same && s0 != s1) {
+        snprintf(name, sizeof name, "ks.tc.%s%d.agree", tag, b);
+        LLVMBasicBlockRef go =
+            LLVMAppendBasicBlockInContext(c->lc, c->fn, name);
+        LLVMBuildCondBr(c->b, same, go, k->bail);
+        LLVMPositionBuilderAtEnd(c->b, go);
+        k->tail[b] = go;
+      }
+      LLVMBuildCondBr(c->b, c0, k->head[s0], k->head[s1]);
+    }
+    }
+  }
+  /* the phis' incoming values, now that every block has its copy */
+  for (int b = 0; b < c->nb; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]);
+         i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+      int idx = inst_index(c, i);
+      for (int l = 0; l < k->nk; l++) {
+        LLVMValueRef p = k->map[(size_t)l * (size_t)c->ninst + (size_t)idx];
+        for (unsigned e = 0; e < LLVMCountIncoming(i); e++) {
+          int pb = bb_index(c, LLVMGetIncomingBlock(i, e));
+          if (pb < 0)
+            continue; /* from an unreachable block */
+          LLVMValueRef v = mapped(c, k, l, LLVMGetIncomingValue(i, e));
+          LLVMBasicBlockRef from = k->tail[pb];
+          LLVMAddIncoming(p, &v, &from, 1);
+        }
+      }
+    }
+  return 0;
+}
+
+/* The real block in the launch-bound annotations: reqntidx B_x/K. */
+static void set_reqntid(tc *c, unsigned real) {
+  const char *nm = "nvvm.annotations";
+  unsigned n = LLVMGetNamedMetadataNumOperands(c->m, nm);
+  LLVMValueRef *ops = calloc(n + 1, sizeof *ops);
+  if (!ops)
+    return;
+  LLVMGetNamedMetadataOperands(c->m, nm, ops);
+  for (unsigned i = 0; i < n; i++) {
+    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
+      continue;
+    LLVMValueRef o[3];
+    LLVMGetMDNodeOperands(ops[i], o);
+    unsigned len = 0;
+    const char *key = o[1] ? LLVMGetMDString(o[1], &len) : NULL;
+    if (o[0] == c->fn && key && len == 8 && !memcmp(key, "reqntidx", 8))
+      LLVMReplaceMDNodeOperandWith(ops[i], 2,
+                                   LLVMValueAsMetadata(LLVMConstInt(
+                                       c->i32, (unsigned long long)real, 0)));
+  }
+  free(ops);
+}
+
+static int transform(tc *c) {
+  size_t cells = (size_t)c->ninst * FACTOR + 1;
+  copy lock = {.nk = FACTOR}, serial = {.nk = 1};
+  LLVMValueRef vtid[FACTOR];
+  lock.map = calloc(cells, sizeof *lock.map);
+  serial.map = calloc(cells, sizeof *serial.map);
+  lock.head = calloc((size_t)c->nb, sizeof *lock.head);
+  lock.tail = calloc((size_t)c->nb, sizeof *lock.tail);
+  serial.head = calloc((size_t)c->nb, sizeof *serial.head);
+  serial.tail = calloc((size_t)c->nb, sizeof *serial.tail);
+  int rc = 0, nold = (int)LLVMCountBasicBlocks(c->fn);
+  LLVMBasicBlockRef *old = calloc((size_t)nold, sizeof *old);
+  if (old)
+    LLVMGetBasicBlocks(c->fn, old);
+  if (!old || !lock.map || !serial.map || !lock.head || !lock.tail ||
+      !serial.head || !serial.tail) {
+    rc = ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
+    goto done;
+  }
+  LLVMBasicBlockRef old_entry = LLVMGetEntryBasicBlock(c->fn);
+  LLVMBasicBlockRef entry =
+      LLVMInsertBasicBlockInContext(c->lc, old_entry, "ks.tc.entry");
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.read.ptx.sreg.tid.x", 29);
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->m, id, NULL, 0);
+  LLVMValueRef t =
+      LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, NULL, 0, "ks.tc.tid");
+  /* K*t + j < B_x <= 1024: no wrap */
+  LLVMValueRef kt =
+      LLVMBuildNUWMul(c->b, t, LLVMConstInt(c->i32, FACTOR, 0), "ks.tc.kt");
+  LLVMSetNSW(kt, 1);
+  for (int j = 0; j < FACTOR; j++) {
+    vtid[j] =
+        j ? LLVMBuildNUWAdd(c->b, kt, LLVMConstInt(c->i32, j, 0), "") : kt;
+    if (j)
+      LLVMSetNSW(vtid[j], 1);
+  }
+  lock.vtid = vtid;
+  LLVMBasicBlockRef sentry =
+      LLVMAppendBasicBlockInContext(c->lc, c->fn, "ks.tc.serial");
+  lock.bail = sentry;
+  if ((rc = emit_copy(c, &lock, "lock")))
+    goto done;
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  LLVMBuildBr(c->b, lock.head[0]);
+  if (!LLVMGetFirstUse(LLVMBasicBlockAsValue(sentry))) {
+    LLVMDeleteBasicBlock(sentry); /* no branch can diverge */
+  } else {
+    /* the serial copy: a loop over the virtual threads */
+    LLVMBasicBlockRef shead =
+        LLVMAppendBasicBlockInContext(c->lc, c->fn, "ks.tc.serial.thread");
+    LLVMBasicBlockRef slatch =
+        LLVMAppendBasicBlockInContext(c->lc, c->fn, "ks.tc.serial.next");
+    LLVMBasicBlockRef sexit =
+        LLVMAppendBasicBlockInContext(c->lc, c->fn, "ks.tc.serial.done");
+    LLVMPositionBuilderAtEnd(c->b, sentry);
+    LLVMBuildBr(c->b, shead);
+    LLVMPositionBuilderAtEnd(c->b, shead);
+    LLVMValueRef j = LLVMBuildPhi(c->b, c->i32, "ks.tc.j");
+    LLVMValueRef sv = LLVMBuildNUWAdd(c->b, kt, j, "ks.tc.vtid");
+    LLVMSetNSW(sv, 1);
+    serial.vtid = &sv;
+    serial.ret = slatch;
+    LLVMPositionBuilderAtEnd(c->b, slatch);
+    LLVMValueRef j1 =
+        LLVMBuildNUWAdd(c->b, j, LLVMConstInt(c->i32, 1, 0), "ks.tc.j1");
+    LLVMBuildCondBr(c->b,
+                    LLVMBuildICmp(c->b, LLVMIntULT, j1,
+                                  LLVMConstInt(c->i32, FACTOR, 0), ""),
+                    shead, sexit);
+    LLVMPositionBuilderAtEnd(c->b, sexit);
+    LLVMBuildRetVoid(c->b);
+    if ((rc = emit_copy(c, &serial, "serial")))
+      goto done;
+    LLVMPositionBuilderAtEnd(c->b, shead);
+    LLVMBuildBr(c->b, serial.head[0]);
+    LLVMValueRef zero = LLVMConstInt(c->i32, 0, 0);
+    LLVMAddIncoming(j, &zero, &sentry, 1);
+    LLVMAddIncoming(j, &j1, &slatch, 1);
+  }
+  /* the original body goes: uses first, then instructions, then blocks */
+  for (int i = 0; i < nold; i++)
+    for (LLVMValueRef v = LLVMGetFirstInstruction(old[i]); v;
+         v = LLVMGetNextInstruction(v))
+      if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(v, LLVMGetPoison(LLVMTypeOf(v)));
+  for (int i = 0; i < nold; i++)
+    for (LLVMValueRef v = LLVMGetFirstInstruction(old[i]), nx; v; v = nx) {
+      nx = LLVMGetNextInstruction(v);
+      LLVMInstructionEraseFromParent(v);
+    }
+  for (int i = 0; i < nold; i++)
+    LLVMDeleteBasicBlock(old[i]);
+  set_reqntid(c, c->s->block[0] / FACTOR);
+done:
+  free(old);
+  free(lock.map), free(serial.map), free(lock.head), free(lock.tail);
+  free(serial.head), free(serial.tail);
+  return rc;
+}
+
+/* ld.global.nc, decided on the original: in the serial copy a virtual
+ * thread's stores come before the next one's loads, which const_nc would
+ * have to assume may write what they read; in the original those are other
+ * threads' writes, unordered with the loads (a race were they to meet), as
+ * const_nc reasons. The copies keep the loads' !invariant.load. */
+static int read_only(tc *c) {
+  for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
+    if (!strcmp(ks_pipeline_stage_name(i), "const_promote") &&
+        (c->s->disabled & (1u << i)))
+      return 0;
+  ks_diag quiet = {0};
+  int rc = ks_const_nc(c->m, c->fn, &quiet);
+  free(quiet.explain);
+  free(quiet.dump);
+  if (rc)
+    return ks_diag_fail(c->d, quiet.status, "%s", quiet.msg);
+  return 0;
+}
+
+/* Lane j's index is  uniform + (K*t + j) + k: reassociation brings the
+ * constants together, so that loads of different lanes at the same
+ * element have one address, which CSE merges. */
+static int tidy(LLVMModuleRef m, ks_diag *d) {
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(
+      m, "function(reassociate,instcombine<no-verify-fixpoint>,early-cse)",
+      NULL, o);
+  LLVMDisposePassBuilderOptions(o);
+  if (!e)
+    return 0;
+  char *msg = LLVMGetErrorMessage(e);
+  ks_diag_fail(d, KS_EPASS, PASS ": %s", msg);
+  LLVMDisposeErrorMessage(msg);
+  return 1;
+}
+
+int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn || LLVMIsDeclaration(fn))
+    return 0;
+  const char *name = s->kernel;
+  if (!s->block[0]) {
+    ks_explain(d, PASS, "declined %s: block size not fixed (use --block)",
+               name);
+    return 0;
+  }
+  unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
+           bz = s->block[2] ? s->block[2] : 1;
+  if (bx % FACTOR) {
+    ks_explain(d, PASS, "declined %s: block.x %u is not a multiple of %d", name,
+               bx, FACTOR);
+    return 0;
+  }
+  if (bx / FACTOR * by * bz < WARP) {
+    ks_explain(d, PASS,
+               "declined %s: a real block of %ux%ux%u would hold less than a "
+               "warp",
+               name, bx / FACTOR, by, bz);
+    return 0;
+  }
+  tc c = {.m = m, .fn = fn, .s = s, .d = d, .lc = LLVMGetModuleContext(m)};
+  c.i32 = LLVMInt32TypeInContext(c.lc);
+  char buf[160];
+  int rc = 0;
+  const char *why = check(&c, buf, sizeof buf);
+  if (!why && number(&c))
+    why = "out of memory";
+  int n_tid = 0, reused = why ? 0 : reused_loads(&c, &n_tid);
+  if (reused < 0)
+    why = "out of memory";
+  else if (!why && !reused)
+    why = "no reuse between neighbouring threads";
+  if (why && !strcmp(why, "out of memory")) {
+    rc = ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
+  } else if (why) {
+    ks_explain(d, PASS, "declined %s: %s", name, why);
+  } else {
+    rc = read_only(&c);
+    c.b = LLVMCreateBuilderInContext(c.lc);
+    rc = rc ? rc : transform(&c);
+    LLVMDisposeBuilder(c.b);
+    if (!rc)
+      rc = tidy(m, d);
+    if (!rc) {
+      d->coarsen_x = FACTOR;
+      ks_explain(d, PASS,
+                 "coarsened x by %d: real block %ux%ux%u runs the %u threads "
+                 "of the launch; %d of %d loads along tid.x shared with a "
+                 "neighbouring thread",
+                 FACTOR, bx / FACTOR, by, bz, bx * by * bz, reused, n_tid);
+    }
+  }
+  free(c.bbs);
+  free(c.inst);
+  free(c.slot);
+  return rc;
+}
