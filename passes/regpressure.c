@@ -12,7 +12,7 @@
  * its uses are its base's: PTX folds it into the address ([%rd+imm]).
  * The peak is then scaled to what ptxas does with it (see
  * ks_regpressure_estimate): KS_REG_ABI registers for what the IR does not
- * show, 15% for ptxas's earlier loads, and up to 32 registers per thread
+ * show, 10% for ptxas's earlier loads, and up to 32 registers per thread
  * for loads in flight; calibrated against ptxas -v on the built-ins.
  *
  * The budget: a 64K-register file per SM shared by minctasm blocks of the
@@ -333,10 +333,10 @@ int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn) {
         loads = nl > loads ? nl : loads;
       }
       /* ptxas schedules loads earlier than the IR has them, which widens
-       * the live ranges (15% on the built-ins), and spends the registers
+       * the live ranges (10% on the built-ins), and spends the registers
        * that full occupancy leaves free (32 per thread) on loads and
        * atomics in flight (their addresses). */
-      unsigned base = peak * 115 / 100 + KS_REG_ABI;
+      unsigned base = peak * 110 / 100 + KS_REG_ABI;
       unsigned fill = base + loads / 4;
       if (fill > KS_REG_FREE)
         fill = KS_REG_FREE;
