@@ -5,7 +5,8 @@
 ;
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 256 %s | FileCheck %s --check-prefix=CONV
 ; RUN: ks_passes_tool --stage all --kernel conv --block 256 %s | FileCheck %s --check-prefix=ALL
-; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 32,8 %s | FileCheck %s --check-prefix=XY
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 128,2 %s | FileCheck %s --check-prefix=XY
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 32,8 %s | FileCheck %s --check-prefix=NARROW
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 250 %s | FileCheck %s --check-prefix=ODD
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv %s | FileCheck %s --check-prefix=NOTFIXED
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 256 --no-pass tcoarsen %s | FileCheck %s --check-prefix=OFF
@@ -39,9 +40,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALL-COUNT-4: store float
 ; ALL: ks.tc.serial
 
-; XY: ; explain: tcoarsen: coarsened x by 4: real block 8x8x1 runs the 256 threads
-; XY: !{ptr @conv, !"reqntidx", i32 8}
-; XY: !{ptr @conv, !"reqntidy", i32 8}
+; XY: ; explain: tcoarsen: coarsened x by 4: real block 32x2x1 runs the 256 threads
+; XY: !{ptr @conv, !"reqntidx", i32 32}
+; XY: !{ptr @conv, !"reqntidy", i32 2}
+
+; A 2-D block whose real rows would be narrower than a warp is declined.
+; NARROW: ; explain: tcoarsen: declined conv: a real block 8 wide would spread each warp over several rows
+; NARROW-NOT: coarsened
 ; ODD: ; explain: tcoarsen: declined conv: block.x 250 is not a multiple of 4
 ; NOTFIXED: ; explain: tcoarsen: declined conv: block size not fixed
 ; OFF: ; explain: tcoarsen: switched off
