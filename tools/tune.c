@@ -684,6 +684,7 @@ static int sweep(tool *o) {
                      .driver_version = pr.driver_version,
                      .problem = problem,
                      .fresh = o->fresh,
+                     .baseline = 1, /* the gain over no bounds */
                      .progress = bar ? progress : no_progress};
   signal(SIGINT, on_sigint);
   ks_tune_result r = {0};
