@@ -776,6 +776,17 @@ KS_API ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
                                 const ks_tune_space *space,
                                 const ks_tune_opts *opts, ks_tune_best *out);
 
+/* Specializes the tuned variant of a problem: ks_tune_lookup, then
+ * ks_specialize with the space's fixed values and bounds overridden by the
+ * stored winner's, without measuring anything. *threads (when not NULL)
+ * gets the threads per block the winner was measured with.
+ * Errors: those of ks_tune_lookup (nothing stored: KS_EINVAL) and of
+ * ks_specialize. */
+KS_API ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
+                                     const ks_tune_space *space,
+                                     const ks_tune_opts *opts, ks_kernel **out,
+                                     unsigned *threads);
+
 /* ---- device memory and timing (for tools, tests and benchmarks) ----- */
 
 typedef uint64_t ks_devptr;

@@ -330,3 +330,42 @@ ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
   ks_tune_store_close(st);
   return s;
 }
+
+ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
+                              const ks_tune_space *space,
+                              const ks_tune_opts *opts, ks_kernel **out,
+                              unsigned *threads) {
+  if (out)
+    *out = NULL;
+  if (!out || !space || (space->nfixed && !space->fixed))
+    return ks_jit_fail(KS_EINVAL, "tune: specialize: NULL argument");
+  ks_tune_best best;
+  ks_status s = ks_tune_lookup(ctx, t, space, opts, &best);
+  if (s != KS_OK)
+    return s;
+  enum { MAX = 64 };
+  if (space->nfixed + best.nbindings > MAX)
+    return ks_jit_fail(KS_EINVAL, "tune: specialize: too many values");
+  ks_binding b[MAX];
+  size_t n = 0;
+  for (size_t i = 0; i < space->nfixed; i++)
+    b[n++] = space->fixed[i];
+  for (size_t i = 0; i < best.nbindings; i++)
+    b[n++] = best.bindings[i];
+  ks_spec_req req = {.kernel = space->kernel, .bindings = b, .nbindings = n};
+  req.bounds = space->bounds;
+  /* the winner's bounds override the space's, field by field */
+  for (int i = 0; i < 3; i++)
+    if (best.bounds.block[i])
+      req.bounds.block[i] = best.bounds.block[i];
+  if (best.bounds.maxntid)
+    req.bounds.maxntid = best.bounds.maxntid;
+  if (best.bounds.minctasm)
+    req.bounds.minctasm = best.bounds.minctasm;
+  if (best.bounds.maxnreg)
+    req.bounds.maxnreg = best.bounds.maxnreg;
+  s = ks_specialize(ctx, t, &req, out);
+  if (s == KS_OK && threads)
+    *threads = best.threads;
+  return s;
+}

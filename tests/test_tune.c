@@ -340,9 +340,24 @@ static void resume_and_lookup(void **state) {
   assert_int_equal(best.bounds.maxntid, 256);
   assert_int_equal(best.threads, 256);
   assert_true(best.median_ms > 0.79 && best.median_ms < 0.81);
+  /* The tuned kernel: the winner's bounds, without measuring. */
+  ks_kernel *k = NULL;
+  unsigned threads = 0;
+  memset(f.calls, 0, sizeof f.calls);
+  assert_int_equal(ks_specialize_tuned(fx->ctx, fx->t, &sp, &o, &k, &threads),
+                   KS_OK);
+  ks_kernel_info info;
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.maxntid, 256);
+  assert_int_equal(threads, 256);
+  for (size_t i = 0; i < sizeof f.calls / sizeof f.calls[0]; i++)
+    assert_int_equal(f.calls[i], 0);
   /* Another problem size has nothing stored. */
   o.problem = "n=2000";
   assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &sp, &o, &best), KS_EINVAL);
+  assert_int_equal(ks_specialize_tuned(fx->ctx, fx->t, &sp, &o, &k, NULL),
+                   KS_EINVAL);
+  assert_null(k);
 }
 
 /* Every failure class in process; none ends the sweep. */
