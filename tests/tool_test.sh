@@ -350,6 +350,7 @@ chmod +x "$TMP/ptxas"
 KSPEC_PTXAS=$TMP/ptxas
 expect 0 stats conv1d $TARGET -D FILTER_LEN=8 --block 256 --no-driver
 out_has "conv1d: kernel conv1d on sm_90, FILTER_LEN=8, block 256x1x1"
+out_has " registers (regpressure, from the IR)"
 out_has "registers       64"
 out_has "spill stores    16 B"
 out_has "spill loads     8 B"

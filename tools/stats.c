@@ -409,6 +409,11 @@ static void print_text(const figures *f, const stats_opts *o) {
     printf(", block %ux%ux%u", f->info.reqntid[0], f->info.reqntid[1],
            f->info.reqntid[2]);
   printf("\n");
+  if (f->info.est_regs > 0)
+    printf("predicted       %d registers (regpressure, from the IR)\n",
+           f->info.est_regs);
+  else
+    printf("predicted       - (regpressure switched off)\n");
   print_figures(f);
   print_occupancy(f, o);
 }
@@ -511,6 +516,8 @@ static void json_head(ks_json *j, const figures *f, const stats_opts *o) {
   json_opt_int(j, "minctasm", f->info.minctasm, f->info.minctasm != 0);
   json_opt_int(j, "maxnreg", f->info.maxnreg, f->info.maxnreg != 0);
   json_opt_int(j, "dynamic_smem", o->smem, 1);
+  /* the regpressure pass's estimate, null when it was switched off */
+  json_opt_int(j, "predicted_regs", f->info.est_regs, f->info.est_regs > 0);
 }
 
 static void print_json(const figures *f, const stats_opts *o) {
