@@ -145,6 +145,32 @@ else
 fi
 cat "$out/bench.md"
 
+echo "== register pressure: stencil1d with the regpressure pass and without"
+{
+  echo "| stencil1d | regpressure | ms | regs | check |"
+  echo "|---|---|---:|---:|---|"
+  for cfg in "-D RADIUS=16 --block 1024" "-D RADIUS=64 --block 1024" \
+    "-D RADIUS=64 --block 256" "-D RADIUS=16 --maxntid 1024 --minctasm 2"; do
+    for pass in on off; do
+      extra=""
+      [ "$pass" = off ] && extra="--no-pass regpressure"
+      # shellcheck disable=SC2086
+      line=$(kspec run stencil1d $cfg $extra --reps 30 2>&1 | grep specialized)
+      ms=$(echo "$line" | awk '{print $2}')
+      regs=$(echo "$line" | sed -n 's/.*regs \([0-9]*\).*/\1/p')
+      chk=$(echo "$line" | grep -q "check ok" && echo ok || echo FAIL)
+      echo "| $cfg | $pass | $ms | $regs | $chk |"
+    done
+  done
+} >"$out/regpressure.md" 2>&1
+cat "$out/regpressure.md"
+if grep -q FAIL "$out/regpressure.md"; then
+  status=1
+  note "regpressure runs: FAIL (see regpressure.md)"
+else
+  note "regpressure runs: ok"
+fi
+
 echo "== latency: cold, fresh process from the disk cache, memory hit, NVRTC"
 if kspec-bench --latency >"$out/latency.md" 2>&1; then
   note "kspec-bench --latency: ok"
