@@ -168,6 +168,20 @@ int ks_wx_is_tid_plus_uniform(const ks_wx *x, int nf, int dim);
 LLVMValueRef ks_wx_clone(ks_wx *x, LLVMBuilderRef b, LLVMValueRef v,
                          LLVMValueRef const tid[3]);
 
+/* Promises that the expressions normalized from now on are evaluated only
+ * with tid[dim] in [0, bound) (the real block): an extension of V + W, V a
+ * multiple of 2^s and W = (terms in tid[dim]) + constant within [0, 2^s)
+ * over that range, then becomes ext(V) + W. Clones must then be evaluated
+ * only at such coordinates. */
+void ks_wx_set_range(ks_wx *x, int dim, unsigned bound);
+/* Do forms a and b differ by a constant only? Then *diff = a - b, signed. */
+int ks_wx_const_diff(const ks_wx *x, int a, int b, int64_t *diff);
+/* Is nf  coef*tid[dim] + rest  with rest independent of tid[dim]? Then
+ * *coef (signed) and *tz, the trailing zero bits common to every
+ * coefficient and the constant (2^tz divides every value of nf). */
+int ks_wx_tid_linear(const ks_wx *x, int nf, int dim, int64_t *coef,
+                     unsigned *tz);
+
 /* ---- const_promote.c --------------------------------------------------- */
 
 /* Constant and read-only promotion: baked buffers become immediates, small
@@ -203,7 +217,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 10
+#define KS_PIPELINE_VERSION 11
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

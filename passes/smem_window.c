@@ -85,6 +85,13 @@ typedef struct wgroup {
   int nuni, noth;
   LLVMValueRef wv, ww; /* the condition on tid[dim]: wv PRED ww */
   LLVMIntPredicate wpred;
+  /* coarsened (wctx.k > 1): the conditions on tid.x, combined in the
+   * coarsened guard; wv is then lane jsel's value, stepping by K */
+  conj tcj[MAX_CONJ];
+  int ntcj;
+  unsigned jsel;
+  unsigned kstep; /* K for a coarsened window along x, else 1 */
+  int vec;        /* tile reads in groups of K (<K x ty> loads) */
   /* the tile */
   unsigned rows, len, stride, bytes;
   LLVMValueRef tile;
@@ -97,7 +104,8 @@ typedef struct wctx {
   const ks_spec *s;
   ks_diag *d;
   ks_wx *x;
-  unsigned block[3];
+  unsigned block[3]; /* the real block */
+  unsigned k;        /* tcoarsen's factor: virtual thread K*tid.x + j */
   wgroup *g;
   int ng, capg;
   LLVMBasicBlockRef *bbs; /* the function's blocks, with their predecessors */
@@ -640,6 +648,14 @@ static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth) {
     return 0;
   }
   unsigned dep = ks_wx_dep(c->x, nf), wbit = 1u << g->dim;
+  if (dep == wbit && c->k > 1 && g->dim == 0) {
+    if (g->ntcj == MAX_CONJ) {
+      decline(c, g, "guard of over %d conditions", MAX_CONJ);
+      return 0;
+    }
+    g->tcj[g->ntcj++] = (conj){v, pol};
+    return 1;
+  }
   if (dep == wbit)
     return window_conj(c, g, v, pol);
   if (dep & wbit) {
@@ -680,6 +696,284 @@ static int find_guard(wctx *c, wgroup *g) {
   return 1;
 }
 
+/* ---- coarsened kernels -----------------------------------------------------
+ *
+ * After tcoarsen (wctx.k = K > 1) real thread t runs the virtual threads
+ * K*t + j, j < K, of the launch's block; the real block is B = B_x/K, and
+ * window_expr.c is told that tid.x < B, which lets sext(256*ctaid + 4*t + m)
+ * split into sext(256*ctaid) + 4*t + m. A group of loads is staged when
+ * every address is  P + K*size*tid.x + e*size  with P independent of tid.x
+ * and the offsets e = 0..D all present, D >= K-1: thread t reads elements
+ * K*t + e of the row that starts at P, and tile element E (E < K*(B-1)+D+1)
+ * holds X at P + E*size, which real thread t stages for E = t + k*B: the
+ * staging stays coalesced. Every clone is evaluated at a real coordinate
+ * (P at tid.x = 0, the guard at real threads lo and hi below).
+ *
+ * The guard. The conditions on tid.x, whatever tcoarsen's lockstep test
+ * made of them (x ^ y agreements), are a boolean function F of icmps
+ * c_j = v_j PRED W (or their inverse), with v_j = v_0 + j, j < K, v_0 a
+ * multiple of K, K*tid.x its only term in tid.x, and W independent of
+ * tid.x. F is checked, over all 2^K assignments, to be c_0 && ... &&
+ * c_{K-1}. v_0 being a multiple of K (a power of two dividing 2^(n-1)),
+ * v_0 .. v_0 + K-1 do not wrap in either order, so they form an interval,
+ * and an interval lies in the half-line {v PRED W} exactly when both ends
+ * do; for a lower half-line (LT, LE) that is c_{K-1}, for an upper one
+ * c_0: real thread t reads memory exactly when c(w(t)), w = v_jsel. Element
+ * E is read by the real threads t in [lo, hi] = [max(0, ceil((E-D)/K)),
+ * min(B-1, floor(E/K))] that pass (lo <= hi since D >= K-1). Over that
+ * range w rises by K per thread and wraps at most once (K*B is far below
+ * 2^(n-1)); its values are all = jsel (mod K), so when it wraps it passes
+ * through the largest such value MAX-K+1+jsel and the smallest MIN+jsel.
+ * Hence some w(t) lies in the half-line exactly when
+ *   c(w(lo)) || c(w(hi)) || (w(hi) < w(lo) && (c(MIN+jsel) || c(MAX-K+1+jsel)))
+ * and only those elements are staged. The serial copy (where the virtual
+ * threads disagree) is another block, reached by other branches; its loads
+ * stay global loads, reading the same unwritten values.
+ */
+
+static int log2u(unsigned v) {
+  int l = 0;
+  while ((1u << l) < v)
+    l++;
+  return (1u << l) == v ? l : -1;
+}
+
+static int window_k(wctx *c, wgroup *g) {
+  int64_t size =
+      (int64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(c->m), g->ty);
+  int64_t coef, diff, dmin = 0;
+  unsigned tz;
+  g->dim = 0;
+  for (int i = 0; i < g->n; i++) {
+    if (!ks_wx_tid_linear(c->x, g->ld[i].nf, 0, &coef, &tz)) {
+      decline(c, g, "coarsened by %u: index not of the form P + %u*tid.x + c",
+              c->k, c->k);
+      return 0;
+    }
+    if (coef != (int64_t)c->k * size) {
+      decline(c, g, "coarsened by %u: index with tid.x coefficient %lld", c->k,
+              (long long)(coef % size ? coef : coef / size));
+      return 0;
+    }
+    if (!ks_wx_const_diff(c->x, g->ld[i].nf, g->ld[0].nf, &diff) ||
+        diff % size || diff / size > MAX_SPAN || diff / size < -MAX_SPAN) {
+      decline(c, g,
+              "coarsened by %u: offsets not whole elements within %d of "
+              "each other",
+              c->k, MAX_SPAN);
+      return 0;
+    }
+    g->ld[i].off = diff / size;
+    if (g->ld[i].off < dmin)
+      dmin = g->ld[i].off;
+  }
+  unsigned char seen[2 * MAX_SPAN + 1] = {0};
+  int64_t span = 0;
+  g->ref = -1;
+  g->align = LLVMGetAlignment(g->ld[0].load);
+  for (int i = 0; i < g->n; i++) {
+    g->ld[i].off -= dmin;
+    seen[g->ld[i].off] = 1;
+    if (g->ld[i].off > span)
+      span = g->ld[i].off;
+    if (g->ld[i].off == 0 && g->ref < 0)
+      g->ref = i;
+    unsigned a = LLVMGetAlignment(g->ld[i].load);
+    if (a < g->align)
+      g->align = a;
+  }
+  if (span > MAX_SPAN) {
+    decline(c, g, "offsets span %lld elements, over %d", (long long)span,
+            MAX_SPAN);
+    return 0;
+  }
+  for (int64_t o = 0; o <= span; o++)
+    if (!seen[o]) {
+      decline(c, g, "offsets 0..%lld along tid.x with a gap at %lld",
+              (long long)span, (long long)o);
+      return 0;
+    }
+  if (span < (int64_t)c->k - 1) {
+    decline(c, g,
+            "coarsened by %u: a window of %lld elements leaves some of each "
+            "thread's %u unread",
+            c->k, (long long)span + 1, c->k);
+    return 0;
+  }
+  g->span = span;
+  return 1;
+}
+
+enum { MAX_LEAF = 16 };
+
+typedef struct leaf {
+  LLVMValueRef icmp, v, w;
+  int nv, nw;
+  LLVMIntPredicate p; /* v p w */
+  int j, neg;         /* icmp = c_j, or !c_j */
+} leaf;
+
+static int find_leaves(LLVMValueRef v, leaf *l, int *nl, int depth) {
+  if (depth > 32 ||
+      LLVMTypeOf(v) != LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v))))
+    return 0;
+  if (LLVMIsAConstantInt(v))
+    return 1;
+  if (LLVMIsAICmpInst(v)) {
+    for (int i = 0; i < *nl; i++)
+      if (l[i].icmp == v)
+        return 1;
+    if (*nl == MAX_LEAF)
+      return 0;
+    l[(*nl)++] = (leaf){.icmp = v};
+    return 1;
+  }
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMAnd && op != LLVMOr && op != LLVMXor && op != LLVMSelect)
+    return 0;
+  for (int i = 0; i < LLVMGetNumOperands(v); i++)
+    if (!find_leaves(LLVMGetOperand(v, (unsigned)i), l, nl, depth + 1))
+      return 0;
+  return 1;
+}
+
+/* F's value where c_j = bit j of bits. */
+static int eval_f(LLVMValueRef v, const leaf *l, int nl, unsigned bits) {
+  if (LLVMIsAConstantInt(v))
+    return (int)(LLVMConstIntGetZExtValue(v) & 1);
+  for (int i = 0; i < nl; i++)
+    if (l[i].icmp == v)
+      return (int)((bits >> l[i].j) & 1) ^ l[i].neg;
+  LLVMValueRef o[3];
+  for (int i = 0; i < LLVMGetNumOperands(v) && i < 3; i++)
+    o[i] = LLVMGetOperand(v, (unsigned)i);
+  int a = eval_f(o[0], l, nl, bits), b = eval_f(o[1], l, nl, bits);
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAnd:
+    return a & b;
+  case LLVMOr:
+    return a | b;
+  case LLVMXor:
+    return a ^ b;
+  default: /* select */
+    return a ? b : eval_f(o[2], l, nl, bits);
+  }
+}
+
+static int is_lower(LLVMIntPredicate p) {
+  return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT ||
+         p == LLVMIntULE;
+}
+
+/* Leaf i as  v p w  with v the side in tid.x. */
+static int leaf_form(wctx *c, leaf *f) {
+  LLVMIntPredicate p = LLVMGetICmpPredicate(f->icmp);
+  for (int side = 0; side < 2; side++) {
+    LLVMValueRef a = LLVMGetOperand(f->icmp, (unsigned)side);
+    LLVMValueRef b = LLVMGetOperand(f->icmp, (unsigned)(1 - side));
+    if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMIntegerTypeKind)
+      return 0;
+    int na = ks_wx_norm(c->x, a, -1, 0);
+    int nb = na < 0 ? -1 : ks_wx_norm(c->x, b, -1, 0);
+    if (nb < 0 || (ks_wx_dep(c->x, nb) & 1) || !(ks_wx_dep(c->x, na) & 1))
+      continue;
+    *f = (leaf){f->icmp, a, b, na, nb, side ? swap_pred(p) : p, 0, 0};
+    return p != LLVMIntEQ && p != LLVMIntNE;
+  }
+  return 0;
+}
+
+/* The lanes of the leaves: c_j = v_0 + j PRED W, v_0 = K*tid.x + a
+ * multiple of K; 0 when the leaves are not of that form. */
+static int leaf_lanes(wctx *c, wgroup *g, leaf *l, int nl) {
+  int64_t d, dmin = 0, coef;
+  unsigned tz;
+  int base = 0;
+  for (int i = 0; i < nl; i++) {
+    if (!leaf_form(c, &l[i]))
+      return 0;
+    if (l[i].p != l[0].p)
+      l[i].p = inverse(l[i].p), l[i].neg = 1;
+    if (l[i].p != l[0].p || l[i].nw != l[0].nw ||
+        !ks_wx_const_diff(c->x, l[i].nv, l[0].nv, &d) || d > (int64_t)c->k ||
+        d < -(int64_t)c->k)
+      return 0;
+    l[i].j = (int)d;
+    if (d < dmin)
+      dmin = d, base = i;
+  }
+  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(l[0].v));
+  if (!ks_wx_tid_linear(c->x, l[base].nv, 0, &coef, &tz) ||
+      coef != (int64_t)c->k || (int)tz < log2u(c->k) || bits < 16 ||
+      (uint64_t)c->k * c->block[0] >= 1ull << (bits - 2))
+    return 0;
+  for (int i = 0; i < nl; i++) {
+    l[i].j -= (int)dmin;
+    if (l[i].j >= (int)c->k)
+      return 0;
+  }
+  return 1;
+}
+
+/* F over the 2^K assignments: 1 when it is c_0 && ... && c_{K-1}, -1 when
+ * it is !c_0 && ... && !c_{K-1}, else 0. */
+static int truth(const wgroup *g, const leaf *l, int nl, unsigned k) {
+  unsigned all = (1u << k) - 1;
+  int ones = 1, zeros = 1;
+  for (unsigned bits = 0; bits <= all; bits++) {
+    int f = 1;
+    for (int i = 0; i < g->ntcj; i++)
+      f &= eval_f(g->tcj[i].v, l, nl, bits) == g->tcj[i].pol;
+    ones &= f == (bits == all);
+    zeros &= f == (bits == 0);
+  }
+  return ones ? 1 : zeros ? -1 : 0;
+}
+
+static int guard_k(wctx *c, wgroup *g) {
+  if (!g->ntcj)
+    return 1;
+  leaf l[MAX_LEAF];
+  int nl = 0;
+  for (int i = 0; i < g->ntcj; i++)
+    if (!find_leaves(g->tcj[i].v, l, &nl, 0)) {
+      decline(c, g,
+              "coarsened by %u: guard on tid.x not a combination of "
+              "comparisons",
+              c->k);
+      return 0;
+    }
+  if (!leaf_lanes(c, g, l, nl)) {
+    decline(c, g,
+            "coarsened by %u: guard on tid.x not of the form v_j PRED W, "
+            "v_j = %u*tid.x + j + a multiple of %u",
+            c->k, c->k, c->k);
+    return 0;
+  }
+  int t = truth(g, l, nl, c->k);
+  if (!t) {
+    decline(c, g,
+            "coarsened by %u: guard on tid.x is not \"every virtual thread "
+            "passes\"",
+            c->k);
+    return 0;
+  }
+  /* F = !c_0 && ...: the half-line is the other one. */
+  g->wpred = t > 0 ? l[0].p : inverse(l[0].p);
+  g->ww = l[0].w;
+  g->jsel = is_lower(g->wpred) ? c->k - 1 : 0;
+  for (int i = 0; i < nl; i++)
+    if (l[i].j == (int)g->jsel)
+      g->wv = l[i].v;
+  if (!g->wv) {
+    decline(c, g, "coarsened by %u: no condition on lane %u", c->k, g->jsel);
+    return 0;
+  }
+  return 1;
+}
+
 /* ---- the tile --------------------------------------------------------------
  */
 
@@ -699,7 +993,14 @@ static int size_tile(wctx *c, wgroup *g, unsigned *total) {
   unsigned bx = c->block[0], by = c->block[1], d = (unsigned)g->span;
   unsigned size =
       (unsigned)LLVMABISizeOfType(LLVMGetModuleDataLayout(c->m), g->ty);
-  if (g->dim == 0) {
+  if (g->dim == 0 && c->k > 1) {
+    /* thread B-1 reads up to element K*(B-1) + D; rows of whole groups of
+     * K so that the <K x ty> reads stay aligned */
+    g->rows = by;
+    g->len = c->k * (bx - 1) + d + 1;
+    g->vec = c->k * size <= 16 && log2u(c->k * size) >= 0;
+    g->stride = g->vec ? (g->len + c->k - 1) / c->k * c->k : g->len;
+  } else if (g->dim == 0) {
     g->rows = by;
     g->len = bx + d;
     g->stride = g->len;
@@ -738,13 +1039,24 @@ static void analyze(wctx *c, wgroup *g, int barrier, unsigned *total) {
       decline(c, g, "block size not fixed (use --block)");
     return;
   }
-  if (!find_window(c, g))
+  int64_t coef;
+  unsigned tz;
+  int coarse = c->k > 1 && (ks_wx_dep(c->x, g->ld[0].nf) & 1);
+  if (coarse ? !window_k(c, g) : !find_window(c, g))
     return;
+  if (!coarse && c->k > 1 && g->dim == 0) {
+    decline(c, g, "coarsened by %u: index with tid.x coefficient %lld", c->k,
+            ks_wx_tid_linear(c->x, g->ld[0].nf, 0, &coef, &tz) ? (long long)coef
+                                                               : 0ll);
+    return;
+  }
   if (barrier || c->block[2] > 1) {
     decline(c, g, barrier ? "the kernel already has barriers" : "3-D block");
     return;
   }
-  if (!check_window(c, g) || !check_unwritten(c, g) || !find_guard(c, g) ||
+  g->kstep = coarse ? c->k : 1;
+  if ((!coarse && !check_window(c, g)) || !check_unwritten(c, g) ||
+      !find_guard(c, g) || (coarse && !guard_k(c, g)) ||
       !size_tile(c, g, total))
     return;
   g->ok = 1;
@@ -788,7 +1100,7 @@ static int is_signed(LLVMIntPredicate p) {
 }
 
 /* Does some thread t in [lo, hi] pass the condition on tid[dim]? v rises
- * by one from lo to hi, wrapping at most once. */
+ * by one (K when coarsened) from lo to hi, wrapping at most once. */
 static LLVMValueRef some_passes(emit *e, const wgroup *g, LLVMValueRef w,
                                 LLVMValueRef lo, LLVMValueRef hi) {
   LLVMValueRef t[3] = {e->tid[0], e->tid[1], e->tid[2]};
@@ -804,8 +1116,11 @@ static LLVMValueRef some_passes(emit *e, const wgroup *g, LLVMValueRef w,
   unsigned bits = LLVMGetIntTypeWidth(ty);
   unsigned long long top = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   unsigned long long sign = 1ull << (bits - 1);
-  LLVMValueRef min = LLVMConstInt(ty, is_signed(p) ? sign : 0, 0);
-  LLVMValueRef max = LLVMConstInt(ty, is_signed(p) ? sign - 1 : top, 0);
+  /* coarsened: the values step by K, all = jsel (mod K) */
+  unsigned long long k = g->kstep, j = g->jsel;
+  LLVMValueRef min = LLVMConstInt(ty, (is_signed(p) ? sign : 0) + j, 0);
+  LLVMValueRef max =
+      LLVMConstInt(ty, (is_signed(p) ? sign - 1 : top) - (k - 1) + j, 0);
   LLVMValueRef wrapped =
       LLVMBuildICmp(b, is_signed(p) ? LLVMIntSLT : LLVMIntULT, vhi, vlo, "");
   LLVMValueRef ends = LLVMBuildOr(b, LLVMBuildICmp(b, p, min, w, ""),
@@ -919,6 +1234,116 @@ static int redirect(emit *e, wgroup *g, LLVMValueRef base) {
   return 1;
 }
 
+/* Coarsened: real thread t stages elements E = t + k*B, at P + E*size, P
+ * the offset-0 address of real thread 0 (see the comment on coarsened
+ * kernels). */
+static int stage_k(emit *e, wgroup *g) {
+  LLVMBuilderRef b = e->b;
+  LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(e->lc), 1, 0);
+  all = conds(e, g->uni, g->nuni, all);
+  all = conds(e, g->oth, g->noth, all);
+  LLVMValueRef w = g->wv ? ks_wx_clone(e->c->x, b, g->ww, e->tid) : NULL;
+  LLVMValueRef t0[3] = {i32c(e, 0), e->tid[1], e->tid[2]};
+  LLVMValueRef p0 =
+      ks_wx_clone(e->c->x, b, LLVMGetOperand(g->ld[g->ref].load, 0), t0);
+  if (!all || !p0 || (g->wv && !w))
+    return 0;
+  unsigned bw = e->c->block[0], d = (unsigned)g->span, kk = e->c->k;
+  int sh = log2u(kk);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(e->lc);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(e->lc);
+  unsigned long long size =
+      LLVMABISizeOfType(LLVMGetModuleDataLayout(e->c->m), g->ty);
+  for (unsigned k = 0; k * bw < g->len; k++) {
+    LLVMValueRef j = LLVMBuildAdd(b, e->tid[0], i32c(e, k * bw), "");
+    LLVMValueRef cond = all;
+    if ((k + 1) * bw > g->len)
+      cond = LLVMBuildAnd(
+          b, cond, LLVMBuildICmp(b, LLVMIntULT, j, i32c(e, g->len), ""), "");
+    if (g->wv) {
+      /* lo = max(0, ceil((j-D)/K)), hi = min(B-1, floor(j/K)) */
+      LLVMValueRef s = LLVMBuildSub(b, j, i32c(e, d), "");
+      LLVMValueRef up = LLVMBuildLShr(
+          b, LLVMBuildAdd(b, s, i32c(e, kk - 1), ""), i32c(e, sh), "");
+      LLVMValueRef lo =
+          LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, s, i32c(e, 0), ""),
+                          i32c(e, 0), up, "");
+      LLVMValueRef q = LLVMBuildLShr(b, j, i32c(e, sh), "");
+      LLVMValueRef hi = LLVMBuildSelect(
+          b, LLVMBuildICmp(b, LLVMIntULT, q, i32c(e, bw - 1), ""), q,
+          i32c(e, bw - 1), "");
+      LLVMValueRef some = some_passes(e, g, w, lo, hi);
+      if (!some)
+        return 0;
+      cond = LLVMBuildAnd(b, cond, some, "");
+    }
+    LLVMBasicBlockRef ld =
+        LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.load");
+    LLVMBasicBlockRef next =
+        LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.next");
+    LLVMBuildCondBr(b, cond, ld, next);
+    LLVMPositionBuilderAtEnd(b, ld);
+    LLVMValueRef off = LLVMBuildMul(b, LLVMBuildZExt(b, j, i64, ""),
+                                    LLVMConstInt(i64, size, 0), "");
+    LLVMValueRef addr = LLVMBuildGEP2(b, i8, p0, &off, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(b, g->ty, addr, "");
+    LLVMSetAlignment(v, g->align);
+    LLVMValueRef st = LLVMBuildStore(b, v, tile_ptr(e, g, tile_index(e, g, j)));
+    LLVMSetAlignment(st, g->align);
+    LLVMBuildBr(b, next);
+    LLVMPositionBuilderAtEnd(b, next);
+  }
+  return 1;
+}
+
+/* Coarsened: load i of thread t reads tile element K*t + off_i of its row.
+ * Offsets qK .. qK+K-1 come from one <K x ty> load, 16-byte aligned at
+ * most (the tile is, its rows are whole groups, K*t is one), placed before
+ * the first of those loads in the block. */
+static int redirect_k(emit *e, wgroup *g, LLVMValueRef base) {
+  unsigned kk = e->c->k, ngrp = (unsigned)(g->span + 1) / kk;
+  LLVMValueRef *vec = calloc(ngrp + 1, sizeof *vec);
+  if (!vec)
+    return 0;
+  unsigned size =
+      (unsigned)LLVMABISizeOfType(LLVMGetModuleDataLayout(e->c->m), g->ty);
+  LLVMTypeRef vty = LLVMVectorType(g->ty, kk);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(g->bb), next; i; i = next) {
+    next = LLVMGetNextInstruction(i);
+    int n = -1;
+    for (int k = 0; k < g->n && n < 0; k++)
+      if (g->ld[k].load == i)
+        n = k;
+    if (n < 0)
+      continue;
+    unsigned off = (unsigned)g->ld[n].off, q = off / kk;
+    LLVMPositionBuilderBefore(e->b, i);
+    LLVMValueRef v;
+    if (g->vec && q < ngrp) {
+      if (!vec[q]) {
+        LLVMValueRef idx = LLVMBuildAdd(e->b, base, i32c(e, q * kk), "");
+        vec[q] = LLVMBuildLoad2(e->b, vty, tile_ptr(e, g, idx), "");
+        LLVMSetAlignment(vec[q], kk * size);
+      }
+      v = LLVMBuildExtractElement(e->b, vec[q], i32c(e, off - q * kk), "");
+    } else {
+      LLVMValueRef idx = LLVMBuildAdd(e->b, base, i32c(e, off), "");
+      v = LLVMBuildLoad2(e->b, g->ty, tile_ptr(e, g, idx), "");
+      LLVMSetAlignment(v, g->align);
+    }
+    LLVMReplaceAllUsesWith(i, v);
+    LLVMInstructionEraseFromParent(i);
+  }
+  free(vec);
+  return 1;
+}
+
+/* Tile reads per thread: <K x ty> groups count one. */
+static int tile_reads(const wctx *c, const wgroup *g) {
+  int n = (int)g->span + 1;
+  return g->vec ? n / (int)c->k + n % (int)c->k : n;
+}
+
 static void report(wctx *c, const wgroup *g) {
   char buf[32];
   const char *what = "elements";
@@ -937,6 +1362,18 @@ static void report(wctx *c, const wgroup *g) {
       what = "ints";
   }
   const char *name = arg_name(g->base, buf, sizeof buf);
+  if (g->kstep > 1) {
+    int r = tile_reads(c, g);
+    ks_explain(c->d, PASS,
+               "staged %s: coarsened by %u, tile %u*%u+%lld %s x %u rows = %u "
+               "B of shared memory, staged in %u loads per thread; %d loads "
+               "now read shared memory as %d %s",
+               name, g->kstep, g->kstep, c->block[0] - 1,
+               (long long)g->span + 1, what, g->rows, g->bytes,
+               (g->len + c->block[0] - 1) / c->block[0], g->n, r,
+               g->vec ? "reads (<K x ty> groups count one)" : "reads");
+    return;
+  }
   char pad[48] = "";
   if (g->dim == 0 && g->stride != g->len)
     snprintf(pad, sizeof pad, " (rows padded to %u)", g->stride);
@@ -981,7 +1418,7 @@ static int transform(wctx *c) {
   for (int i = 0; i < c->ng && ok; i++)
     if (c->g[i].ok) {
       make_tile(&e, &c->g[i]);
-      ok = stage(&e, &c->g[i]);
+      ok = c->g[i].kstep > 1 ? stage_k(&e, &c->g[i]) : stage(&e, &c->g[i]);
     }
   if (ok) {
     call_intrinsic(&e, "llvm.nvvm.barrier0");
@@ -993,9 +1430,14 @@ static int transform(wctx *c) {
       /* the thread's own element */
       LLVMPositionBuilderBefore(
           e.b, LLVMGetBasicBlockTerminator(LLVMGetPreviousBasicBlock(e.body)));
-      LLVMValueRef base = g->dim == 0 ? tile_index(&e, g, e.tid[0])
-                                      : tile_index(&e, g, e.tid[1]);
-      ok = redirect(&e, g, base);
+      if (g->kstep > 1) {
+        LLVMValueRef kt = LLVMBuildMul(e.b, e.tid[0], i32c(&e, g->kstep), "");
+        ok = redirect_k(&e, g, tile_index(&e, g, kt));
+      } else {
+        LLVMValueRef base = g->dim == 0 ? tile_index(&e, g, e.tid[0])
+                                        : tile_index(&e, g, e.tid[1]);
+        ok = redirect(&e, g, base);
+      }
       report(c, g);
     }
   LLVMDisposeBuilder(e.b);
@@ -1042,6 +1484,24 @@ static void weigh(wctx *c, wgroup *g) {
   if (g->dim != 0)
     return;
   int others = other_loads(c, g);
+  if (g->kstep > 1) {
+    /* Coarsened: a real thread issues one global load per distinct element
+     * of its window (CSE merges the lanes' duplicates); staged, it issues
+     * the staging loads and the tile reads instead, K at a time where
+     * they are vectors. Staging must cut that count, and the window must
+     * still be most of the loads (the rule above). */
+    int win = (int)g->span + 1, reads = tile_reads(c, g);
+    int steps = (int)((g->len + c->block[0] - 1) / c->block[0]);
+    if (reads + steps >= win || others >= win) {
+      g->ok = 0;
+      decline(c, g,
+              "coarsened by %u: %d window loads per thread would become %d "
+              "tile reads and %d staging loads, with %d other global loads "
+              "remaining: not fewer loads issued",
+              g->kstep, win, reads, steps, others);
+    }
+    return;
+  }
   if (others >= g->n) {
     g->ok = 0;
     decline(c, g,
@@ -1072,7 +1532,16 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   wctx c = {.m = m, .fn = fn, .s = s, .d = d};
   for (int i = 0; i < 3; i++)
     c.block[i] = s->block[0] ? (s->block[i] ? s->block[i] : 1) : 0;
+  /* tcoarsen ran: the real block is narrower, its threads K times wider */
+  c.k = d->coarsen_x > 1 && c.block[0] ? d->coarsen_x : 1;
+  if (c.k > 1 && (log2u(c.k) < 0 || c.k > 8 || c.block[0] % c.k)) {
+    ks_explain(d, PASS, "declined window staging: coarsened by %u", c.k);
+    return 0;
+  }
+  c.block[0] /= c.k;
   c.x = ks_wx_create(m, c.block);
+  if (c.x && c.k > 1)
+    ks_wx_set_range(c.x, 0, c.block[0]);
   int rc = c.x ? 0 : ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
   if (!rc)
     rc = collect(&c) || build_cfg(&c);

@@ -88,8 +88,9 @@ struct ks_wx {
   int nfhead[WX_NBUCKET], athead[WX_NBUCKET];
   memo *memo;
   int nmemo, capmemo;
-  int dim;       /* the substitution tid[dim] -> tid[dim] + delta */
-  int64_t delta; /* (dim < 0: none) */
+  unsigned range[3]; /* ks_wx_set_range: tid[d] < range[d]; 0: unknown */
+  int dim;           /* the substitution tid[dim] -> tid[dim] + delta */
+  int64_t delta;     /* (dim < 0: none) */
   int oom;
   char why[160];
 };
@@ -288,6 +289,56 @@ static int op_atom2(ks_wx *x, unsigned op, int pred, unsigned bits, int a,
   return op_atom(x, op, pred, bits, 2, kid);
 }
 
+/* Extension of a = V + W to bits, where every value of V is a multiple of
+ * 2^s and W, the terms in the coordinates of ks_wx_set_range plus a
+ * constant, lies in [0, 2^s) for every coordinate in its range: V + W then
+ * carries nothing out of the low s bits (s < from, so not into the sign
+ * bit either), and ext(V + W) = ext(V) + W. -2 when the rule does not
+ * apply. */
+static int nf_split_ext(ks_wx *x, int a, unsigned bits, LLVMOpcode op) {
+  wnf p = x->nf[a];
+  unsigned s = p.bits - 1;
+  uint64_t wmax = 0;
+  int any = 0;
+  for (int i = 0; i < p.n; i++) {
+    const watom *t = &x->atom[p.t[i].atom];
+    if (t->kind == A_TID && x->range[t->dim]) {
+      any = 1;
+      continue;
+    }
+    unsigned tz = (unsigned)__builtin_ctzll(p.t[i].coef | (1ull << 63));
+    if (tz < s)
+      s = tz;
+  }
+  if (!any || s == 0)
+    return -2;
+  uint64_t m = p.k & mask(s);
+  wnf v = {.bits = p.bits, .k = p.k - m};
+  wnf w = {.bits = bits, .k = m};
+  wmax = m;
+  for (int i = 0; i < p.n; i++) {
+    const watom *t = &x->atom[p.t[i].atom];
+    if (t->kind == A_TID && x->range[t->dim]) {
+      uint64_t r = x->range[t->dim] - 1, lim = (1ull << s) - 1;
+      if (p.t[i].coef > lim || (r && p.t[i].coef > (lim - wmax) / r))
+        return -2;
+      wmax += p.t[i].coef * r;
+      w.t[w.n++] = p.t[i];
+    } else {
+      v.t[v.n++] = p.t[i];
+    }
+  }
+  int vi = nf_intern(x, &v);
+  int wi = vi < 0 ? -1 : nf_intern(x, &w);
+  if (wi < 0)
+    return -1;
+  int ev =
+      v.n ? op_atom(x, (unsigned)op, 0, bits, 1, &vi)
+          : nf_const(x, bits,
+                     op == LLVMSExt ? (uint64_t)sext_bits(v.k, p.bits) : v.k);
+  return ev < 0 ? -1 : nf_lin(x, ev, 1, wi, 1);
+}
+
 /* Extension or truncation of normal form a to bits. */
 static int nf_resize(ks_wx *x, int a, unsigned bits, LLVMOpcode op) {
   if (a < 0)
@@ -308,6 +359,11 @@ static int nf_resize(ks_wx *x, int a, unsigned bits, LLVMOpcode op) {
     wnf r = x->nf[a];
     r.bits = bits;
     return nf_intern(x, &r);
+  }
+  if (bits > from && (op == LLVMSExt || op == LLVMZExt)) {
+    int r = nf_split_ext(x, a, bits, op);
+    if (r != -2)
+      return r;
   }
   return op_atom(x, (unsigned)op, 0, bits, 1, &a);
 }
@@ -773,4 +829,40 @@ LLVMValueRef ks_wx_clone(ks_wx *x, LLVMBuilderRef b, LLVMValueRef v,
                          LLVMValueRef const tid[3]) {
   x->nmemo = 0;
   return clone(x, b, v, tid, 0);
+}
+
+void ks_wx_set_range(ks_wx *x, int dim, unsigned bound) {
+  x->range[dim] = bound;
+}
+
+int ks_wx_const_diff(const ks_wx *x, int a, int b, int64_t *diff) {
+  const wnf *p = &x->nf[a], *q = &x->nf[b];
+  if (p->bits != q->bits || p->n != q->n)
+    return 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->t[i].atom != q->t[i].atom || p->t[i].coef != q->t[i].coef)
+      return 0;
+  *diff = sext_bits((p->k - q->k) & mask(p->bits), p->bits);
+  return 1;
+}
+
+int ks_wx_tid_linear(const ks_wx *x, int nf, int dim, int64_t *coef,
+                     unsigned *tz) {
+  const wnf *p = &x->nf[nf];
+  int seen = 0;
+  unsigned z = (unsigned)__builtin_ctzll(p->k | (1ull << 63));
+  for (int i = 0; i < p->n; i++) {
+    const watom *a = &x->atom[p->t[i].atom];
+    unsigned t = (unsigned)__builtin_ctzll(p->t[i].coef | (1ull << 63));
+    if (t < z)
+      z = t;
+    if (a->kind == A_TID && a->dim == dim) {
+      *coef = sext_bits(p->t[i].coef, p->bits);
+      seen = 1;
+    } else if (a->dep & (1u << dim)) {
+      return 0;
+    }
+  }
+  *tz = z < p->bits ? z : p->bits;
+  return seen;
 }

@@ -363,6 +363,37 @@ static void window_staging_weighed(void **state) {
   TU_ASSERT_CONTAINS(ptx_of(k), "bar.sync");
 }
 
+/* conv1d with block 256 and the taps in memory: tcoarsen runs 4 threads
+ * per real thread, then the window of x is staged once per block (4*63 +
+ * FILTER_LEN+3 floats, rows of whole float4) and read back as
+ * ld.shared.v4; the lockstep copy's x loads are the 5 staging loads. */
+static void window_staging_coarsened(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *value;
+    unsigned smem;
+  } cases[] = {{"32", (4 * 63 + 35 + 1) * 4}, {"7", (4 * 63 + 10 + 2) * 4}};
+  ks_launch_bounds b = {.block = {256, 1, 1}};
+  int ptxas = tu_have_tool(KS_PTXAS);
+  load(f, "conv1d");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ks_kernel *k = NULL;
+    assert_int_equal(spec1(f, "FILTER_LEN", cases[i].value, &b, &k), KS_OK);
+    const char *ex = ks_kernel_explain(k), *ptx = ptx_of(k);
+    ks_kernel_info info;
+    assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+    if (info.smem_bytes != cases[i].smem)
+      fail_msg("conv1d FILTER_LEN=%s: %u B of shared memory, want %u\n%s",
+               cases[i].value, info.smem_bytes, cases[i].smem, ex);
+    TU_ASSERT_CONTAINS(ex, "tcoarsen: coarsened x by 4");
+    TU_ASSERT_CONTAINS(ex, "smem_promote: staged x: coarsened by 4");
+    TU_ASSERT_CONTAINS(ptx, "bar.sync");
+    TU_ASSERT_CONTAINS(ptx, "ld.shared.v4.f32");
+    if (ptxas)
+      check_ptxas(ptx, "conv1d coarsened and staged");
+  }
+}
+
 /* ---- folding and launch bounds in the PTX -------------------------------- */
 
 static void bind_folds(void **state) {
@@ -1353,6 +1384,7 @@ int main(int argc, char **argv) {
       T(builtins_specialize),
       T(window_staging),
       T(window_staging_weighed),
+      T(window_staging_coarsened),
       T(bind_folds),
       T(block_folds),
       T(block_param_fixes_block),
