@@ -128,9 +128,10 @@ static const char two_kernels[] =
 
 /* ---- ptxas -------------------------------------------------------------- */
 
-/* Assembles ptx with ptxas -v for sm_90: it must succeed, and every
- * function must report 0 bytes of spill stores and loads. */
-static void check_ptxas(const char *ptx, const char *what) {
+/* Assembles ptx with ptxas -v for sm_90: it must succeed, and the
+ * functions must report at most `allowed` bytes of spill stores and loads
+ * in all. */
+static void check_ptxas_max(const char *ptx, const char *what, int allowed) {
   char path[256], cmd[1024], line[1024];
   assert_int_equal(tu_write_temp(".ptx", ptx, strlen(ptx), path, sizeof path),
                    0);
@@ -162,8 +163,13 @@ static void check_ptxas(const char *ptx, const char *what) {
     fail_msg("%s: ptxas failed:\n%s", what, log);
   if (functions == 0)
     fail_msg("%s: ptxas -v reported no function:\n%s", what, log);
-  if (spills)
+  if (spills > allowed)
     fail_msg("%s: spills:\n%s", what, log);
+}
+
+/* ... with no spills at all. */
+static void check_ptxas(const char *ptx, const char *what) {
+  check_ptxas_max(ptx, what, 0);
 }
 
 /* ---- every built-in template -------------------------------------------- */
@@ -252,8 +258,11 @@ static void builtins_specialize(void **state) {
           fail_msg("%s: %s", what, ks_errmsg(f->ctx));
         TU_ASSERT_CONTAINS(ptx_of(k), entry);
         assert_ptr_not_equal(k, generic);
+        /* regpressure keeps a full unroll a little over the register
+         * budget (faster on the H100 than unrolling less): a few spills */
+        int kept = strstr(ks_kernel_explain(k), "within twice it: kept") != 0;
         if (ptxas)
-          check_ptxas(ptx_of(k), what);
+          check_ptxas_max(ptx_of(k), what, kept ? 512 : 0);
       }
     }
   }
@@ -552,37 +561,46 @@ static void regpressure_vs_ptxas(void **state) {
 static void regpressure_avoids_spills(void **state) {
   fixture *f = *state;
   static const char *const off[] = {"regpressure"};
-  static const ks_launch_bounds bounds[] = {{.block = {1024}},
-                                            {.maxntid = 1024, .minctasm = 2}};
-  static const char *const radii[] = {"16", "64"};
+  /* far over the budget (more than twice): unrolled less, no spills */
+  static const struct {
+    const char *radius;
+    ks_launch_bounds b;
+  } far[] = {{"64", {.block = {1024}}},
+             {"16", {.maxntid = 1024, .minctasm = 2}},
+             {"64", {.maxntid = 1024, .minctasm = 2}}};
   int ptxas = tu_have_tool(KS_PTXAS);
   load(f, "stencil1d");
-  for (size_t b = 0; b < 2; b++) {
-    for (size_t r = 0; r < 2; r++) {
-      ks_binding bd = {
-          .name = "RADIUS", .kind = KS_VALUE_TEXT, .v.s = radii[r]};
-      ks_spec_req req = {.bindings = &bd, .nbindings = 1, .bounds = bounds[b]};
-      ks_kernel *with = NULL, *without = NULL;
-      assert_int_equal(ks_specialize(f->ctx, f->t, &req, &with), KS_OK);
-      req.no_pass = off;
-      req.nno_pass = 1;
-      assert_int_equal(ks_specialize(f->ctx, f->t, &req, &without), KS_OK);
-      TU_ASSERT_CONTAINS(ks_kernel_explain(with), "full unroll would need");
-      TU_ASSERT_CONTAINS(ks_kernel_explain(without),
-                         "regpressure: switched off");
-      if (!ptxas)
-        continue;
-      ks_kernel_resources rw, ro;
-      assert_int_equal(ks_kernel_resources_get(with, KS_RES_PTXAS, &rw), KS_OK);
-      assert_int_equal(ks_kernel_resources_get(without, KS_RES_PTXAS, &ro),
-                       KS_OK);
-      printf("stencil1d RADIUS=%s bounds %zu: spill stores %d with, %d "
-             "without regpressure; registers %d, %d\n",
-             radii[r], b, rw.spill_stores, ro.spill_stores, rw.regs, ro.regs);
-      assert_int_equal(rw.spill_stores + rw.spill_loads, 0);
-      assert_true(ro.spill_stores > 0);
-    }
+  for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+    ks_binding bd = {
+        .name = "RADIUS", .kind = KS_VALUE_TEXT, .v.s = far[i].radius};
+    ks_spec_req req = {.bindings = &bd, .nbindings = 1, .bounds = far[i].b};
+    ks_kernel *with = NULL, *without = NULL;
+    assert_int_equal(ks_specialize(f->ctx, f->t, &req, &with), KS_OK);
+    req.no_pass = off;
+    req.nno_pass = 1;
+    assert_int_equal(ks_specialize(f->ctx, f->t, &req, &without), KS_OK);
+    TU_ASSERT_CONTAINS(ks_kernel_explain(with), "full unroll would need");
+    TU_ASSERT_CONTAINS(ks_kernel_explain(without), "regpressure: switched off");
+    if (!ptxas)
+      continue;
+    ks_kernel_resources rw, ro;
+    assert_int_equal(ks_kernel_resources_get(with, KS_RES_PTXAS, &rw), KS_OK);
+    assert_int_equal(ks_kernel_resources_get(without, KS_RES_PTXAS, &ro),
+                     KS_OK);
+    printf("stencil1d RADIUS=%s case %zu: spill stores %d with, %d "
+           "without regpressure; registers %d, %d\n",
+           far[i].radius, i, rw.spill_stores, ro.spill_stores, rw.regs,
+           ro.regs);
+    assert_int_equal(rw.spill_stores + rw.spill_loads, 0);
+    assert_true(ro.spill_stores > 0);
   }
+  /* a little over it: the full unroll is kept, and the reason given */
+  ks_binding bd = {.name = "RADIUS", .kind = KS_VALUE_TEXT, .v.s = "16"};
+  ks_spec_req req = {
+      .bindings = &bd, .nbindings = 1, .bounds = {.block = {1024}}};
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k), "within twice it: kept");
   if (!ptxas)
     skip();
 }
