@@ -93,7 +93,8 @@ typedef struct ks_ctx_opts {
    * when no driver or device can be found. */
   const char *arch;
   /* PTX ISA version times ten (85 = 8.5). 0: the highest the LLVM backend
-   * emits that the driver, when present, accepts. */
+   * emits that the driver, when present, accepts. 90: the PTX loads as 9.0;
+   * LLVM emits 8.5, which a request's smem_spill raises to 9.0. */
   unsigned ptx_isa;
   /* CUDA device ordinal used for loading and launching. */
   int device;
@@ -279,6 +280,12 @@ typedef struct ks_spec_req {
   size_t nno_pass;
   const ks_bake *bakes;
   size_t nbakes;
+  /* Non-zero: let ptxas spill registers to shared memory before local
+   * memory (`.pragma "enable_smem_spilling"`, PTX ISA 9.0, CUDA 13; the
+   * PTX's .version is raised to 9.0). Needs launch bounds (a fixed block or
+   * maxntid), sm_75 or later, a loader that accepts PTX ISA 9.0 and a
+   * kernel without dynamic shared memory: KS_EPARAM otherwise. */
+  int smem_spill;
 } ks_spec_req;
 
 /* The pipeline's stage names, in order ("input", "bind", ...). */

@@ -64,15 +64,21 @@ static ks_status choose_target(ks_ctx *ctx, const ks_ctx_opts *o) {
       ctx->arch = ks_jit_arch_find("sm_90");
   }
   unsigned isa = ks_jit_llvm_max_ptx();
-  if (have_drv && ks_jit_driver_max_ptx(ctx->dev.driver_version) < isa)
-    isa = ks_jit_driver_max_ptx(ctx->dev.driver_version);
+  if (have_drv) {
+    ctx->load_isa = ks_jit_driver_max_ptx(ctx->dev.driver_version);
+    if (ctx->load_isa < isa)
+      isa = ctx->load_isa;
+  }
   if (o->ptx_isa) {
-    if (!ptx_supported(o->ptx_isa))
+    /* 9.0: LLVM emits 8.5; shared-memory spilling raises it (ptxedit.c) */
+    if (!ptx_supported(o->ptx_isa) && o->ptx_isa != 90)
       return ks_jit_fail(KS_EARCH,
                          "target: PTX ISA %u.%u is not one LLVM 19 emits "
-                         "(6.0 .. 8.5)",
+                         "(6.0 .. 8.5; 9.0 for shared-memory spilling)",
                          o->ptx_isa / 10, o->ptx_isa % 10);
-    isa = o->ptx_isa;
+    isa = o->ptx_isa == 90 ? ks_jit_llvm_max_ptx() : o->ptx_isa;
+    ctx->load_isa = o->ptx_isa;
+    ctx->load_pinned = 1;
   }
   if (isa < ctx->arch->min_ptx)
     return ks_jit_fail(KS_EARCH, "target: %s needs PTX ISA %u.%u, have %u.%u",

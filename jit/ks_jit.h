@@ -55,6 +55,14 @@ const ks_arch *ks_jit_arch_for_sm(int sm);
 unsigned ks_jit_llvm_max_ptx(void);
 /* Highest PTX ISA a driver of this version (13000 = 13.0) accepts. */
 unsigned ks_jit_driver_max_ptx(int driver_version);
+
+/* ---- ptxedit.c --------------------------------------------------------- */
+
+/* Shared-memory register spilling for kernel in the PTX text *ptx (*len
+ * bytes, replaced on success): .version 9.0 and `.pragma
+ * "enable_smem_spilling"` at the start of the entry's body. KS_EPARAM when
+ * the PTX has dynamic shared memory (ptxas rejects the pragma then). */
+ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel);
 /* Registers the NVPTX target once (thread-safe). */
 void ks_jit_llvm_init(void);
 /* A target machine for arch and ISA; NULL with a message on failure. */
@@ -78,7 +86,11 @@ typedef struct ks_record ks_record;
 
 struct ks_ctx {
   const ks_arch *arch;
-  unsigned ptx_isa;
+  unsigned ptx_isa; /* what LLVM emits */
+  /* The highest PTX ISA the loader takes: the driver's, or --ptx-isa when
+   * given (then load_pinned); 0 when neither is known. */
+  unsigned load_isa;
+  int load_pinned;
   char features[64]; /* "+ptx85,+sm_90" */
   int device;
   int no_driver;

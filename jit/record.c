@@ -128,6 +128,8 @@ void ks_record_request(ks_ctx *ctx, const ks_template *t,
   putf(&b, " block=%u,%u,%u", lb->block[0], lb->block[1], lb->block[2]);
   putf(&b, " maxntid=%u minctasm=%u", lb->maxntid, lb->minctasm);
   putf(&b, " maxnreg=%u", lb->maxnreg);
+  if (req->smem_spill)
+    put(&b, " smem_spill=1", 13);
   for (size_t i = 0; i < req->nbindings; i++)
     put_binding(&b, &req->bindings[i]);
   for (size_t i = 0; i < req->nno_pass; i++) {
@@ -259,6 +261,13 @@ static int parse_field(char *tok, parsed *p, char *why, size_t cap) {
     return parse_uint(eq, num) < 0
                ? (snprintf(why, cap, "bad %s '%s'", tok, eq), -1)
                : 0;
+  if (strcmp(tok, "smem_spill") == 0) {
+    unsigned v = 0;
+    if (parse_uint(eq, &v) < 0 || v > 1)
+      return snprintf(why, cap, "bad smem_spill '%s'", eq), -1;
+    r->smem_spill = (int)v;
+    return 0;
+  }
   if (strcmp(tok, "block") == 0) {
     if (sscanf(eq, "%u,%u,%u", &lb->block[0], &lb->block[1], &lb->block[2]) !=
         3)

@@ -29,6 +29,7 @@ typedef struct request {
   ks_spec_bake bakes[MAX_BAKES]; /* values point into the caller's request */
   size_t nbakes;
   ks_spec spec;
+  unsigned smem_spill; /* ks_spec_req.smem_spill, 0 or 1 */
 } request;
 
 static const ks_ir_param *find_param(const ks_ir_kernel *k, const char *name) {
@@ -275,6 +276,43 @@ static ks_status check_own_bounds(const ks_template *t, const ks_ir_kernel *k,
   return KS_OK;
 }
 
+/* Shared-memory spilling's needs that are known before compiling: ptxas
+ * takes the pragma in PTX ISA 9.0 (CUDA 13) for sm_75 and later, and sizes
+ * the spill area for the largest block the kernel may run with, so a
+ * kernel without launch bounds would reserve it for 1024 threads. */
+static ks_status check_smem_spill(const ks_ctx *ctx, const ks_template *t,
+                                  const ks_ir_kernel *k, const ks_spec *sp) {
+  const ks_arch *a = ctx->arch;
+  if (a->sm < 75)
+    return ks_jit_fail(KS_EPARAM,
+                       "smem spill: --smem-spill needs sm_75 or later (PTX "
+                       "ISA 9.0), not %s",
+                       a->name);
+  if (ctx->load_isa && ctx->load_isa < 90) {
+    if (ctx->load_pinned)
+      return ks_jit_fail(KS_EPARAM,
+                         "smem spill: --smem-spill needs PTX ISA 9.0 (CUDA 13 "
+                         "driver); --ptx-isa %u pins PTX ISA %u.%u (use "
+                         "--ptx-isa 90 or leave it out)",
+                         ctx->load_isa, ctx->load_isa / 10, ctx->load_isa % 10);
+    return ks_jit_fail(KS_EPARAM,
+                       "smem spill: --smem-spill needs PTX ISA 9.0 (CUDA 13 "
+                       "driver); the driver (CUDA %d.%d) accepts PTX ISA "
+                       "%u.%u",
+                       ctx->dev.driver_version / 1000,
+                       ctx->dev.driver_version % 1000 / 10, ctx->load_isa / 10,
+                       ctx->load_isa % 10);
+  }
+  if (!sp->block[0] && !sp->maxntid &&
+      !(k->own_bounds & (KS_IR_OWN_MAXNTID | KS_IR_OWN_REQNTID)))
+    return ks_jit_fail(KS_EPARAM,
+                       "smem spill: %s: --smem-spill needs launch bounds "
+                       "(--block or --maxntid): ptxas sizes the spill area "
+                       "for the largest block the kernel may run with",
+                       t->name);
+  return KS_OK;
+}
+
 static ks_status make_request(ks_ctx *ctx, const ks_template *t,
                               const ks_spec_req *req, request *r) {
   memset(r, 0, sizeof *r);
@@ -303,7 +341,10 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
   r->spec.cpu = ctx->arch->name;
   r->spec.features = ctx->features;
   r->spec.dump_stage = req->dump_stage;
+  r->smem_spill = req->smem_spill != 0;
   ks_status s = check_own_bounds(t, k, &r->spec);
+  if (s == KS_OK && r->smem_spill)
+    s = check_smem_spill(ctx, t, k, &r->spec);
   if (s == KS_OK)
     s = disable_passes(req, r);
   if (s == KS_OK)
@@ -365,7 +406,8 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
   unsigned nums[] = {
       r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
       r->spec.minctasm, r->spec.maxnreg,  ctx->ptx_isa,     KS_PIPELINE_VERSION,
-      llvm[0],          llvm[1],          llvm[2],          r->spec.disabled};
+      llvm[0],          llvm[1],          llvm[2],          r->spec.disabled,
+      r->smem_spill};
   XXH3_128bits_update(&st, nums, sizeof nums);
   XXH3_128bits_update(&st, ctx->arch->name, strlen(ctx->arch->name) + 1);
   size_t idn = 0; /* the code that compiles: a rebuilt library misses */
@@ -487,6 +529,8 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   if (s == KS_OK) {
     double t0 = now_ms();
     s = emit_ptx(jtm.tm, m, diag, k);
+    if (s == KS_OK && r->smem_spill)
+      s = ks_jit_ptx_smem_spill(&k->ptx, &k->ptx_len, k->name);
     explain_times(&d, now_ms() - t0, k);
   }
 done:
@@ -565,7 +609,7 @@ static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
   line(buf, cap, "block %u,%u,%u\nmaxntid %u\nminctasm %u\nmaxnreg %u\n",
        r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
        r->spec.minctasm, r->spec.maxnreg);
-  line(buf, cap, "no_pass");
+  line(buf, cap, "smem_spill %u\nno_pass", r->smem_spill);
   for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
     if (r->spec.disabled & (1u << i))
       line(buf, cap, " %s", ks_pipeline_stage_name(i));

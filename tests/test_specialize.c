@@ -605,6 +605,159 @@ static void regpressure_avoids_spills(void **state) {
     skip();
 }
 
+/* ptxas's release (13 for "release 13.0"), 0 when unknown. */
+static int ptxas_release(void) {
+  char cmd[512], line[256];
+  int major = 0;
+  snprintf(cmd, sizeof cmd, "'%s' --version 2>&1", KS_PTXAS);
+  FILE *p = popen(cmd, "r");
+  if (!p)
+    return 0;
+  while (fgets(line, sizeof line, p)) {
+    const char *at = strstr(line, "release ");
+    if (at)
+      major = atoi(at + 8);
+  }
+  pclose(p);
+  return major;
+}
+
+/* stencil1d at RADIUS 64, block 1024, regpressure off, spills to local
+ * memory; with smem_spill the PTX is ISA 9.0 with the pragma first in the
+ * entry's body, a different cache entry, and ptxas 13 (when here) moves
+ * spills to shared memory: fewer local spill bytes, and shared memory the
+ * kernel itself does not have. Measured with ptxas 13.0, sm_90:
+ *   without: 1112 bytes stack frame, 1880 bytes spill stores, 4380 bytes
+ *            spill loads; 64 registers, no smem
+ *   with:    1072 bytes stack frame, 1680 bytes spill stores, 4140 bytes
+ *            spill loads; 64 registers, 45056 bytes smem (44 a thread: the
+ *            48 KiB of static shared memory a block may have) */
+static void smem_spill(void **state) {
+  fixture *f = *state;
+  static const char *const off[] = {"regpressure"};
+  ks_binding bd = {.name = "RADIUS", .kind = KS_VALUE_TEXT, .v.s = "64"};
+  ks_spec_req req = {.bindings = &bd,
+                     .nbindings = 1,
+                     .bounds = {.block = {1024}},
+                     .no_pass = off,
+                     .nno_pass = 1};
+  ks_kernel *plain = NULL, *spill = NULL;
+  load(f, "stencil1d");
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &plain), KS_OK);
+  req.smem_spill = 1;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &spill), KS_OK);
+  assert_ptr_not_equal(plain, spill); /* part of the cache key */
+  const char *p = ptx_of(plain), *s = ptx_of(spill);
+  TU_ASSERT_CONTAINS(p, "\n.version 8.5\n");
+  TU_ASSERT_NOT_CONTAINS(p, "enable_smem_spilling");
+  TU_ASSERT_CONTAINS(s, "\n.version 9.0\n");
+  TU_ASSERT_NOT_CONTAINS(s, ".version 8.5");
+  const char *body = strstr(strstr(s, ".entry stencil1d("), "\n{\n");
+  assert_non_null(body);
+  assert_true(strncmp(body + 3, "\t.pragma \"enable_smem_spilling\";\n", 33) ==
+              0);
+  assert_null(strstr(body + 3 + 33, "enable_smem_spilling"));
+  /* everything else is the same PTX */
+  assert_int_equal(strlen(s), strlen(p) + 33);
+  ks_kernel *again = NULL;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &again), KS_OK);
+  assert_ptr_equal(again, spill);
+  if (!tu_have_tool(KS_PTXAS) || ptxas_release() < 13)
+    skip(); /* ptxas before CUDA 13 does not know PTX ISA 9.0 */
+  ks_kernel_resources rp, rs;
+  assert_int_equal(ks_kernel_resources_get(plain, KS_RES_PTXAS, &rp), KS_OK);
+  assert_int_equal(ks_kernel_resources_get(spill, KS_RES_PTXAS, &rs), KS_OK);
+  printf("stencil1d RADIUS=64 block 1024: spill stores %d -> %d, loads %d -> "
+         "%d, stack %d -> %d, smem %d -> %d\n",
+         rp.spill_stores, rs.spill_stores, rp.spill_loads, rs.spill_loads,
+         rp.stack_frame, rs.stack_frame, rp.static_smem, rs.static_smem);
+  assert_true(rp.spill_stores > 0);
+  assert_int_equal(rp.static_smem, 0);
+  assert_true(rs.static_smem > 0 && rs.static_smem <= 48 * 1024);
+  assert_true(rs.spill_stores < rp.spill_stores);
+  assert_true(rs.spill_loads < rp.spill_loads);
+  assert_true(rs.stack_frame < rp.stack_frame);
+  /* every built-in assembles with it */
+  req = (ks_spec_req){.bounds = {.block = {256}}, .smem_spill = 1};
+  for (size_t i = 0; i < ks_builtin_count(); i++) {
+    ks_kernel *k = NULL;
+    load(f, ks_builtin_name(i));
+    assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+    assert_int_equal(ks_kernel_resources_get(k, KS_RES_PTXAS, &rs), KS_OK);
+  }
+}
+
+/* A kernel on dynamic shared memory (extern __shared__). */
+static const char dyn_smem[] =
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "@dyn = external addrspace(3) global [0 x float], align 4\n"
+    "define void @kd(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr [0 x float], ptr addrspace(3) @dyn, i32 0, i32 %t\n"
+    "  store volatile float 1.0, ptr addrspace(3) %p, align 4\n"
+    "  %v = load volatile float, ptr addrspace(3) @dyn, align 4\n"
+    "  store float %v, ptr %out, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "!nvvm.annotations = !{!0}\n"
+    "!0 = !{ptr @kd, !\"kernel\", i32 1}\n";
+
+/* What shared-memory spilling cannot do, each a clear error: an ISA below
+ * 9.0 pinned, no launch bounds, an architecture before sm_75, dynamic
+ * shared memory (ptxas: "not allowed for dynamic SMEM"). */
+static void smem_spill_refused(void **state) {
+  fixture *f = *state;
+  ks_spec_req req = {.bounds = {.block = {256}}, .smem_spill = 1};
+  ks_kernel *k = NULL;
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_ctx_opts o = {.arch = "sm_90", .ptx_isa = 85, .no_driver = 1};
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  expect_error(ks_specialize(ctx, t, &req, &k), KS_EPARAM, ctx,
+               "needs PTX ISA 9.0 (CUDA 13 driver); --ptx-isa 85");
+  req.smem_spill = 0; /* the same context is fine without */
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".version 8.5");
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  /* --ptx-isa 90: LLVM emits 8.5, smem_spill makes it 9.0 */
+  o.ptx_isa = 90;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_ctx_ptx_isa(ctx), 85);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  req.smem_spill = 1;
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".version 9.0");
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  o = (ks_ctx_opts){.arch = "sm_70", .no_driver = 1};
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  expect_error(ks_specialize(ctx, t, &req, &k), KS_EPARAM, ctx,
+               "needs sm_75 or later (PTX ISA 9.0), not sm_70");
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  load(f, "conv1d");
+  req.bounds.block[0] = 0;
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_EPARAM, f->ctx,
+               "conv1d: --smem-spill needs launch bounds (--block or "
+               "--maxntid)");
+  req.bounds.maxntid = 256;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), "enable_smem_spilling");
+  load_mem(f, "dyn", dyn_smem);
+  req.bounds = (ks_launch_bounds){.block = {128}};
+  req.smem_spill = 0;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".extern .shared");
+  req.smem_spill = 1;
+  expect_error(ks_specialize(f->ctx, f->t, &req, &k), KS_EPARAM, f->ctx,
+               "kernel 'kd' uses dynamic shared memory");
+}
+
 /* PTX allows .reqntid or .maxntid, not both: a request with a block and
  * maxntid is refused, or gives PTX that ptxas accepts. */
 static void bounds_block_and_maxntid(void **state) {
@@ -1410,6 +1563,8 @@ int main(int argc, char **argv) {
       T(bounds_block_and_maxntid),
       T(regpressure_vs_ptxas),
       T(regpressure_avoids_spills),
+      T(smem_spill),
+      T(smem_spill_refused),
       T(template_bounds),
       T(ptx_target),
       T(cache),

@@ -99,6 +99,7 @@ out_has "bind"
 out_has "input"
 expect 0 ptx --help
 out_has "--maxntid"
+out_has "--smem-spill"
 
 # ---- bad usage: exit 2 --------------------------------------------------------
 expect_usage
@@ -138,6 +139,23 @@ expect_failure "not a pass that can be switched off" ptx conv1d $TARGET \
   --no-pass optimize
 expect_failure "no argument 'g'" explain conv1d $TARGET --bake g=1,2
 expect_failure "'n' is not a buffer" ptx conv1d $TARGET --bake n=1
+# shared-memory spilling: PTX ISA 9.0, launch bounds, sm_75+; a run's
+# request takes it too (the error comes before any driver is needed)
+expect_failure "--smem-spill needs PTX ISA 9.0 (CUDA 13 driver); --ptx-isa 85" \
+  ptx stencil1d $TARGET --block 256 --smem-spill
+expect_failure "--smem-spill needs PTX ISA 9.0 (CUDA 13 driver)" \
+  explain stencil1d $TARGET --block 256 --smem-spill
+expect_failure "--smem-spill needs launch bounds" \
+  ptx stencil1d --arch sm_90 --ptx-isa 90 --smem-spill
+expect_failure "needs sm_75 or later" \
+  ptx stencil1d --arch sm_61 --ptx-isa 90 --block 256 --smem-spill
+expect_failure "9.0 for shared-memory spilling" \
+  ptx stencil1d --arch sm_90 --ptx-isa 88 --block 256 --smem-spill
+expect 0 ptx stencil1d --arch sm_90 --ptx-isa 90 --block 1024 -D RADIUS=64 \
+  --no-pass regpressure --smem-spill &&
+  out_has '.pragma "enable_smem_spilling";' && out_has ".version 9.0"
+expect 0 ptx stencil1d $TARGET --block 1024 -D RADIUS=64 &&
+  out_lacks "enable_smem_spilling" && out_has ".version 8.5"
 expect_usage ptx conv1d $TARGET --bake f=1,x
 expect_usage ptx conv1d $TARGET --bake f=
 expect_usage run conv1d $TARGET --bake f=1

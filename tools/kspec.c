@@ -57,6 +57,7 @@ typedef struct options {
   unsigned long long seed;
   int compare;
   int why_miss;
+  int smem_spill;
 } options;
 
 static const char usage_text[] =
@@ -95,13 +96,16 @@ static const char spec_opts_text[] =
     "  --kernel K         the kernel (needed when the template has several)\n"
     "  --arch sm_XX       target (default: the GPU's, else sm_90)\n"
     "  --ptx-isa N        PTX ISA x10, e.g. 85 (default: the highest the\n"
-    "                     driver accepts)\n"
+    "                     driver accepts); 90 loads as 9.0 (--smem-spill)\n"
     "  --block X[,Y[,Z]]  fix the block size (folded, emitted as .reqntid)\n"
     "  --maxntid N        .maxntid N\n"
     "  --minctasm N       .minnctapersm N\n"
     "  --maxnreg N        .maxnreg N\n"
     "  --no-pass NAME     switch an optional pass off (repeatable):\n"
     "                     %s\n"
+    "  --smem-spill       let ptxas spill registers to shared memory first\n"
+    "                     (PTX ISA 9.0, CUDA 13 driver; needs --block or\n"
+    "                     --maxntid, no dynamic shared memory)\n"
     "  --bake ARG=V,V,... the contents of read-only buffer ARG are known:\n"
     "                     its loads become immediates (repeatable); launch\n"
     "                     with exactly these values in ARG\n"
@@ -251,6 +255,7 @@ enum {
   OPT_NO_PASS,
   OPT_BAKE,
   OPT_WHY_MISS,
+  OPT_SMEM_SPILL,
 };
 
 static const struct option long_opts[] = {
@@ -271,6 +276,7 @@ static const struct option long_opts[] = {
     {"no-pass", required_argument, NULL, OPT_NO_PASS},
     {"bake", required_argument, NULL, OPT_BAKE},
     {"why-miss", no_argument, NULL, OPT_WHY_MISS},
+    {"smem-spill", no_argument, NULL, OPT_SMEM_SPILL},
     {NULL, 0, NULL, 0},
 };
 
@@ -339,6 +345,9 @@ static int take_option(const char *cmd, int c, options *o) {
     return 0;
   case OPT_WHY_MISS:
     o->why_miss = 1;
+    return 0;
+  case OPT_SMEM_SPILL:
+    o->smem_spill = 1;
     return 0;
   case OPT_NO_PASS:
     if (o->nno_pass == MAX_NO_PASS)
@@ -511,7 +520,8 @@ static int cmd_emit(const options *o, int want_ir) {
                      .no_pass = o->no_pass,
                      .nno_pass = o->nno_pass,
                      .bakes = o->bakes,
-                     .nbakes = o->nbakes};
+                     .nbakes = o->nbakes,
+                     .smem_spill = o->smem_spill};
   if (want_ir)
     req.dump_stage = o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
   if (ks_ctx_create(&co, &ctx) != KS_OK)
@@ -543,7 +553,8 @@ static int cmd_explain(const options *o) {
                      .no_pass = o->no_pass,
                      .nno_pass = o->nno_pass,
                      .bakes = o->bakes,
-                     .nbakes = o->nbakes};
+                     .nbakes = o->nbakes,
+                     .smem_spill = o->smem_spill};
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
   if (ks_template_load(ctx, o->tmpl, &t) == KS_OK && o->why_miss)
@@ -586,6 +597,8 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
       req.bounds.block[2] = b.z;
     }
   }
+  /* --compare's generic baseline is the kernel as the template has it */
+  req.smem_spill = o->smem_spill && (!generic || !o->ndefs);
   if (o->why_miss)
     why_miss(ctx, t, &req);
   if (ks_specialize(ctx, t, &req, &k) != KS_OK)

@@ -35,7 +35,7 @@ typedef struct stats_opts {
   const char *no_pass[MAX_NO_PASS];
   size_t nno_pass;
   unsigned ptx_isa, smem;
-  int json, no_driver;
+  int json, no_driver, smem_spill;
 } stats_opts;
 
 /* Everything measured, for either printer. */
@@ -73,6 +73,8 @@ static const char usage_text[] =
     "  --maxntid N        .maxntid N\n"
     "  --minctasm N       .minnctapersm N\n"
     "  --maxnreg N        .maxnreg N\n"
+    "  --smem-spill       let ptxas spill registers to shared memory first\n"
+    "                     (PTX ISA 9.0; see `kspec ptx --help`)\n"
     "  --no-pass NAME     switch an optional pass off (repeatable)\n"
     "  --smem N           dynamic shared memory per block, bytes (default 0)\n"
     "  --no-driver        never open the CUDA driver (ptxas only)\n"
@@ -132,6 +134,7 @@ enum {
   OPT_SMEM,
   OPT_NO_DRIVER,
   OPT_JSON,
+  OPT_SMEM_SPILL,
 };
 
 static const struct option long_opts[] = {
@@ -147,6 +150,7 @@ static const struct option long_opts[] = {
     {"smem", required_argument, NULL, OPT_SMEM},
     {"no-driver", no_argument, NULL, OPT_NO_DRIVER},
     {"json", no_argument, NULL, OPT_JSON},
+    {"smem-spill", no_argument, NULL, OPT_SMEM_SPILL},
     {NULL, 0, NULL, 0},
 };
 
@@ -188,6 +192,9 @@ static int take_option(int c, stats_opts *o) {
                : bad_usage("--block '%s': want X[,Y[,Z]]", optarg);
   case OPT_NO_DRIVER:
     o->no_driver = 1;
+    return 0;
+  case OPT_SMEM_SPILL:
+    o->smem_spill = 1;
     return 0;
   case OPT_JSON:
     o->json = 1;
@@ -562,7 +569,8 @@ int kspec_stats_main(int argc, char **argv) {
                      .nbindings = o.ndefs,
                      .bounds = o.bounds,
                      .no_pass = o.no_pass,
-                     .nno_pass = o.nno_pass};
+                     .nno_pass = o.nno_pass,
+                     .smem_spill = o.smem_spill};
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
   if (ks_template_load(ctx, o.tmpl, &t) != KS_OK ||
