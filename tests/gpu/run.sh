@@ -145,15 +145,18 @@ else
 fi
 cat "$out/bench.md"
 
-echo "== register pressure: stencil1d with the regpressure pass and without"
+echo "== register pressure: stencil1d with the regpressure pass, without, and"
+echo "   without but spilling to shared memory (--smem-spill)"
 {
   echo "| stencil1d | regpressure | ms | regs | check |"
   echo "|---|---|---:|---:|---|"
   for cfg in "-D RADIUS=16 --block 1024" "-D RADIUS=64 --block 1024" \
     "-D RADIUS=64 --block 256" "-D RADIUS=16 --maxntid 1024 --minctasm 2"; do
-    for pass in on off; do
+    for pass in on off "off, --smem-spill"; do
       extra=""
       [ "$pass" = off ] && extra="--no-pass regpressure"
+      [ "$pass" = "off, --smem-spill" ] &&
+        extra="--no-pass regpressure --smem-spill"
       # shellcheck disable=SC2086
       line=$(kspec run stencil1d $cfg $extra --reps 30 2>&1 | grep specialized)
       ms=$(echo "$line" | awk '{print $2}')
