@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cuda.h>
 #include <nvrtc.h>
 
 #include "kspec.h"
@@ -220,7 +221,34 @@ static void *open_nvrtc(nvrtc_api *api) {
   return h;
 }
 
-static int nvrtc_latency(const char *arch, int reps, double *med) {
+/* cuModuleLoadData and cuModuleUnload from libcuda.so.1, for timing the
+ * driver's load of NVRTC's PTX in the context current on this thread (the
+ * one kspec made current); NULL functions when there is no driver. */
+typedef struct cu_load_api {
+  void *h;
+  __typeof__(cuModuleLoadData) *load;
+  __typeof__(cuModuleUnload) *unload;
+} cu_load_api;
+
+static int open_cu_load(cu_load_api *a) {
+  memset(a, 0, sizeof *a);
+  a->h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!a->h)
+    return 0;
+  *(void **)&a->load = dlsym(a->h, "cuModuleLoadData");
+  *(void **)&a->unload = dlsym(a->h, "cuModuleUnload");
+  if (!a->load || !a->unload) {
+    dlclose(a->h);
+    a->h = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+/* Median ms of NVRTC compiling conv1d<32> to PTX; with cu non-NULL, also
+ * of the driver loading that PTX (cuModuleLoadData), in the same clock. */
+static int nvrtc_latency_load(const char *arch, int reps, const cu_load_api *cu,
+                              double *med) {
   nvrtc_api api;
   void *h = open_nvrtc(&api);
   double t[256];
@@ -242,15 +270,27 @@ static int nvrtc_latency(const char *arch, int reps, double *med) {
     char *ptx = malloc(n);
     if (ptx)
       api.ptx(p, ptx);
+    CUmodule mod = NULL;
+    int loaded = !cu || (ptx && cu->load(&mod, ptx) == CUDA_SUCCESS);
     double dt = now_ms() - t0;
+    if (mod)
+      cu->unload(mod);
     free(ptx);
     api.destroy(&p);
+    if (!loaded) {
+      dlclose(h);
+      return die("nvrtc", "the driver refused NVRTC's PTX");
+    }
     if (i >= 0)
       t[i] = dt;
   }
   *med = median(t, reps);
   dlclose(h);
   return 0;
+}
+
+static int nvrtc_latency(const char *arch, int reps, double *med) {
+  return nvrtc_latency_load(arch, reps, NULL, med);
 }
 
 /* ---- the latency table (--latency) ----------------------------------- */
@@ -475,6 +515,16 @@ static int latency_table(void) {
            nv);
   else
     bad = 1;
+  cu_load_api cu;
+  if (gpu && open_cu_load(&cu)) {
+    if (nvrtc_latency_load(arch, LAT_REPS, &cu, &nv) == 0)
+      printf("| NVRTC + driver load: C++ template -> loaded module | %.2f "
+             "ms |\n",
+             nv);
+    else
+      bad = 1;
+    dlclose(cu.h);
+  }
   ks_ctx_destroy(ctx);
   return bad || !gpu ? EXIT_FAILURE : EXIT_SUCCESS;
 }
