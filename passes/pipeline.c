@@ -18,9 +18,10 @@
  *
  * The last stage, regpressure (optional), estimates the registers the final
  * IR needs against the budget of the launch bounds. When full unrolling
- * went over it, the stages from loops on run again on a copy of the module
- * taken before loops, with smaller unroll counts (retry_unroll); switching
- * regpressure off (--no-pass regpressure) keeps full unrolling.
+ * went over twice the budget, the stages from loops on run again on a copy
+ * of the module taken before loops, with smaller unroll counts
+ * (retry_unroll); switching regpressure off (--no-pass regpressure) keeps
+ * full unrolling.
  *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
