@@ -504,6 +504,19 @@ static int write_text(const char *path, const char *text, size_t len) {
   return EXIT_SUCCESS;
 }
 
+/* The specialization the command line asks for. */
+static ks_spec_req request_of(const options *o) {
+  return (ks_spec_req){.kernel = o->kernel,
+                       .bindings = o->defs,
+                       .nbindings = o->ndefs,
+                       .bounds = o->bounds,
+                       .no_pass = o->no_pass,
+                       .nno_pass = o->nno_pass,
+                       .bakes = o->bakes,
+                       .nbakes = o->nbakes,
+                       .smem_spill = o->smem_spill};
+}
+
 /* ptx and ir: specialize once and print. */
 static int cmd_emit(const options *o, int want_ir) {
   ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
@@ -513,15 +526,7 @@ static int cmd_emit(const options *o, int want_ir) {
   const char *text = NULL;
   size_t len = 0;
   int rc = EXIT_FAILURE;
-  ks_spec_req req = {.kernel = o->kernel,
-                     .bindings = o->defs,
-                     .nbindings = o->ndefs,
-                     .bounds = o->bounds,
-                     .no_pass = o->no_pass,
-                     .nno_pass = o->nno_pass,
-                     .bakes = o->bakes,
-                     .nbakes = o->nbakes,
-                     .smem_spill = o->smem_spill};
+  ks_spec_req req = request_of(o);
   if (want_ir)
     req.dump_stage = o->stage ? o->stage : ks_stage_name(ks_stage_count() - 1);
   if (ks_ctx_create(&co, &ctx) != KS_OK)
@@ -546,15 +551,7 @@ static int cmd_explain(const options *o) {
   ks_template *t = NULL;
   ks_kernel *k = NULL;
   int rc = EXIT_FAILURE;
-  ks_spec_req req = {.kernel = o->kernel,
-                     .bindings = o->defs,
-                     .nbindings = o->ndefs,
-                     .bounds = o->bounds,
-                     .no_pass = o->no_pass,
-                     .nno_pass = o->nno_pass,
-                     .bakes = o->bakes,
-                     .nbakes = o->nbakes,
-                     .smem_spill = o->smem_spill};
+  ks_spec_req req = request_of(o);
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
   if (ks_template_load(ctx, o->tmpl, &t) == KS_OK && o->why_miss)
