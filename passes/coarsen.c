@@ -156,20 +156,6 @@ static int is_convergent(LLVMValueRef v) {
          LLVMGetCallSiteEnumAttribute(v, LLVMAttributeFunctionIndex, conv);
 }
 
-/* The object a pointer is derived from, through GEPs and casts. */
-static LLVMValueRef base_of(LLVMValueRef p) {
-  for (int i = 0; i < 64; i++) {
-    LLVMOpcode opc = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
-                     : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
-                                              : LLVMRet;
-    if (opc != LLVMGetElementPtr && opc != LLVMAddrSpaceCast &&
-        opc != LLVMBitCast)
-      return p;
-    p = LLVMGetOperand(p, 0);
-  }
-  return p;
-}
-
 static int in_loop(const gsloop *l, LLVMBasicBlockRef bb) {
   for (unsigned i = 0; i < l->nblocks; i++)
     if (l->blocks[i] == bb)
@@ -544,7 +530,7 @@ static const char *check_atomic(gsloop *l, LLVMValueRef a) {
   if (l->kind >= 0 && l->kind != kind)
     return "its body mixes atomics of different kinds";
   l->kind = kind;
-  LLVMValueRef q = base_of(LLVMGetOperand(a, 0));
+  LLVMValueRef q = ks_ir_base_of(LLVMGetOperand(a, 0));
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(a, 0)));
   if (as == AS_SHARED ||
       (LLVMIsAGlobalVariable(q) &&
@@ -580,7 +566,7 @@ static const char *check_load(gsloop *l, LLVMValueRef ld) {
     return "its body has a volatile or atomic load";
   if (element_load(l, ld))
     return NULL;
-  LLVMValueRef p = LLVMGetOperand(ld, 0), base = base_of(p);
+  LLVMValueRef p = LLVMGetOperand(ld, 0), base = ks_ir_base_of(p);
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
   if (as == AS_SHARED || as == AS_LOCAL)
     return "its body loads shared or thread-private memory";
@@ -681,13 +667,13 @@ static int only_atomics(const gsloop *l, LLVMValueRef v, unsigned depth) {
 
 /* Does the write through p go to thread-private memory? */
 static int private_write(LLVMValueRef p) {
-  LLVMValueRef base = base_of(p);
+  LLVMValueRef base = ks_ir_base_of(p);
   return LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == AS_LOCAL ||
          LLVMIsAAllocaInst(base);
 }
 
 static int is_target(const gsloop *l, LLVMValueRef p) {
-  LLVMValueRef base = base_of(p);
+  LLVMValueRef base = ks_ir_base_of(p);
   for (unsigned i = 0; i < l->ntargets; i++)
     if (l->targets[i] == base)
       return 1;

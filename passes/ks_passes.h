@@ -76,6 +76,17 @@ int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...)
 void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* ---- irutil.c ---------------------------------------------------------- */
+
+/* The name of the function a call calls, "" for inline asm or an indirect
+ * call. */
+const char *ks_ir_callee_name(LLVMValueRef call);
+/* Is call an intrinsic that writes no memory a kernel shares (lifetime,
+ * dbg, assume, or memory(...) without a mod bit)? */
+int ks_ir_pure_call(LLVMValueRef call);
+/* The object a pointer is derived from, through GEPs and casts. */
+LLVMValueRef ks_ir_base_of(LLVMValueRef p);
+
 /* ---- bind.c ------------------------------------------------------------ */
 
 /* Folds bound arguments and the block size of spec->kernel into constants,

@@ -599,26 +599,12 @@ static const char *kernel_shape(LLVMValueRef fn, char *buf, size_t cap) {
   return NULL;
 }
 
-/* The object a pointer is derived from. */
-static LLVMValueRef base_of(LLVMValueRef p) {
-  for (int i = 0; i < 64; i++) {
-    LLVMOpcode opc = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
-                     : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
-                                              : LLVMRet;
-    if (opc != LLVMGetElementPtr && opc != LLVMAddrSpaceCast &&
-        opc != LLVMBitCast)
-      return p;
-    p = LLVMGetOperand(p, 0);
-  }
-  return p;
-}
-
 /* Can an access through pointer p reach the memory of argument P? */
 static int may_alias(LLVMValueRef fn, LLVMValueRef p, LLVMValueRef P) {
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
   if (as == AS_SHARED || as == AS_CONST || as == AS_LOCAL)
     return 0;
-  LLVMValueRef base = base_of(p);
+  LLVMValueRef base = ks_ir_base_of(p);
   if (base == P || LLVMIsAAllocaInst(base))
     return 0; /* P's own uses were checked already */
   if (LLVMIsAGlobalVariable(base)) {
@@ -659,7 +645,7 @@ static int other_access(LLVMValueRef fn, LLVMValueRef P, char *buf,
       for (unsigned k = 0; k < n; k++)
         if (may_alias(fn, p[k], P)) {
           size_t len = 0;
-          const char *name = LLVMGetValueName2(base_of(p[k]), &len);
+          const char *name = LLVMGetValueName2(ks_ir_base_of(p[k]), &len);
           snprintf(buf, cap, "%.60s", len ? name : "another pointer");
           return 1;
         }

@@ -138,12 +138,6 @@ static void decline(wctx *c, const wgroup *g, const char *fmt, ...) {
              why);
 }
 
-static const char *callee_name(LLVMValueRef call) {
-  LLVMValueRef f = LLVMGetCalledValue(call);
-  size_t len = 0;
-  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
-}
-
 /* ---- the loads -------------------------------------------------------------
  */
 
@@ -189,7 +183,7 @@ static int uses_tid(LLVMValueRef v, int *budget) {
   if (!LLVMIsAInstruction(v) || --*budget < 0)
     return 0;
   if (LLVMIsACallInst(v) &&
-      !strncmp(callee_name(v), "llvm.nvvm.read.ptx.sreg.tid.", 28))
+      !strncmp(ks_ir_callee_name(v), "llvm.nvvm.read.ptx.sreg.tid.", 28))
     return 1;
   if (LLVMIsAPHINode(v))
     return 0; /* a loop's counter: followed no further */
@@ -413,21 +407,6 @@ static void mark_reaching(wctx *c, int bb) {
   }
 }
 
-static int pure_call(LLVMValueRef call) {
-  LLVMValueRef f = LLVMGetCalledValue(call);
-  if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
-    return 0;
-  const char *name = callee_name(call);
-  if (!strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.dbg.", 9) ||
-      !strcmp(name, "llvm.assume"))
-    return 1; /* touch no memory a kernel shares */
-  unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
-  LLVMAttributeRef a =
-      LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
-  /* MemoryEffects: two bits (ref, mod) per location; no mod bit set. */
-  return a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0;
-}
-
 /* May i write memory, or order this thread's reads after another's write? */
 static int hazard(LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
@@ -443,7 +422,7 @@ static int hazard(LLVMValueRef i) {
   case LLVMCall:
   case LLVMInvoke:
   case LLVMCallBr:
-    return !pure_call(i);
+    return !ks_ir_pure_call(i);
   default:
     return 0;
   }
@@ -452,7 +431,7 @@ static int hazard(LLVMValueRef i) {
 static int is_barrier(LLVMValueRef i) {
   if (!LLVMIsACallInst(i))
     return 0;
-  const char *n = callee_name(i);
+  const char *n = ks_ir_callee_name(i);
   return !strncmp(n, "llvm.nvvm.barrier", 17) ||
          !strncmp(n, "llvm.nvvm.bar.", 14);
 }

@@ -52,33 +52,11 @@
 
 enum { FACTOR = 4, WARP = 32 };
 
-static const char *callee_name(LLVMValueRef call) {
-  LLVMValueRef f = LLVMGetCalledValue(call);
-  size_t len = 0;
-  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
-}
-
 static int is_sreg(LLVMValueRef i, const char *reg) {
   if (!LLVMIsACallInst(i))
     return 0;
-  const char *n = callee_name(i);
+  const char *n = ks_ir_callee_name(i);
   return !strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24) && !strcmp(n + 24, reg);
-}
-
-/* A call to an intrinsic that writes no memory. */
-static int pure_call(LLVMValueRef call) {
-  LLVMValueRef f = LLVMGetCalledValue(call);
-  if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
-    return 0;
-  const char *name = callee_name(call);
-  if (!strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.dbg.", 9) ||
-      !strcmp(name, "llvm.assume"))
-    return 1;
-  unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
-  LLVMAttributeRef a =
-      LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
-  /* MemoryEffects: two bits (ref, mod) per location; no mod bit set. */
-  return a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0;
 }
 
 static int convergent(LLVMValueRef call) {
@@ -117,7 +95,7 @@ static const char *forbidden(LLVMValueRef i, char *buf, size_t cap) {
     LLVMValueRef f = LLVMGetCalledValue(i);
     if (f && LLVMIsAInlineAsm(f))
       return "inline assembly";
-    const char *n = callee_name(i);
+    const char *n = ks_ir_callee_name(i);
     if (!strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24)) {
       const char *r = n + 24;
       if (!strncmp(r, "tid.", 4) || !strncmp(r, "ntid.", 5) ||
@@ -131,7 +109,7 @@ static const char *forbidden(LLVMValueRef i, char *buf, size_t cap) {
                *n ? n : "a call");
       return buf;
     }
-    if (!pure_call(i)) {
+    if (!ks_ir_pure_call(i)) {
       snprintf(buf, cap, "a call to %s", *n ? n : "a function pointer");
       return buf;
     }
@@ -158,7 +136,7 @@ static int writes(LLVMValueRef i) {
   case LLVMFence:
     return 1;
   case LLVMCall:
-    return !pure_call(i);
+    return !ks_ir_pure_call(i);
   default:
     return 0;
   }
