@@ -2,7 +2,7 @@
  * kspec_latency.c - cold specialization latency without a GPU.
  *
  *   kspec-latency [--reps N] [--arch sm_XX] [--ptx-isa N] [--ptx DIR]
- *                 [TEMPLATE[:NAME=VALUE[,NAME=VALUE...]] ...]
+ *                 [--stages] [TEMPLATE[:NAME=VALUE[,NAME=VALUE...]] ...]
  *
  * Each repetition specializes every requested template once, each in a
  * fresh context (so no cache), template loading left out of the timing;
@@ -12,8 +12,9 @@
  * thread (steadier than wall time on a shared machine). Parameters not given
  * take their defaults; the block is the one the workloads use (256 threads; 32
  * x 8 for the separable filters; what BLOCK or TILE fix). With --ptx, the PTX
- * of each from the last round is written to DIR/LABEL.ptx. No driver is ever
- * opened.
+ * of each from the last round is written to DIR/LABEL.ptx; with --stages,
+ * the median time of every pipeline stage follows each template's line. The
+ * disk cache is off and no driver is ever opened.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 
 #include "kspec.h"
 
-enum { MAX_RUNS = 32, MAX_REPS = 1000, MAX_BIND = 8 };
+enum { MAX_RUNS = 32, MAX_REPS = 1000, MAX_BIND = 8, MAX_STAGES = 24 };
 
 typedef struct run {
   char label[128];
@@ -31,7 +32,13 @@ typedef struct run {
   size_t ntext;
   double *t;   /* wall ms */
   double *cpu; /* this thread's CPU ms: steadier on a busy machine */
+  /* --stages: ms per pipeline stage, from the explain text's time line */
+  char stage[MAX_STAGES][24];
+  size_t nstage;
+  double *st[MAX_STAGES];
 } run;
+
+static int want_stages;
 
 static double clock_ms(clockid_t id) {
   struct timespec ts;
@@ -84,8 +91,39 @@ static void default_block(const char *name, ks_launch_bounds *b) {
 }
 
 /* One cold specialization; ms < 0 on failure (message printed). */
-static double once(const ks_ctx_opts *o, const run *r, const char *ptx_dir,
-                   double *cpu) {
+/* Keeps the stage times of repetition rep from explain's line "time: input
+ * 0.2, inline 0.7, ..., codegen 18.7 ms" (stages under 0.05 ms are left out
+ * of that line and count 0). */
+static int record_stages(run *r, const char *explain, int rep, int reps) {
+  const char *p = strstr(explain, "time: ");
+  if (!p)
+    return 1;
+  for (p += 6; *p && *p != '\n';) {
+    char name[24];
+    double ms;
+    int used = 0;
+    if (sscanf(p, "%23[a-z_] %lf%n", name, &ms, &used) != 2)
+      return 1;
+    size_t s = 0;
+    while (s < r->nstage && strcmp(r->stage[s], name) != 0)
+      s++;
+    if (s == r->nstage) {
+      if (s == MAX_STAGES || !(r->st[s] = calloc((size_t)reps, sizeof(double))))
+        return 1;
+      snprintf(r->stage[s], sizeof r->stage[s], "%s", name);
+      r->nstage++;
+    }
+    r->st[s][rep] = ms;
+    p += used;
+    if (strncmp(p, ", ", 2) != 0)
+      break;
+    p += 2;
+  }
+  return 0;
+}
+
+static double once(const ks_ctx_opts *o, run *r, const char *ptx_dir,
+                   double *cpu, int rep, int reps) {
   ks_ctx *ctx = NULL;
   ks_template *tp = NULL;
   ks_kernel *k = NULL;
@@ -126,6 +164,11 @@ static double once(const ks_ctx_opts *o, const run *r, const char *ptx_dir,
     goto out;
   }
   dt = t1 - t0;
+  if (want_stages && rep >= 0 &&
+      record_stages(r, ks_kernel_explain(k), rep, reps) != 0) {
+    fprintf(stderr, "kspec-latency: %s: no stage times in explain\n", r->label);
+    dt = -1;
+  }
   if (ptx_dir) {
     const char *ptx = NULL;
     size_t len = 0;
@@ -154,7 +197,9 @@ int main(int argc, char **argv) {
   size_t nruns = 0;
   int reps = 50;
   const char *ptx_dir = NULL;
-  ks_ctx_opts o = {.arch = "sm_90", .ptx_isa = 85, .no_driver = 1};
+  /* cold: no disk cache, or every run after the first would be a hit */
+  ks_ctx_opts o = {
+      .arch = "sm_90", .ptx_isa = 85, .no_driver = 1, .no_disk_cache = 1};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -164,13 +209,16 @@ int main(int argc, char **argv) {
       o.ptx_isa = (unsigned)atoi(argv[++i]);
     else if (strcmp(argv[i], "--ptx") == 0 && i + 1 < argc)
       ptx_dir = argv[++i];
+    else if (strcmp(argv[i], "--stages") == 0)
+      want_stages = 1;
     else if (argv[i][0] != '-' && nruns < MAX_RUNS &&
              parse_run(argv[i], &runs[nruns]) == 0)
       nruns++;
     else {
-      fprintf(stderr,
-              "usage: kspec-latency [--reps N] [--arch sm_XX] "
-              "[--ptx-isa N] [--ptx DIR] [TEMPLATE[:NAME=V,...] ...]\n");
+      fprintf(
+          stderr,
+          "usage: kspec-latency [--reps N] [--arch sm_XX] "
+          "[--ptx-isa N] [--ptx DIR] [--stages] [TEMPLATE[:NAME=V,...] ...]\n");
       return 2;
     }
   }
@@ -187,7 +235,8 @@ int main(int argc, char **argv) {
   for (int i = -1; i < reps; i++) /* i == -1 warms LLVM up */
     for (size_t j = 0; j < nruns; j++) {
       double cpu = 0;
-      double dt = once(&o, &runs[j], i == reps - 1 ? ptx_dir : NULL, &cpu);
+      double dt =
+          once(&o, &runs[j], i == reps - 1 ? ptx_dir : NULL, &cpu, i, reps);
       if (dt < 0)
         return 1;
       if (i >= 0) {
@@ -201,6 +250,10 @@ int main(int argc, char **argv) {
     double med = median(runs[j].t, reps);
     printf("%-28s %9.3f %9.3f %9.3f\n", runs[j].label, med, runs[j].t[0],
            median(runs[j].cpu, reps));
+    for (size_t s = 0; s < runs[j].nstage; s++) {
+      printf("  %-26s %9.3f\n", runs[j].stage[s], median(runs[j].st[s], reps));
+      free(runs[j].st[s]);
+    }
     free(runs[j].t);
     free(runs[j].cpu);
   }
