@@ -641,6 +641,12 @@ static int cmd_run(const options *o) {
                           o->bounds.block[0], seed, &w, err,
                           sizeof err) != KS_OK) {
     rc = fail(err);
+  } else if (o->bounds.block[0] &&
+             ks_wl_set_block3(w,
+                              (ks_dim3){o->bounds.block[0], o->bounds.block[1],
+                                        o->bounds.block[2]},
+                              err, sizeof err) != 0) {
+    rc = fail(err);
   } else {
     printf("%s on %s: %s\n", o->tmpl, ks_ctx_arch(ctx), ks_wl_describe(w));
     rc = run_one(ctx, t, o, w, o->ndefs == 0, &ms);

@@ -113,28 +113,7 @@ echo "   every template, generic and specialized, every optional pass on and off
 nopass="--no-pass tcoarsen --no-pass coarsen --no-pass smem_promote"
 nopass="$nopass --no-pass const_promote --no-pass regpressure"
 tools="memcheck racecheck synccheck initcheck"
-{
-  echo "| case | passes | memcheck | racecheck | synccheck | initcheck |"
-  echo "|---|---|---|---|---|---|"
-} >"$out/sanitize.md"
-while read -r t; do
-  [ -z "$t" ] && continue
-  for passes in "" "$nopass"; do
-    row="| $t | ${passes:+off}${passes:-on} |"
-    for tool in $tools; do
-      # shellcheck disable=SC2086
-      if compute-sanitizer --tool $tool --error-exitcode 3 \
-        kspec run $t $passes --reps 1 >>"$out/$tool.log" 2>&1; then
-        row="$row clean |"
-      else
-        status=1
-        row="$row **errors** |"
-        note "$tool $t ${passes:+(passes off)}: ERRORS"
-      fi
-    done
-    echo "$row" >>"$out/sanitize.md"
-  done
-done <<'CASES'
+cat >"$out/sanitize.cases" <<'CASES'
 conv1d --size 100003
 conv1d -D FILTER_LEN=1 --size 100003
 conv1d -D FILTER_LEN=7 --size 100003
@@ -163,6 +142,48 @@ stencil1d --size 100003
 stencil1d -D RADIUS=1 --size 100003
 stencil1d -D RADIUS=64 --block 1024 --size 100003
 CASES
+# One process per tool, the four at once: tool T writes one line per case
+# and pass setting ("clean" or "**errors**") to T.res.
+sanitize_tool() {
+  : >"$out/$1.res"
+  while read -r t; do
+    [ -z "$t" ] && continue
+    for passes in "" "$nopass"; do
+      # shellcheck disable=SC2086
+      if compute-sanitizer --tool "$1" --error-exitcode 3 \
+        kspec run $t $passes --reps 1 >>"$out/$1.log" 2>&1; then
+        echo "clean" >>"$out/$1.res"
+      else
+        echo "**errors**" >>"$out/$1.res"
+      fi
+    done
+  done <"$out/sanitize.cases"
+}
+for tool in $tools; do
+  sanitize_tool "$tool" &
+done
+wait
+{
+  echo "| case | passes | memcheck | racecheck | synccheck | initcheck |"
+  echo "|---|---|---|---|---|---|"
+} >"$out/sanitize.md"
+i=0
+while read -r t; do
+  [ -z "$t" ] && continue
+  for passes in on off; do
+    i=$((i + 1))
+    row="| $t | $passes |"
+    for tool in $tools; do
+      r=$(sed -n "${i}p" "$out/$tool.res")
+      row="$row ${r:-**not run**} |"
+      if [ "$r" != clean ]; then
+        status=1
+        note "$tool $t (passes $passes): ${r:-not run}"
+      fi
+    done
+    echo "$row" >>"$out/sanitize.md"
+  done
+done <"$out/sanitize.cases"
 for tool in $tools; do
   echo "$tool:"
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | sort | uniq -c
@@ -176,7 +197,7 @@ echo "== fault injection: a tuner sweep with a faulting and a hanging variant"
 store=$(mktemp -d)
 if KSPEC_CACHE_DIR="$store" kspec tune conv1d -D FILTER_LEN=32 \
   --sweep maxntid=128,256,512 --sweep minctasm=1,2 \
-  --inject fault=1 --inject hang=2 --timeout 2000 >"$out/faults.log" 2>&1 &&
+  --inject fault=0 --inject hang=2 --timeout 2000 >"$out/faults.log" 2>&1 &&
   grep -q "device fault" "$out/faults.log" &&
   grep -q "timeout" "$out/faults.log"; then
   note "tune with a faulting and a hanging variant: completed, both classed"
