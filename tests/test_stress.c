@@ -61,7 +61,7 @@ static kspec_mock_counters mock_now(void) {
 typedef struct shared {
   ks_ctx *ctx;
   ks_template *conv, *hist;
-  int async; /* mix in ks_specialize_async */
+  int async; /* mix in ks_specialize_async; the disk cache is on */
 } shared;
 
 typedef struct worker {
@@ -194,6 +194,15 @@ static void *hammer(void *arg) {
       if (ks_kernel_info_get(k, &info) != KS_OK || !info.loaded ||
           info.regs <= 0)
         failed(w, "info after load", KS_EINVAL);
+      ks_device_info dev;
+      if ((s = ks_device_query(ctx, &dev)) != KS_OK || dev.sm != 90)
+        failed(w, "device query", s);
+      ks_cache_counters c;
+      if ((s = ks_cache_stats(ctx, &c)) != KS_OK || c.compiles > NKEYS)
+        failed(w, "cache stats", s);
+      ks_cache_usage u;
+      if (w->sh->async && (s = ks_cache_usage_get(ctx, &u)) != KS_OK)
+        failed(w, "cache usage", s);
     }
   }
 done:
@@ -205,9 +214,11 @@ done:
   return NULL;
 }
 
-static ks_ctx *make_ctx(const char *cache_dir) {
-  ks_ctx_opts o = {
-      .no_disk_cache = cache_dir == NULL, .cache_dir = cache_dir, .jobs = 4};
+static ks_ctx *make_ctx(const char *cache_dir, const char *record) {
+  ks_ctx_opts o = {.no_disk_cache = cache_dir == NULL,
+                   .cache_dir = cache_dir,
+                   .record = record,
+                   .jobs = 4};
   ks_ctx *ctx = NULL;
   assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
   /* the architecture came from the mocked device */
@@ -281,7 +292,7 @@ static void finish(shared *sh, const kspec_mock_counters *before,
 static void stress_sync(void **state) {
   (void)state;
   kspec_mock_counters before = mock_now();
-  shared sh = {.ctx = make_ctx(NULL)};
+  shared sh = {.ctx = make_ctx(NULL, NULL)};
   unsigned long specs = 0, launches = 0;
   ks_kernel *kernels[NKEYS];
   hammer_all(&sh, &specs, &launches, kernels);
@@ -309,14 +320,26 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
   return remove(path);
 }
 
-/* ks_specialize and ks_specialize_async mixed, with a fresh disk cache;
- * then a second context finds everything on disk. */
+/* Lines of a file. */
+static unsigned long count_lines(const char *path) {
+  FILE *f = fopen(path, "r");
+  unsigned long n = 0;
+  assert_non_null(f);
+  for (int c; (c = getc(f)) != EOF;)
+    n += c == '\n';
+  fclose(f);
+  return n;
+}
+
+/* ks_specialize and ks_specialize_async mixed, with a fresh disk cache and
+ * the requests recorded; then a second context finds everything on disk. */
 static void stress_async(void **state) {
   (void)state;
-  char dir[] = "/tmp/kspec_stress_XXXXXX";
+  char dir[] = "/tmp/kspec_stress_XXXXXX", record[64];
   assert_non_null(mkdtemp(dir));
+  snprintf(record, sizeof record, "%s/requests", dir);
   kspec_mock_counters before = mock_now();
-  shared sh = {.ctx = make_ctx(dir), .async = 1};
+  shared sh = {.ctx = make_ctx(dir, record), .async = 1};
   unsigned long specs = 0, launches = 0;
   ks_kernel *kernels[NKEYS];
   hammer_all(&sh, &specs, &launches, kernels);
@@ -342,10 +365,12 @@ static void stress_async(void **state) {
   assert_int_equal(m.module_loads - before.module_loads, NKEYS);
   assert_int_equal(m.links - before.links, NKEYS);
   finish(&sh, &before, NKEYS);
+  /* one line per compile (memory hits are not recorded) */
+  assert_int_equal(count_lines(record), NKEYS);
 
   /* a fresh context: every kernel and every cubin from the disk */
   before = mock_now();
-  ks_ctx *ctx = make_ctx(dir);
+  ks_ctx *ctx = make_ctx(dir, NULL);
   ks_template *t[2];
   assert_int_equal(ks_template_load(ctx, "conv1d", &t[0]), KS_OK);
   assert_int_equal(ks_template_load(ctx, "histogram", &t[1]), KS_OK);
