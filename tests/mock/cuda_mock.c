@@ -653,12 +653,13 @@ static int state_bytes(const char *text, const char *state) {
   return total > INT32_MAX ? INT32_MAX : (int)total;
 }
 
-/* Registers per thread: the virtual registers declared (".reg .b32
- * %r<12>;" is 12, 64-bit ones count twice), as ptxas might allocate them,
- * within the bounds the launch bounds leave. */
+/* Registers per thread, roughly as ptxas might allocate them: the virtual
+ * registers declared (".reg .b32 %r<12>;" is 12, 64-bit ones count twice)
+ * are single assignments that ptxas packs about eight to a register, plus
+ * 16; within the bounds the launch bounds leave. */
 static int estimate_regs(const char *body, const char *end,
                          const struct CUfunc_st *f) {
-  long regs = 8;
+  long vregs = 0;
   for (const char *p = body; p && p < end; p = strstr(p + 1, ".reg")) {
     const char *semi = strchr(p, ';'), *lt = strchr(p, '<');
     if (strncmp(p, ".reg", 4) || !semi || semi > end)
@@ -666,9 +667,10 @@ static int estimate_regs(const char *body, const char *end,
     unsigned bytes = type_bytes(p + 4 + strspn(p + 4, " \t"));
     long n = lt && lt < semi ? strtol(lt + 1, NULL, 10) : 1;
     if (bytes) /* .pred: predicate registers, not counted */
-      regs += n * (bytes > 4 ? 2 : 1);
+      vregs += n * (bytes > 4 ? 2 : 1);
   }
-  regs = regs > 255 ? 255 : regs < 16 ? 16 : (regs + 7) / 8 * 8;
+  long regs = 16 + vregs / 8;
+  regs = regs > 255 ? 255 : (regs + 7) / 8 * 8;
   if (f->maxnreg && regs > f->maxnreg)
     regs = f->maxnreg;
   unsigned threads = f->reqntid[0]
