@@ -9,7 +9,8 @@
 #          kspec tool's runs in tests/tool_test.sh included)
 #   tsan   ThreadSanitizer (./build-tsan, clang-19): the stress test
 #          (8 threads specializing, loading and launching through one
-#          context over the mocked driver), halting on the first race;
+#          context over the mocked driver), 5 times, halting on the first
+#          race;
 #          tools/tsan.supp lists the false positives of uninstrumented
 #          libraries, each with its reason
 #
@@ -87,7 +88,8 @@ part_tsan() {
     -DKSPEC_TSAN=ON -DCMAKE_C_COMPILER="$clang" &&
     cmake --build "$root/build-tsan" -j "$jobs" --target test_stress &&
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tools/tsan.supp" \
-      ctest --test-dir "$root/build-tsan" --output-on-failure -R '^stress$'
+      ctest --test-dir "$root/build-tsan" --output-on-failure -R '^stress$' \
+        --repeat until-fail:5 # other interleavings: a few seconds each
 }
 
 command -v "$clang" >/dev/null 2>&1 || {
