@@ -37,7 +37,7 @@ typedef struct sink {
 } sink;
 
 static void put(sink *o, const void *v, size_t n) {
-  if (o->bad)
+  if (o->bad || !n) /* an absent string (NULL, 0): memcpy takes no NULL */
     return;
   if (o->n + n > o->cap) {
     size_t cap = o->cap ? o->cap * 2 : 256;
