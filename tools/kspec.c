@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "kspec.h"
 #include "prewarm.h"
 #include "stats.h"
@@ -210,35 +211,6 @@ static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
   return EXIT_USAGE;
 }
 
-/* Strict unsigned parse: digits only, within [lo, hi]. */
-static int parse_uint(const char *s, unsigned long long lo,
-                      unsigned long long hi, unsigned long long *out) {
-  char *end = NULL;
-  if (!s || !*s || *s == '-' || *s == '+')
-    return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v < lo || v > hi)
-    return 0;
-  *out = v;
-  return 1;
-}
-
-static int parse_block(const char *s, unsigned block[3]) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", s);
-  char *save = NULL;
-  int i = 0;
-  for (char *tok = strtok_r(buf, ",x", &save); tok;
-       tok = strtok_r(NULL, ",x", &save)) {
-    unsigned long long v;
-    if (i == 3 || !parse_uint(tok, 1, 1u << 20, &v))
-      return 0;
-    block[i++] = (unsigned)v;
-  }
-  return i > 0;
-}
-
 enum {
   OPT_KERNEL = 256,
   OPT_ARCH,
@@ -282,30 +254,11 @@ static const struct option long_opts[] = {
 
 /* "ARG=V,V,..." into o->bakes; 0 on bad syntax. */
 static int parse_bake(const char *text, options *o) {
-  const char *eq = strchr(text, '=');
-  size_t n = eq ? (size_t)(eq - text) : 0;
-  if (!eq || n == 0 || n >= sizeof o->bake_names[0] || !eq[1])
-    return 0;
-  size_t count = 1;
-  for (const char *p = eq + 1; *p; p++)
-    count += *p == ',';
-  double *v = malloc(count * sizeof *v);
-  if (!v)
-    return 0;
-  const char *p = eq + 1;
-  for (size_t i = 0; i < count; i++) {
-    char *end = NULL;
-    errno = 0;
-    v[i] = strtod(p, &end);
-    if (end == p || errno == ERANGE || (*end && *end != ',')) {
-      free(v);
-      return 0;
-    }
-    p = *end ? end + 1 : end;
-  }
+  double *v = NULL;
+  size_t count = 0;
   char *name = o->bake_names[o->nbakes];
-  memcpy(name, text, n);
-  name[n] = '\0';
+  if (!ks_arg_bake(text, name, sizeof o->bake_names[0], &v, &count))
+    return 0;
   o->bakes[o->nbakes++] = (ks_bake){.arg = name, .values = v, .n = count};
   return 1;
 }
@@ -362,11 +315,11 @@ static int take_option(const char *cmd, int c, options *o) {
                : bad_usage(cmd, "--bake '%s': want ARG=NUMBER[,NUMBER]...",
                            optarg);
   case OPT_BLOCK:
-    return parse_block(optarg, o->bounds.block)
+    return ks_arg_block(optarg, o->bounds.block)
                ? 0
                : bad_usage(cmd, "--block '%s': want X[,Y[,Z]]", optarg);
   }
-  if (!parse_uint(optarg, 0, UINT32_MAX, &v))
+  if (!ks_arg_uint(optarg, 0, UINT32_MAX, &v))
     return bad_usage(cmd, "'%s' is not a non-negative integer", optarg);
   switch (c) {
   case OPT_MAXNTID:
