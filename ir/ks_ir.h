@@ -101,12 +101,19 @@ void ks_ir_desc_free(ks_ir_desc *d);
 /* Is F a kernel entry point of m? */
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);
 
-/* ---- screen.c ---------------------------------------------------------- */
+/* ---- screen.c, screen_asm.c -------------------------------------------- */
 
-/* KS_ECODEGEN if m calls an intrinsic the NVPTX backend cannot select (LLVM
- * would end the process) or an external function nothing provides. Run it
- * on the module codegen will see. */
-ks_status ks_ir_screen(LLVMModuleRef m, const char *tname, char *err,
-                       size_t cap);
+/* KS_ECODEGEN if m holds what the NVPTX backend of LLVM 19 cannot compile
+ * for sm_<sm> and would end the process on (an intrinsic it cannot
+ * select, a fence, an unsupported type or initializer, bad inline asm,
+ * ...; screen.c lists the rules), or calls an external function nothing
+ * provides. Run it on the module codegen will see. */
+ks_status ks_ir_screen(LLVMModuleRef m, unsigned sm, const char *tname,
+                       char *err, size_t cap);
+
+/* 0 when NVPTX prints inline asm asm_ (an LLVMInlineAsmValueKind value)
+ * for sm_<sm> without ending the process; else -1 and what is wrong in
+ * why. */
+int ks_ir_screen_asm(LLVMValueRef asm_, unsigned sm, char *why, size_t cap);
 
 #endif /* KS_IR_H */

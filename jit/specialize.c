@@ -525,7 +525,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->info.smem_bytes = static_smem(m);
   k->info.est_regs = d.est_regs;
   ks_jit_set_coarsen(&k->info, d.coarsen_x);
-  s = ks_ir_screen(m, t->name, err, cap);
+  s = ks_ir_screen(m, ctx->arch->sm, t->name, err, cap);
   if (s == KS_OK) {
     double t0 = now_ms();
     s = emit_ptx(jtm.tm, m, diag, k);
