@@ -331,6 +331,8 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   if (h.coarsen_x > 1 && (!h.reqntid[0] || h.reqntid[0] % h.coarsen_x))
     return bad(why, cap, "coarsening by %u of block.x %u", h.coarsen_x,
                h.reqntid[0]);
+  if (h.est_regs > INT_MAX) /* the writer stores an int >= 0 */
+    return bad(why, cap, "estimated registers %u", h.est_regs);
   memcpy(e->key, h.key, sizeof e->key);
   memcpy(e->reqntid, h.reqntid, sizeof e->reqntid);
   e->maxntid = h.maxntid;
