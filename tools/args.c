@@ -24,7 +24,8 @@ int ks_arg_uint(const char *s, unsigned long long lo, unsigned long long hi,
 
 int ks_arg_block(const char *s, unsigned block[3]) {
   char buf[64];
-  snprintf(buf, sizeof buf, "%s", s);
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+    return 0; /* cut short, the rest would go unchecked */
   char *save = NULL;
   int i = 0;
   for (char *tok = strtok_r(buf, ",x", &save); tok;

@@ -15,7 +15,8 @@ int ks_arg_uint(const char *s, unsigned long long lo, unsigned long long hi,
                 unsigned long long *out);
 
 /* "X[,Y[,Z]]" (',' or 'x' between), each in [1, 2^20], into block[0..2]
- * (the components not given are left alone). 1, or 0 on bad syntax. */
+ * (the components not given are left alone). 1, or 0 on bad syntax or
+ * text of 64 bytes or more. */
 int ks_arg_block(const char *s, unsigned block[3]);
 
 /* "ARG=V,V,...": the name into name (cap bytes, at least one character,

@@ -114,7 +114,8 @@ static int parse_block(const char *s, unsigned block[3]) {
   char buf[64];
   char *save = NULL;
   int i = 0;
-  snprintf(buf, sizeof buf, "%s", s);
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+    return 0; /* cut short, the rest would go unchecked */
   for (char *tok = strtok_r(buf, ",x", &save); tok;
        tok = strtok_r(NULL, ",x", &save))
     if (i == 3 || !parse_uint(tok, 1, 1u << 20, &block[i++]))
