@@ -78,8 +78,8 @@ fuzz_one() {
 report() {
   t=$1
   d="$out/$t"
-  logs="$d/log.txt"
-  ls "$d"/fuzz-*.log >/dev/null 2>&1 && logs="$logs $(ls "$d"/fuzz-*.log)"
+  logs="$d/log.txt" # with --jobs it repeats each process's fuzz-N.log
+  ls "$d"/fuzz-*.log >/dev/null 2>&1 && logs=$(ls "$d"/fuzz-*.log)
   # shellcheck disable=SC2086
   stats=$(cat $logs | awk -F': ' '
     /^stat::number_of_executed_units/ {n += $2}
