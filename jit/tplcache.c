@@ -54,8 +54,7 @@ static void put(sink *o, const void *v, size_t n) {
     o->p = p;
     o->cap = cap;
   }
-  if (n) /* put_str of a kernel without a doc: v is NULL */
-    memcpy(o->p + o->n, v, n);
+  memcpy(o->p + o->n, v, n);
   o->n += n;
 }
 
