@@ -13,8 +13,12 @@
 #          race;
 #          tools/tsan.supp lists the false positives of uninstrumented
 #          libraries, each with its reason
+#   fuzz   the libFuzzer build (./build-fuzz, clang-19, ASan + UBSan): the
+#          committed corpora replayed (ctest -L fuzz), then every target
+#          fuzzed for KSPEC_CHECK_FUZZ_S seconds (default 60) by
+#          tools/fuzz.sh; a crash, leak or timeout fails the part
 #
-#   tools/check.sh [--clean] [build] [asan] [tsan]     (default: all three)
+#   tools/check.sh [--clean] [build] [asan] [tsan] [fuzz]   (default: all)
 #
 # --clean removes the sanitizer build directories first (./build is kept:
 # setup.sh made it). Every part runs even when an earlier one failed; the
@@ -30,14 +34,14 @@ parts=""
 for a in "$@"; do
   case $a in
   --clean) clean=1 ;;
-  build | asan | tsan) parts="$parts $a" ;;
+  build | asan | tsan | fuzz) parts="$parts $a" ;;
   *)
-    echo "usage: tools/check.sh [--clean] [build] [asan] [tsan]" >&2
+    echo "usage: tools/check.sh [--clean] [build] [asan] [tsan] [fuzz]" >&2
     exit 2
     ;;
   esac
 done
-[ -n "$parts" ] || parts="build asan tsan"
+[ -n "$parts" ] || parts="build asan tsan fuzz"
 
 now() { date +%s; }
 failed=""
@@ -92,12 +96,22 @@ part_tsan() {
         --repeat until-fail:5 # other interleavings: a few seconds each
 }
 
+part_fuzz() {
+  # only the fuzzer is built: the replays and tools/fuzz.sh run it
+  cmake -S "$root" -B "$root/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DKSPEC_FUZZ=ON -DCMAKE_C_COMPILER="$clang" &&
+    cmake --build "$root/build-fuzz" -j "$jobs" --target kspec-fuzz &&
+    ctest --test-dir "$root/build-fuzz" --output-on-failure -j2 -L fuzz &&
+    "$root/tools/fuzz.sh" --build "$root/build-fuzz" \
+      --seconds "${KSPEC_CHECK_FUZZ_S:-60}"
+}
+
 command -v "$clang" >/dev/null 2>&1 || {
   echo "check: $clang not found (tools/setup.sh installs it)" >&2
   exit 1
 }
 if [ "$clean" -eq 1 ]; then
-  rm -rf "$root/build-asan" "$root/build-tsan"
+  rm -rf "$root/build-asan" "$root/build-tsan" "$root/build-fuzz"
 fi
 t_all=$(now)
 for p in $parts; do
