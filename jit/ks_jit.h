@@ -77,6 +77,18 @@ typedef struct ks_jit_tm {
 ks_status ks_jit_tm_get(const ks_arch *a, unsigned ptx, ks_jit_tm *out);
 void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse);
 
+/* ---- isolate.c --------------------------------------------------------- */
+
+/* Emits m as PTX with tm in a forked child process, so that LLVM ending
+ * the process (report_fatal_error, a crash) ends only the child. diag is
+ * the sink of m's context (ks_ir_context_create); tname and kname name
+ * the template and kernel in messages. On success *ptx is
+ * malloc'd and NUL-terminated, *len its length. KS_ECODEGEN with LLVM's
+ * message, or how the child died, otherwise. */
+ks_status ks_jit_emit_isolated(LLVMTargetMachineRef tm, LLVMModuleRef m,
+                               const char *diag, const char *tname,
+                               const char *kname, char **ptx, size_t *len);
+
 /* ---- ctx.c ------------------------------------------------------------- */
 
 typedef struct ks_cache ks_cache;
