@@ -6,6 +6,7 @@
  * Every check on names, values and bounds happens before any LLVM work, so
  * bad input costs microseconds and never reaches LLVM.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -75,7 +76,12 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
     } else {
       *out = strtod(b->v.s, &end);
     }
-    if (end == b->v.s || *end != '\0' || errno == ERANGE)
+    /* too large for the type (a real's underflow is a small value) */
+    if (end != b->v.s && *end == '\0' && errno == ERANGE &&
+        (integral || isinf(*out)))
+      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%s out of range [%g, %g]",
+                         t->name, p->name, b->v.s, p->min, p->max);
+    if (end == b->v.s || *end != '\0' || isspace((unsigned char)b->v.s[0]))
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s='%s' is not %s", t->name,
                          p->name, b->v.s, integral ? "an integer" : "a number");
   } else {
@@ -85,9 +91,13 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
   if (!isfinite(*out) || (integral && *out != floor(*out)))
     return ks_jit_fail(KS_EPARAM, "bind: %s: %s=%g is not %s", t->name, p->name,
                        *out, integral ? "an integer" : "finite");
-  if (*out < p->min || *out > p->max)
+  if (*out < p->min || *out > p->max) {
+    if (exact)
+      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%lld out of range [%g, %g]",
+                         t->name, p->name, (long long)*i, p->min, p->max);
     return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%.17g out of range [%g, %g]",
                        t->name, p->name, *out, p->min, p->max);
+  }
   if (integral && !exact) {
     /* a real with an integral value: within int64, since it is in range
      * of an int64 parameter's marking */

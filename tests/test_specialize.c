@@ -1018,7 +1018,7 @@ static void bad_bindings(void **state) {
   expect_error(spec1(f, "FILTER_LEN", "1.5", NULL, &k), KS_EPARAM, f->ctx,
                "1.5");
   expect_error(spec1(f, "FILTER_LEN", "99999999999999999999999", NULL, &k),
-               KS_EPARAM, f->ctx, "FILTER_LEN");
+               KS_ERANGE, f->ctx, "FILTER_LEN");
   expect_error(spec1(f, "FILTER_LEN", "0", NULL, &k), KS_ERANGE, f->ctx,
                "FILTER_LEN");
   expect_error(spec1(f, "FILTER_LEN", "-4", NULL, &k), KS_ERANGE, f->ctx,

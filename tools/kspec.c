@@ -200,13 +200,14 @@ static void warnings(const ks_ctx *ctx) {
     fprintf(stderr, "kspec: warning: %s\n", w);
 }
 
+/* One line on stderr, the hint included, and the usage status. */
 static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: ");
   fprintf(stderr, fmt, arg);
   if (cmd)
-    fprintf(stderr, "\n(try `kspec %s --help`)\n", cmd);
+    fprintf(stderr, " (try `kspec %s --help`)\n", cmd);
   else
-    fprintf(stderr, "\n(try `kspec --help`)\n");
+    fprintf(stderr, " (try `kspec --help`)\n");
   return EXIT_USAGE;
 }
 
@@ -224,19 +225,25 @@ static int parse_uint(const char *s, unsigned long long lo,
   return 1;
 }
 
+/* "X[,Y[,Z]]" (or "XxYxZ"), each a positive integer; no empty parts. */
 static int parse_block(const char *s, unsigned block[3]) {
   char buf[64];
-  snprintf(buf, sizeof buf, "%s", s);
-  char *save = NULL;
-  int i = 0;
-  for (char *tok = strtok_r(buf, ",x", &save); tok;
-       tok = strtok_r(NULL, ",x", &save)) {
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+    return 0;
+  char *p = buf;
+  for (int i = 0; i < 3; i++) {
+    size_t n = strcspn(p, ",x");
+    char sep = p[n];
     unsigned long long v;
-    if (i == 3 || !parse_uint(tok, 1, 1u << 20, &v))
+    p[n] = '\0';
+    if (!parse_uint(p, 1, 1u << 20, &v))
       return 0;
-    block[i++] = (unsigned)v;
+    block[i] = (unsigned)v;
+    if (!sep)
+      return 1;
+    p += n + 1;
   }
-  return i > 0;
+  return 0; /* a fourth part */
 }
 
 enum {
@@ -279,6 +286,14 @@ static const struct option long_opts[] = {
     {"smem-spill", no_argument, NULL, OPT_SMEM_SPILL},
     {NULL, 0, NULL, 0},
 };
+
+/* The long name of option c, for messages. */
+static const char *opt_name(int c) {
+  for (const struct option *o = long_opts; o->name; o++)
+    if (o->val == c)
+      return o->name;
+  return "?";
+}
 
 /* "ARG=V,V,..." into o->bakes; 0 on bad syntax. */
 static int parse_bake(const char *text, options *o) {
@@ -366,8 +381,14 @@ static int take_option(const char *cmd, int c, options *o) {
                ? 0
                : bad_usage(cmd, "--block '%s': want X[,Y[,Z]]", optarg);
   }
-  if (!parse_uint(optarg, 0, UINT32_MAX, &v))
-    return bad_usage(cmd, "'%s' is not a non-negative integer", optarg);
+  int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
+  if (!parse_uint(optarg, bound, UINT32_MAX, &v)) {
+    char what[160];
+    snprintf(what, sizeof what, "--%s '%%s': want a %s integer%s", opt_name(c),
+             bound ? "positive" : "non-negative",
+             bound ? " (leave the option out for no bound)" : "");
+    return bad_usage(cmd, what, optarg);
+  }
   switch (c) {
   case OPT_MAXNTID:
     o->bounds.maxntid = (unsigned)v;

@@ -87,7 +87,7 @@ static const char usage_text[] =
 static int bad_usage(const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: stats: ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(try `kspec stats --help`)\n");
+  fprintf(stderr, " (try `kspec stats --help`)\n");
   return EXIT_USAGE;
 }
 
@@ -110,16 +110,23 @@ static int parse_uint(const char *s, unsigned long long lo,
   return 1;
 }
 
+/* "X[,Y[,Z]]" (or "XxYxZ"), each a positive integer; no empty parts. */
 static int parse_block(const char *s, unsigned block[3]) {
   char buf[64];
-  char *save = NULL;
-  int i = 0;
-  snprintf(buf, sizeof buf, "%s", s);
-  for (char *tok = strtok_r(buf, ",x", &save); tok;
-       tok = strtok_r(NULL, ",x", &save))
-    if (i == 3 || !parse_uint(tok, 1, 1u << 20, &block[i++]))
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+    return 0;
+  char *p = buf;
+  for (int i = 0; i < 3; i++) {
+    size_t n = strcspn(p, ",x");
+    char sep = p[n];
+    p[n] = '\0';
+    if (!parse_uint(p, 1, 1u << 20, &block[i]))
       return 0;
-  return i > 0;
+    if (!sep)
+      return 1;
+    p += n + 1;
+  }
+  return 0; /* a fourth part */
 }
 
 enum {
@@ -161,7 +168,8 @@ static int take_number(int c, const char *arg, stats_opts *o) {
                   : c == OPT_MAXNREG  ? &o->bounds.maxnreg
                   : c == OPT_PTXISA   ? &o->ptx_isa
                                       : &o->smem;
-  return parse_uint(arg, 0, UINT32_MAX, dst);
+  int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
+  return parse_uint(arg, bound, UINT32_MAX, dst); /* bounds: 1 at least */
 }
 
 /* One option into o; 0 to go on, else the exit status. */
@@ -200,9 +208,18 @@ static int take_option(int c, stats_opts *o) {
     o->json = 1;
     return 0;
   }
-  return take_number(c, optarg, o)
-             ? 0
-             : bad_usage("'%s' is not a non-negative integer", optarg);
+  if (take_number(c, optarg, o))
+    return 0;
+  int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
+  const char *name = "?";
+  for (const struct option *l = long_opts; l->name; l++)
+    if (l->val == c)
+      name = l->name;
+  char what[160];
+  snprintf(what, sizeof what, "--%s '%%s': want a %s integer%s", name,
+           bound ? "positive" : "non-negative",
+           bound ? " (leave the option out for no bound)" : "");
+  return bad_usage(what, optarg);
 }
 
 /* -1 to go on, else the exit status. */
