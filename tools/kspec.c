@@ -597,10 +597,11 @@ static int cmd_explain(const options *o) {
   return rc;
 }
 
-static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
-                   int generic, double *ms) {
-  char err[512];
-  ks_kernel *k = NULL;
+/* The kernel run runs: specialized on the -D values and the workload's
+ * block, or generic. Every check on values and bounds happens here, before
+ * any device buffer exists (and so without a GPU). */
+static int specialize_for(ks_ctx *ctx, ks_template *t, const options *o,
+                          ks_wl *w, int generic, ks_kernel **k) {
   ks_spec_req req = {.kernel = o->kernel,
                      .bounds = o->bounds,
                      .no_pass = o->no_pass,
@@ -619,12 +620,24 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
   req.smem_spill = o->smem_spill && (!generic || !o->ndefs);
   if (o->why_miss)
     why_miss(ctx, t, &req);
-  if (ks_specialize(ctx, t, &req, &k) != KS_OK)
-    return fail(ks_errmsg(ctx));
+  return ks_specialize(ctx, t, &req, k) == KS_OK ? EXIT_SUCCESS
+                                                 : fail(ks_errmsg(ctx));
+}
+
+/* A workload's error (its message names the template, not the stage). */
+static int run_fail(const char *what) {
+  fprintf(stderr, "kspec: run: %s\n", what);
+  return EXIT_FAILURE;
+}
+
+/* Checks k against the CPU reference, times it, prints a line. */
+static int run_one(const options *o, ks_wl *w, ks_kernel *k, int generic,
+                   double *ms) {
+  char err[512];
   if (ks_wl_check(w, k, err, sizeof err) != KS_OK ||
       ks_wl_time(w, k, o->reps ? (int)o->reps : 20, ms, err, sizeof err) !=
           KS_OK)
-    return fail(err);
+    return run_fail(err);
   ks_kernel_info info;
   ks_kernel_info_get(k, &info);
   printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
@@ -633,13 +646,36 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
   return EXIT_SUCCESS;
 }
 
+/* Specializes (both kernels with --compare), then allocates, runs, times. */
+static int run_workload(ks_ctx *ctx, ks_template *t, const options *o,
+                        ks_wl *w) {
+  char err[512];
+  ks_kernel *k = NULL, *generic = NULL;
+  double ms = 0, ms_generic = 0;
+  int compare = o->compare && o->ndefs;
+  int rc = specialize_for(ctx, t, o, w, o->ndefs == 0, &k);
+  if (rc == EXIT_SUCCESS && compare)
+    rc = specialize_for(ctx, t, o, w, 1, &generic);
+  if (rc == EXIT_SUCCESS && ks_wl_alloc(w, err, sizeof err) != KS_OK)
+    rc = run_fail(err);
+  if (rc != EXIT_SUCCESS)
+    return rc;
+  printf("%s on %s: %s\n", o->tmpl, ks_ctx_arch(ctx), ks_wl_describe(w));
+  rc = run_one(o, w, k, o->ndefs == 0, &ms);
+  if (rc == EXIT_SUCCESS && compare) {
+    rc = run_one(o, w, generic, 1, &ms_generic);
+    if (rc == EXIT_SUCCESS)
+      printf("speed-up     %.2fx\n", ms_generic / ms);
+  }
+  return rc;
+}
+
 static int cmd_run(const options *o) {
   ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   ks_wl *w = NULL;
   char err[512];
-  double ms = 0, ms_generic = 0;
   int rc = EXIT_FAILURE;
   if (o->nbakes) {
     fprintf(stderr, "kspec: run: --bake is not supported by run (its inputs "
@@ -656,21 +692,14 @@ static int cmd_run(const options *o) {
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
   uint64_t seed = o->seed ? o->seed : (uint64_t)time(NULL);
-  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK) {
+  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK)
     rc = fail(ks_errmsg(ctx));
-  } else if (ks_wl_create(ctx, t, o->kernel, o->size, o->defs, o->ndefs,
-                          o->bounds.block[0], seed, &w, err,
-                          sizeof err) != KS_OK) {
-    rc = fail(err);
-  } else {
-    printf("%s on %s: %s\n", o->tmpl, ks_ctx_arch(ctx), ks_wl_describe(w));
-    rc = run_one(ctx, t, o, w, o->ndefs == 0, &ms);
-    if (rc == EXIT_SUCCESS && o->compare && o->ndefs) {
-      rc = run_one(ctx, t, o, w, 1, &ms_generic);
-      if (rc == EXIT_SUCCESS)
-        printf("speed-up     %.2fx\n", ms_generic / ms);
-    }
-  }
+  else if (ks_wl_prepare(ctx, t, o->kernel, o->size, o->defs, o->ndefs,
+                         o->bounds.block[0], seed, &w, err,
+                         sizeof err) != KS_OK)
+    rc = run_fail(err);
+  else
+    rc = run_workload(ctx, t, o, w);
   warnings(ctx);
   ks_wl_destroy(w);
   ks_template_destroy(t);
