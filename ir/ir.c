@@ -57,6 +57,16 @@ ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
   *out = NULL;
   if (len == 0)
     return ks_fail(err, cap, KS_EIO, "parse: %s: empty input", name);
+  /* LLVM's text parser stops at a NUL, parsing what comes before it as
+   * the whole module; bitcode starts with its magic number. */
+  const unsigned char *bytes = data;
+  const void *nul = memchr(data, '\0', len);
+  int bitcode = len >= 4 && (memcmp(bytes, "BC\xc0\xde", 4) == 0 ||
+                             memcmp(bytes, "\xde\xc0\x17\x0b", 4) == 0);
+  if (nul && !bitcode)
+    return ks_fail(err, cap, KS_EPARSE,
+                   "parse: %s: a NUL byte at offset %zu of text IR", name,
+                   (size_t)((const unsigned char *)nul - bytes));
   /* Text IR must be NUL-terminated for the parser: the range copy adds it. */
   LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, name);

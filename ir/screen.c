@@ -139,12 +139,6 @@ static const char *const nvvm_everywhere[] = {
     "vote.any.sync$",
     "vote.uni.sync$",
     "vote.ballot.sync$",
-    "clz.i$",
-    "clz.ll$",
-    "popc.i$",
-    "popc.ll$",
-    "brev32$",
-    "brev64$",
     "mul24.i$",
     "mul24.ui$",
     "mulhi.i$",
@@ -615,6 +609,22 @@ static const char *inst_problem(LLVMValueRef i, int in_entry) {
   return NULL;
 }
 
+/* A variable LLVM reserves for itself (llvm.global.annotations,
+ * llvm.used, ...) among i's operands: LLVM's passes assume no code uses
+ * them, and crash when some does. */
+static LLVMValueRef reserved_operand(LLVMValueRef i) {
+  int n = LLVMGetNumOperands(i);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef o = LLVMGetOperand(i, k);
+    size_t len = 0;
+    const char *name =
+        o && LLVMIsAGlobalVariable(o) ? LLVMGetValueName2(o, &len) : NULL;
+    if (name && starts(name, len, "llvm."))
+      return o;
+  }
+  return NULL;
+}
+
 /* The types of i, its operands and what it allocates. */
 static int inst_type_problem(screen *sc, LLVMValueRef i) {
   if (type_problem(sc, LLVMTypeOf(i), 0))
@@ -660,6 +670,13 @@ static ks_status check_body(screen *sc, LLVMValueRef fn) {
                       "'%.*s' uses %s, which the NVPTX backend cannot "
                       "compile",
                       nl, name, sc->why);
+      LLVMValueRef r = reserved_operand(i);
+      if (r) {
+        int rl = 0;
+        const char *rname = name_of(r, &rl);
+        return reject(sc, "'%.*s' uses @%.*s, a variable reserved for LLVM", nl,
+                      name, rl, rname);
+      }
       const char *why = sc->codegen ? inst_problem(i, bb == entry) : NULL;
       if (why)
         return reject(sc, "'%.*s' has %s", nl, name, why);
@@ -678,6 +695,11 @@ static ks_status check_function(screen *sc, LLVMValueRef fn) {
   int body = !LLVMIsDeclaration(fn);
   if (LLVMGetIntrinsicID(fn) || (!body && !LLVMGetFirstUse(fn)))
     return KS_OK;
+  if (LLVMHasPrefixData(fn) || LLVMHasPrologueData(fn))
+    return reject(sc,
+                  "function '%.*s' has prefix or prologue data, which "
+                  "the NVPTX backend does not support",
+                  nl, name);
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(fn));
   if (as != 0)
     return reject(sc,
