@@ -19,6 +19,7 @@
  * to select everywhere (sm_60 and PTX ISA 6.0 on) pass, and any other asks
  * the caller to run codegen where a crash cannot take the process down.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,9 @@ typedef struct screen {
   unsigned ptx; /* the PTX ISA codegen emits (x10), when codegen */
   int isolate;  /* out: an llvm.nvvm.* intrinsic not known to select */
   char why[96]; /* what type_problem found */
+  /* Types already found good (LLVM's types are unique per context), by a
+   * hash of their address: most operands repeat a few types. */
+  LLVMTypeRef good[64];
 } screen;
 
 /* ---- intrinsics ---------------------------------------------------------- */
@@ -296,8 +300,20 @@ static int nvptx_space(unsigned as) {
   return as == 0 || as == 1 || as == 3 || as == 4 || as == 5 || as == 101;
 }
 
+static int type_problem_walk(screen *sc, LLVMTypeRef ty, unsigned depth);
+
 /* 1 (and sc->why) if the backend cannot handle ty or a type in it. */
 static int type_problem(screen *sc, LLVMTypeRef ty, unsigned depth) {
+  size_t h = ((uintptr_t)ty >> 4) % (sizeof sc->good / sizeof *sc->good);
+  if (sc->good[h] == ty)
+    return 0;
+  int bad = type_problem_walk(sc, ty, depth);
+  if (!bad)
+    sc->good[h] = ty;
+  return bad;
+}
+
+static int type_problem_walk(screen *sc, LLVMTypeRef ty, unsigned depth) {
   static const struct {
     LLVMTypeKind kind;
     const char *what;
@@ -601,43 +617,57 @@ static const char *inst_problem(LLVMValueRef i, int in_entry) {
   default:
     break;
   }
-  int n = LLVMGetNumOperands(i);
-  for (int k = 0; k < n; k++)
-    if (has_blockaddress(LLVMGetOperand(i, k), 0))
-      return "a block address (blockaddress), which the NVPTX backend cannot "
-             "compile";
   return NULL;
 }
 
-/* A variable LLVM reserves for itself (llvm.global.annotations,
- * llvm.used, ...) among i's operands: LLVM's passes assume no code uses
- * them, and crash when some does. */
-static LLVMValueRef reserved_operand(LLVMValueRef i) {
+/* What i's type, operands or allocation hold that LLVM cannot take. One
+ * pass over the operands: this runs on every instruction of a compile. */
+enum { OP_OK, OP_TYPE, OP_RESERVED, OP_BLOCKADDRESS };
+static int operand_problem(screen *sc, LLVMValueRef i, LLVMValueRef *what) {
+  if (type_problem(sc, LLVMTypeOf(i), 0) ||
+      (LLVMIsAAllocaInst(i) && type_problem(sc, LLVMGetAllocatedType(i), 0)))
+    return OP_TYPE; /* sc->why says which */
   int n = LLVMGetNumOperands(i);
   for (int k = 0; k < n; k++) {
     LLVMValueRef o = LLVMGetOperand(i, k);
+    if (!o)
+      continue;
+    if (type_problem(sc, LLVMTypeOf(o), 0))
+      return OP_TYPE;
+    if (!LLVMIsAConstant(o))
+      continue;
+    /* LLVM's passes assume no code uses the variables it reserves for
+     * itself (llvm.global.annotations, llvm.used, ...), and crash */
     size_t len = 0;
     const char *name =
-        o && LLVMIsAGlobalVariable(o) ? LLVMGetValueName2(o, &len) : NULL;
-    if (name && starts(name, len, "llvm."))
-      return o;
+        LLVMIsAGlobalVariable(o) ? LLVMGetValueName2(o, &len) : NULL;
+    if (name && starts(name, len, "llvm.")) {
+      *what = o;
+      return OP_RESERVED;
+    }
+    if (sc->codegen && has_blockaddress(o, 0))
+      return OP_BLOCKADDRESS;
   }
-  return NULL;
+  return OP_OK;
 }
 
-/* The types of i, its operands and what it allocates. */
-static int inst_type_problem(screen *sc, LLVMValueRef i) {
-  if (type_problem(sc, LLVMTypeOf(i), 0))
-    return 1;
-  if (LLVMIsAAllocaInst(i) && type_problem(sc, LLVMGetAllocatedType(i), 0))
-    return 1;
-  int n = LLVMGetNumOperands(i);
-  for (int k = 0; k < n; k++) {
-    LLVMValueRef o = LLVMGetOperand(i, k);
-    if (o && !LLVMIsABasicBlock(o) && type_problem(sc, LLVMTypeOf(o), 0))
-      return 1;
+/* The one-line refusal of operand_problem's answer op for i in fn. */
+static ks_status operand_reject(screen *sc, int op, LLVMValueRef fn,
+                                LLVMValueRef what) {
+  int nl = 0, wl = 0;
+  const char *name = name_of(fn, &nl);
+  if (op == OP_TYPE)
+    return reject(sc, "'%.*s' uses %s, which the NVPTX backend cannot compile",
+                  nl, name, sc->why);
+  if (op == OP_RESERVED) {
+    const char *w = name_of(what, &wl);
+    return reject(sc, "'%.*s' uses @%.*s, a variable reserved for LLVM", nl,
+                  name, wl, w);
   }
-  return 0;
+  return reject(sc,
+                "'%.*s' has a block address (blockaddress), which the "
+                "NVPTX backend cannot compile",
+                nl, name);
 }
 
 static ks_status check_call(screen *sc, LLVMValueRef i, LLVMValueRef fn) {
@@ -665,18 +695,10 @@ static ks_status check_body(screen *sc, LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      if (inst_type_problem(sc, i))
-        return reject(sc,
-                      "'%.*s' uses %s, which the NVPTX backend cannot "
-                      "compile",
-                      nl, name, sc->why);
-      LLVMValueRef r = reserved_operand(i);
-      if (r) {
-        int rl = 0;
-        const char *rname = name_of(r, &rl);
-        return reject(sc, "'%.*s' uses @%.*s, a variable reserved for LLVM", nl,
-                      name, rl, rname);
-      }
+      LLVMValueRef what = NULL;
+      int op = operand_problem(sc, i, &what);
+      if (op != OP_OK)
+        return operand_reject(sc, op, fn, what);
       const char *why = sc->codegen ? inst_problem(i, bb == entry) : NULL;
       if (why)
         return reject(sc, "'%.*s' has %s", nl, name, why);
