@@ -177,7 +177,12 @@ KS_API const char *ks_builtin_name(size_t i);
  * before are described from the cache instead, without parsing; ctx may be
  * NULL: no cache). The template is independent of ctx's lifetime
  * only for reading its description; specialize with the same ctx.
- * Errors: KS_EIO, KS_EPARSE, KS_EVERIFY, KS_ETARGET, KS_ETEMPLATE. */
+ * Bitcode from outside the library is first read in a child process (a
+ * fork), since LLVM's bitcode reader may crash on damaged bitcode; IR the
+ * NVPTX backend could never compile, whatever the values, is refused here
+ * (KS_ECODEGEN) rather than left to end the process in codegen.
+ * Errors: KS_EIO, KS_EPARSE, KS_EVERIFY, KS_ETARGET, KS_ETEMPLATE,
+ * KS_ECODEGEN. */
 KS_API ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
                                   ks_template **out);
 /* The same from memory (bitcode or NUL-free IR text of len bytes); name is
@@ -298,7 +303,12 @@ KS_API int ks_stage_optional(size_t i);
 /* Specializes a kernel of t: binds values and launch bounds, optimizes, emits
  * PTX. The kernel is owned by ctx and cached: an identical request returns
  * the same kernel. Unbound parameters stay arguments, so the generic and
- * the specialized kernel take the same argument list.
+ * the specialized kernel take the same argument list. What LLVM's NVPTX
+ * backend would end the process on is refused before codegen (KS_ECODEGEN);
+ * inline asm and llvm.nvvm.* intrinsics that only some targets have are
+ * compiled in a child process (a fork), whose failure is KS_ECODEGEN too.
+ * Static shared memory over 48 KiB a block or constant memory over 64 KiB
+ * is KS_EBOUNDS.
  * Errors: KS_ENOKERNEL, KS_EPARAM, KS_ERANGE, KS_EBOUNDS, KS_EPASS,
  * KS_ECODEGEN, KS_ENOMEM. */
 KS_API ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,

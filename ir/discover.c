@@ -31,7 +31,8 @@ static unsigned bound_flag(const char *key, unsigned len) {
 }
 
 /* Reads fn's entries in !nvvm.annotations: is it a kernel (1 = yes), and
- * which launch bounds does it declare (KS_IR_OWN_*). */
+ * which launch bounds does it declare (KS_IR_OWN_*). An entry is the
+ * function, then KEY, VALUE pairs (check_annotations has checked them). */
 static int scan_annotations(LLVMModuleRef m, LLVMValueRef fn, unsigned *own) {
   unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
   LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
@@ -41,21 +42,84 @@ static int scan_annotations(LLVMModuleRef m, LLVMValueRef fn, unsigned *own) {
     return 0;
   LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
   for (unsigned i = 0; i < n; i++) {
-    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
-      continue;
-    LLVMValueRef f[3];
+    unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
+    LLVMValueRef f[k ? k : 1];
     LLVMGetMDNodeOperands(ops[i], f);
-    unsigned len = 0;
-    const char *key = f[1] ? LLVMGetMDString(f[1], &len) : NULL;
-    if (f[0] != fn || !key || !f[2] || !LLVMIsAConstantInt(f[2]))
+    if (k < 3 || f[0] != fn)
       continue;
-    if (len == 6 && memcmp(key, "kernel", 6) == 0)
-      kernel |= LLVMConstIntGetZExtValue(f[2]) == 1;
-    else
-      *own |= bound_flag(key, len);
+    for (unsigned j = 1; j + 1 < k; j += 2) {
+      unsigned len = 0;
+      const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
+      if (!key || !f[j + 1] || !LLVMIsAConstantInt(f[j + 1]))
+        continue;
+      if (len == 6 && memcmp(key, "kernel", 6) == 0)
+        kernel |= LLVMConstIntGetZExtValue(f[j + 1]) == 1;
+      else
+        *own |= bound_flag(key, len);
+    }
   }
   free(ops);
   return kernel;
+}
+
+/* Launch-bound values a template may declare: at most this. */
+static unsigned long long bound_limit(const char *key, unsigned len) {
+  if (len == 7 && memcmp(key, "maxnreg", 7) == 0)
+    return 255;
+  if (len == 8 && memcmp(key, "minctasm", 8) == 0)
+    return 32;
+  return 1024; /* maxntid, reqntid: threads a block */
+}
+
+/* Checks every !nvvm.annotations entry that names a global as the NVPTX
+ * backend reads it: the global, then pairs of a string key and an integer
+ * value of at most 64 bits (anything else crashes it); launch bounds
+ * within what any GPU allows. */
+static ks_status check_annotations(LLVMModuleRef m, const char *tname,
+                                   char *err, size_t cap) {
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
+  if (n && !ops)
+    return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
+  if (n)
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  ks_status s = KS_OK;
+  for (unsigned i = 0; i < n && s == KS_OK; i++) {
+    unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
+    LLVMValueRef f[k ? k : 1];
+    LLVMGetMDNodeOperands(ops[i], f);
+    if (k == 0 || (f[0] && !LLVMIsAGlobalValue(f[0])) || !f[0]) {
+      if (k == 0)
+        s = ks_fail(err, cap, KS_ETEMPLATE,
+                    "template: %s: !nvvm.annotations entry %u is empty", tname,
+                    i);
+      continue; /* not about a global: the backend skips it */
+    }
+    int ok = k % 2 == 1;
+    for (unsigned j = 1; j + 1 < k && ok; j += 2) {
+      unsigned len = 0;
+      const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
+      LLVMValueRef v = f[j + 1];
+      ok = key && v && LLVMIsAConstantInt(v) &&
+           LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64;
+      if (ok && bound_flag(key, len)) {
+        unsigned long long x = LLVMConstIntGetZExtValue(v);
+        if (x == 0 || x > bound_limit(key, len))
+          return free(ops),
+                 ks_fail(err, cap, KS_ETEMPLATE,
+                         "template: %s: !nvvm.annotations entry %u: %.*s=%llu "
+                         "outside [1, %llu]",
+                         tname, i, (int)len, key, x, bound_limit(key, len));
+      }
+    }
+    if (!ok)
+      s = ks_fail(err, cap, KS_ETEMPLATE,
+                  "template: %s: !nvvm.annotations entry %u is not a global "
+                  "followed by \"key\", integer pairs",
+                  tname, i);
+  }
+  free(ops);
+  return s;
 }
 
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
@@ -285,6 +349,9 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
 ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                          char *err, size_t cap) {
   memset(out, 0, sizeof *out);
+  ks_status cs = check_annotations(m, name, err, cap);
+  if (cs != KS_OK)
+    return cs;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
        fn = LLVMGetNextFunction(fn)) {
     unsigned own = 0; /* one scan of nvvm.annotations per function */
@@ -293,11 +360,17 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
       continue;
     size_t len = 0;
     const char *fname = LLVMGetValueName2(fn, &len);
-    if (LLVMIsDeclaration(fn)) {
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    const char *why =
+        LLVMIsDeclaration(fn) ? "has no body"
+        : LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind
+            ? "returns a value (a kernel returns void)"
+        : LLVMIsFunctionVarArg(fty) ? "takes variable arguments (...)"
+                                    : NULL;
+    if (why) {
       ks_ir_desc_free(out);
-      return ks_fail(err, cap, KS_ETEMPLATE,
-                     "template: %s: kernel '%.*s' has no body", name, (int)len,
-                     fname);
+      return ks_fail(err, cap, KS_ETEMPLATE, "template: %s: kernel '%.*s' %s",
+                     name, (int)len, fname, why);
     }
     if (add_kernel(out, fn, own) != KS_OK) {
       ks_ir_desc_free(out);

@@ -12,6 +12,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/IRReader.h>
+#include <llvm-c/Target.h>
 
 #include "ir/ks_ir.h"
 
@@ -56,6 +57,16 @@ ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
   *out = NULL;
   if (len == 0)
     return ks_fail(err, cap, KS_EIO, "parse: %s: empty input", name);
+  /* LLVM's text parser stops at a NUL, parsing what comes before it as
+   * the whole module; bitcode starts with its magic number. */
+  const unsigned char *bytes = data;
+  const void *nul = memchr(data, '\0', len);
+  int bitcode = len >= 4 && (memcmp(bytes, "BC\xc0\xde", 4) == 0 ||
+                             memcmp(bytes, "\xde\xc0\x17\x0b", 4) == 0);
+  if (nul && !bitcode)
+    return ks_fail(err, cap, KS_EPARSE,
+                   "parse: %s: a NUL byte at offset %zu of text IR", name,
+                   (size_t)((const unsigned char *)nul - bytes));
   /* Text IR must be NUL-terminated for the parser: the range copy adds it. */
   LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, name);
@@ -115,4 +126,80 @@ char *ks_ir_print(LLVMModuleRef m) {
   char *copy = strdup(s);
   LLVMDisposeMessage(s);
   return copy;
+}
+
+/* Is v used, directly or through constants, by a function marked in
+ * reach (fns[i] reachable when reach[i])? */
+static int used_in(LLVMValueRef v, LLVMValueRef *fns, const char *reach,
+                   size_t n, unsigned depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) {
+      LLVMValueRef f = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+      for (size_t i = 0; i < n; i++)
+        if (fns[i] == f && reach[i])
+          return 1;
+    } else if (LLVMIsAConstant(user) && !LLVMIsAGlobalValue(user) &&
+               depth < 8 && used_in(user, fns, reach, n, depth + 1)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Marks in reach the functions fn calls, transitively. */
+static void mark_reachable(LLVMValueRef *fns, char *reach, size_t n) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t i = 0; i < n; i++)
+      if (!reach[i] && used_in(fns[i], fns, reach, n, 0))
+        reach[i] = changed = 1;
+  }
+}
+
+/* Bytes of the variables defined in address space as, with alignment
+ * padding; with fns, only those a function marked in reach uses. */
+static unsigned long long space_bytes(LLVMModuleRef m, unsigned as,
+                                      LLVMValueRef *fns, const char *reach,
+                                      size_t n) {
+  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+  unsigned long long total = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != as ||
+        LLVMIsDeclaration(g) || (fns && !used_in(g, fns, reach, n, 0)))
+      continue;
+    unsigned long long align = LLVMGetAlignment(g);
+    if (align > 1)
+      total = (total + align - 1) / align * align;
+    total += LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g));
+  }
+  return total;
+}
+
+unsigned long long ks_ir_shared_bytes(LLVMModuleRef m, LLVMValueRef kernel) {
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    n++;
+  LLVMValueRef *fns = malloc((n ? n : 1) * sizeof *fns);
+  char *reach = calloc(n ? n : 1, 1);
+  unsigned long long total = 0;
+  if (fns && reach) {
+    size_t i = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+         f = LLVMGetNextFunction(f), i++) {
+      fns[i] = f;
+      reach[i] = f == kernel;
+    }
+    mark_reachable(fns, reach, n);
+    total = space_bytes(m, 3, fns, reach, n);
+  } else {
+    total = space_bytes(m, 3, NULL, NULL, 0); /* all of them */
+  }
+  free(fns);
+  free(reach);
+  return total;
+}
+
+unsigned long long ks_ir_const_bytes(LLVMModuleRef m) {
+  return space_bytes(m, 4, NULL, NULL, 0);
 }

@@ -51,6 +51,13 @@ ks_status ks_ir_to_bitcode(LLVMModuleRef m, unsigned char **out, size_t *len,
 /* Module text, malloc'd (LLVM's copy is disposed at once). */
 char *ks_ir_print(LLVMModuleRef m);
 
+/* Static shared memory of kernel: the bytes of the shared (addrspace 3)
+ * variables it and the functions it calls use, with alignment padding. */
+unsigned long long ks_ir_shared_bytes(LLVMModuleRef m, LLVMValueRef kernel);
+
+/* Bytes of the module's constant (addrspace 4) variables. */
+unsigned long long ks_ir_const_bytes(LLVMModuleRef m);
+
 /* ---- discover.c -------------------------------------------------------- */
 
 typedef struct ks_ir_param {
@@ -101,15 +108,46 @@ void ks_ir_desc_free(ks_ir_desc *d);
 /* Is F a kernel entry point of m? */
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);
 
-/* ---- screen.c, screen_asm.c -------------------------------------------- */
+/* ---- screen.c ---------------------------------------------------------- */
 
-/* KS_ECODEGEN if m holds what the NVPTX backend of LLVM 19 cannot compile
- * for sm_<sm> and would end the process on (an intrinsic it cannot
- * select, a fence, an unsupported type or initializer, bad inline asm,
- * ...; screen.c lists the rules), or calls an external function nothing
- * provides. Run it on the module codegen will see. */
-ks_status ks_ir_screen(LLVMModuleRef m, unsigned sm, const char *tname,
-                       char *err, size_t cap);
+/* KS_ECODEGEN ("codegen: ...") if m has what the NVPTX backend can never
+ * compile, whatever values are bound, and LLVM would end the process on:
+ * types it has no registers for (fp128, x86_fp80, ppc_fp128, x86_amx,
+ * scalable vectors, target extension types), pointers outside NVPTX's
+ * address spaces, thread-local, module-scope local or initialized shared
+ * variables, static initializers PTX cannot write, global constructors or
+ * destructors, ifuncs, symbols that are not PTX identifiers, and
+ * __nvvm_reflect calls NVVMReflect cannot read. Run it on a template when
+ * it is loaded: some of these crash LLVM's passes before codegen. */
+ks_status ks_ir_screen_module(LLVMModuleRef m, const char *tname, char *err,
+                              size_t cap);
+
+/* The same on the module codegen will see, plus what binding and the
+ * optimizer may have removed: calls to intrinsics the NVPTX backend cannot
+ * select or to external functions nothing provides (kspec links no
+ * libdevice), fences and atomic loads or stores stronger than monotonic
+ * (LLVM 19 selects neither), conversions between floating point and
+ * integers wider than 64 bits, allocas of a run-time size, block
+ * addresses, aliases before PTX ISA 6.3 (ptx is the ISA codegen emits,
+ * x10). *isolate (may be NULL) is set when the module passes but has
+ * inline asm or calls llvm.nvvm.* intrinsics not known to select on every
+ * architecture and PTX ISA: codegen may end the process on those, so run
+ * it where that cannot take the caller down. */
+ks_status ks_ir_screen(LLVMModuleRef m, const char *tname, unsigned ptx,
+                       int *isolate, char *err, size_t cap);
+
+/* ---- screen_backend.c ---------------------------------------------------
+ * A second screen, run after ks_ir_screen on the module codegen will see,
+ * with the rules found by fuzzing and by sweeping constructs through
+ * llc-19 on sm_60 and sm_90: KS_ECODEGEN if m holds what the NVPTX backend
+ * of LLVM 19 cannot compile for sm_<sm> and would end the process on (a
+ * fence, an atomic outside the generic, global, shared and local spaces,
+ * casts between two specific address spaces, integers wider than 64 bits
+ * other than a scalar i128, indirectbr, empty aggregate parameters,
+ * llvm.stacksave, inline asm with bad operand references, memory operands
+ * or explicit registers, ...). */
+ks_status ks_ir_screen_backend(LLVMModuleRef m, unsigned sm, const char *tname,
+                               char *err, size_t cap);
 
 /* 0 when NVPTX prints inline asm asm_ (an LLVMInlineAsmValueKind value)
  * for sm_<sm> without ending the process; else -1 and what is wrong in

@@ -1,57 +1,51 @@
 /*
- * screen.c - rejects, before codegen, IR the NVPTX backend cannot compile.
+ * screen.c - rejects, before the passes and codegen, IR that LLVM cannot
+ * compile for NVPTX without ending the process.
  *
- * LLVM 19's NVPTX backend ends the process (report_fatal_error, or a
- * crash) on a good deal of IR that the verifier accepts; kspec must never
- * let it. Codegen therefore only sees modules that pass this screen. Its
- * rules are what llc-19 was seen to die on, for sm_60 and sm_90 (the
- * fuzzer of tests/fuzz found the first: a fence):
- *  - calls: only intrinsics on a list known to select (not stacksave or
- *    stackrestore), no llvm.nvvm.* intrinsic on integers wider than 64
- *    bits, and no functions that no library provides (kspec links no
- *    libdevice);
- *  - instructions: fences; atomic loads and stores stronger than
- *    monotonic; read-modify-write atomics outside the generic, global,
- *    shared and local spaces; address-space casts other than between the
- *    generic space and the global, shared, constant or local one;
- *    conversions between floating point and integers wider than 64 bits;
- *    indirectbr;
- *  - types, wherever they appear: fp128, x86_fp80, ppc_fp128, x86 and
- *    target extension types, scalable vectors, integers wider than 64 bits
- *    other than a scalar i128, vectors of more than 1024 elements, and
- *    empty aggregates as parameters;
- *  - globals: thread-local ones, aliases and ifuncs, static constructors
- *    and destructors, spaces PTX has no directive for, initial values in
- *    shared or local memory (other than zero), initializers NVPTX cannot
- *    print (arithmetic on addresses), and names with characters a PTX
- *    symbol cannot hold;
- *  - inline asm (screen_asm.c).
- * What passes may still fail in ptxas or the driver, which report errors.
+ * LLVM's NVPTX backend ends the process (report_fatal_error, or a crash in
+ * a build without assertions) on much that the verifier accepts: types it
+ * has no registers for, address spaces it does not have, fences, atomic
+ * loads with ordering, static initializers PTX cannot express, operations
+ * it has no instruction for (llvm.sin.f32 without fast-math flags,
+ * llvm.pow), and some of it already in its IR passes (NVVMReflect on a
+ * non-constant argument). Two screens keep that away:
+ *  - ks_ir_screen_module, on a template when it is loaded: what no binding
+ *    can remove (types, address spaces, globals, constructors, symbol
+ *    names, __nvvm_reflect calls);
+ *  - ks_ir_screen, on the module codegen will see: the same, plus calls,
+ *    instructions and allocas that binding and optimization may have
+ *    folded away.
+ * llvm.nvvm.* intrinsics differ per architecture and PTX ISA; those known
+ * to select everywhere (sm_60 and PTX ISA 6.0 on) pass, and any other asks
+ * the caller to run codegen where a crash cannot take the process down.
  */
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include <llvm-c/Target.h>
 
 #include "ir/ks_ir.h"
 
-enum {
-  MAX_DEPTH = 64,    /* nesting of types and constants */
-  BUDGET = 4000000,  /* type and constant nodes visited, at most */
-  MAX_VECTOR = 1024, /* elements of a vector */
-  AS_GENERIC = 0,
-  AS_GLOBAL = 1,
-  AS_SHARED = 3,
-  AS_CONST = 4,
-  AS_LOCAL = 5,
-};
+enum { MAX_TYPE_DEPTH = 64, MAX_CONST_DEPTH = 32 };
+
+/* The screen's state: where messages go and what it is checking for. */
+typedef struct screen {
+  const char *tname;
+  char *err;
+  size_t cap;
+  int codegen;  /* the module codegen will see (else a template as loaded) */
+  unsigned ptx; /* the PTX ISA codegen emits (x10), when codegen */
+  int isolate;  /* out: an llvm.nvvm.* intrinsic not known to select */
+  char why[96]; /* what type_problem found */
+  /* Types already found good (LLVM's types are unique per context), by a
+   * hash of their address: most operands repeat a few types. */
+  LLVMTypeRef good[64];
+} screen;
+
+/* ---- intrinsics ---------------------------------------------------------- */
 
 /* Intrinsic name prefixes the NVPTX backend selects or expands for any
  * operand type it is given by clang or the optimizer. */
 static const char *const allowed[] = {
-    "llvm.nvvm.",
     "llvm.memcpy.",
     "llvm.memmove.",
     "llvm.memset.",
@@ -103,16 +97,93 @@ static const char *const allowed[] = {
     "llvm.invariant.",
     "llvm.launder.invariant.",
     "llvm.strip.invariant.",
+    "llvm.stacksave",
+    "llvm.stackrestore",
     "llvm.experimental.noalias.scope.decl",
     "llvm.is.constant.",
     "llvm.objectsize.",
     "llvm.prefetch",
     "llvm.donothing",
+    "llvm.threadlocal.address.",
+    "llvm.va_start",
+    "llvm.va_end",
+    "llvm.va_copy",
 };
 
-/* Functions the CUDA driver provides to every module. */
-static const char *const runtime[] = {"vprintf", "malloc", "free",
-                                      "__assertfail"};
+/* llvm.nvvm.* intrinsics (the name after "llvm.nvvm.") that select on
+ * every architecture kspec targets (sm_60 on) at every PTX ISA it emits
+ * (6.0 on). A name matches an entry it starts with; an entry ending in '$'
+ * must match whole. Others (tensor cores, clusters, cp.async, redux,
+ * match, the pre-sm_70 shfl and vote, ...) need a later sm, a later ISA or
+ * an earlier sm, which only codegen knows. */
+static const char *const nvvm_everywhere[] = {
+    "read.ptx.sreg.tid.",
+    "read.ptx.sreg.ntid.",
+    "read.ptx.sreg.ctaid.",
+    "read.ptx.sreg.nctaid.",
+    "read.ptx.sreg.warpsize",
+    "read.ptx.sreg.laneid",
+    "read.ptx.sreg.warpid",
+    "read.ptx.sreg.nwarpid",
+    "read.ptx.sreg.smid",
+    "read.ptx.sreg.nsmid",
+    "read.ptx.sreg.gridid",
+    "read.ptx.sreg.lanemask.",
+    "read.ptx.sreg.clock",
+    "read.ptx.sreg.globaltimer",
+    "barrier0",
+    "bar.sync$",
+    "barrier.sync",
+    "bar.warp.sync$",
+    "membar.cta$",
+    "membar.gl$",
+    "membar.sys$",
+    "shfl.sync.",
+    "vote.all.sync$",
+    "vote.any.sync$",
+    "vote.uni.sync$",
+    "vote.ballot.sync$",
+    "mul24.i$",
+    "mul24.ui$",
+    "mulhi.i$",
+    "mulhi.ui$",
+    "mulhi.ll$",
+    "mulhi.ull$",
+    "sad.i$",
+    "sad.ui$",
+    "prmt$",
+    "bitcast.f2i$",
+    "bitcast.i2f$",
+    "bitcast.ll2d$",
+    "bitcast.d2ll$",
+    "isspacep.global$",
+    "isspacep.shared$",
+    "isspacep.local$",
+    "isspacep.const$",
+};
+
+/* Floating-point operations of llvm.nvvm.*: STEM.f, STEM.ftz.f, STEM.d. */
+static const char *const nvvm_float_stems[] = {
+    "fma.rn",        "fma.rz",       "fma.rm",     "fma.rp",     "add.rn",
+    "add.rz",        "add.rm",       "add.rp",     "mul.rn",     "mul.rz",
+    "mul.rm",        "mul.rp",       "div.rn",     "div.rz",     "div.rm",
+    "div.rp",        "rcp.rn",       "rcp.rz",     "rcp.rm",     "rcp.rp",
+    "sqrt.rn",       "sqrt.rz",      "sqrt.rm",    "sqrt.rp",    "sqrt",
+    "sqrt.approx",   "rsqrt.approx", "sin.approx", "cos.approx", "ex2.approx",
+    "lg2.approx",    "div.approx",   "fmin",       "fmax",       "fabs",
+    "saturate",      "floor",        "ceil",       "trunc",      "round",
+    "rcp.approx.ftz"};
+
+/* Conversions of llvm.nvvm.*: PREFIX followed by a rounding mode. */
+static const char *const nvvm_cvt_prefixes[] = {
+    "f2i.",   "f2ui.",  "d2i.",  "d2ui.",  "f2ll.",  "f2ull.", "d2ll.",
+    "d2ull.", "i2f.",   "ui2f.", "ll2f.",  "ull2f.", "i2d.",   "ui2d.",
+    "ll2d.",  "ull2d.", "d2f.",  "f2h.rn", "d2i.lo", "d2i.hi", "lohi.i2d"};
+
+static int starts(const char *s, size_t len, const char *p) {
+  size_t l = strlen(p);
+  return len >= l && memcmp(s, p, l) == 0;
+}
 
 static int listed(const char *name, size_t len, const char *const *list,
                   size_t n, int prefix) {
@@ -125,134 +196,384 @@ static int listed(const char *name, size_t len, const char *const *list,
   return 0;
 }
 
-/* The screen's state: where it is, for messages, and what is left of its
- * budget (bitcode can share types and constants into a DAG whose walk
- * would never end). */
-typedef struct screen {
-  const char *tname;
-  unsigned sm;
-  LLVMValueRef fn; /* the function being screened, or NULL */
-  long budget;
-  char *err;
-  size_t cap;
-} screen;
+static int nvvm_float_op(const char *s, size_t len) {
+  static const char *const ends[] = {".ftz.f", ".f", ".d"};
+  for (size_t e = 0; e < 3; e++) {
+    size_t el = strlen(ends[e]);
+    if (len <= el || memcmp(s + len - el, ends[e], el) != 0)
+      continue;
+    if (listed(s, len - el, nvvm_float_stems,
+               sizeof nvvm_float_stems / sizeof *nvvm_float_stems, 0))
+      return 1;
+  }
+  return 0;
+}
 
-/* KS_ECODEGEN with "codegen: TEMPLATE: 'FUNCTION' WHAT" (no function
- * outside one), and ", which the NVPTX backend cannot compile" after it
- * unless as_is. */
-static ks_status vreject(screen *s, int as_is, const char *fmt, va_list ap) {
-  char what[384];
+/* A type ldg/ldu/atomic intrinsics take on every target: a scalar of 8 to
+ * 64 bits or a vector of 2 or 4 of them, 128 bits at most. */
+static int plain_access_type(LLVMTypeRef ty) {
+  unsigned n = 1;
+  if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind) {
+    n = LLVMGetVectorSize(ty);
+    ty = LLVMGetElementType(ty);
+    if (n != 2 && n != 4)
+      return 0;
+  }
+  unsigned bits = 0;
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMIntegerTypeKind:
+    bits = LLVMGetIntTypeWidth(ty);
+    break;
+  case LLVMHalfTypeKind:
+    bits = 16;
+    break;
+  case LLVMFloatTypeKind:
+    bits = 32;
+    break;
+  case LLVMDoubleTypeKind:
+  case LLVMPointerTypeKind:
+    bits = 64;
+    break;
+  default:
+    return 0;
+  }
+  return (bits == 8 || bits == 16 || bits == 32 || bits == 64) &&
+         n * bits <= (n == 1 ? 64u : 128u);
+}
+
+/* Does llvm.nvvm.REST (called as call) select on every target? */
+static int nvvm_everywhere_ok(const char *rest, size_t len, LLVMValueRef call) {
+  for (size_t i = 0; i < sizeof nvvm_everywhere / sizeof *nvvm_everywhere;
+       i++) {
+    const char *e = nvvm_everywhere[i];
+    size_t l = strlen(e);
+    if (e[l - 1] == '$' ? len == l - 1 && memcmp(rest, e, l - 1) == 0
+                        : len >= l && memcmp(rest, e, l) == 0)
+      return 1;
+  }
+  if (nvvm_float_op(rest, len) ||
+      listed(rest, len, nvvm_cvt_prefixes,
+             sizeof nvvm_cvt_prefixes / sizeof *nvvm_cvt_prefixes, 1))
+    return 1;
+  if (starts(rest, len, "ldg.global.") || starts(rest, len, "ldu.global."))
+    return plain_access_type(LLVMTypeOf(call));
+  if (starts(rest, len, "atomic.")) { /* scalars; inc and dec 32-bit only */
+    LLVMTypeRef ty = LLVMTypeOf(call);
+    int narrow = starts(rest, len, "atomic.inc.") ||
+                 starts(rest, len, "atomic.dec.") ||
+                 starts(rest, len, "atomic.load.");
+    return LLVMGetTypeKind(ty) != LLVMVectorTypeKind && plain_access_type(ty) &&
+           (!narrow || LLVMGetTypeKind(ty) != LLVMIntegerTypeKind ||
+            LLVMGetIntTypeWidth(ty) == 32);
+  }
+  return 0;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static ks_status reject(screen *sc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static ks_status reject(screen *sc, const char *fmt, ...) {
+  char what[400];
+  va_list ap;
+  va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
-  size_t len = 0;
-  const char *fn = s->fn ? LLVMGetValueName2(s->fn, &len) : NULL;
-  const char *tail = as_is ? "" : ", which the NVPTX backend cannot compile";
-  if (fn)
-    return ks_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: '%.*s' %s%s",
-                   s->tname, (int)(len > 64 ? 64 : len), fn, what, tail);
-  return ks_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: %s%s", s->tname,
-                 what, tail);
-}
-
-static ks_status reject(screen *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static ks_status reject(screen *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ks_status st = vreject(s, 0, fmt, ap);
   va_end(ap);
-  return st;
+  return ks_fail(sc->err, sc->cap, KS_ECODEGEN, "codegen: %s: %s", sc->tname,
+                 what);
 }
 
-static ks_status reject_as_is(screen *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static ks_status reject_as_is(screen *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ks_status st = vreject(s, 1, fmt, ap);
-  va_end(ap);
-  return st;
+/* A value's name for messages (at most 64 bytes of it). */
+static const char *name_of(LLVMValueRef v, int *len) {
+  size_t n = 0;
+  const char *s = LLVMGetValueName2(v, &n);
+  *len = n > 64 ? 64 : (int)n;
+  return n ? s : "(unnamed)";
 }
 
-/* ---- types ---------------------------------------------------------------
+/* ---- types ----------------------------------------------------------------
  */
 
-/* What is wrong with ty ("fp128", ...), or NULL. in_vector: ty is a
- * vector's element. */
-static const char *bad_type(screen *s, LLVMTypeRef ty, int in_vector,
-                            int depth) {
-  if (--s->budget < 0 || depth > MAX_DEPTH)
-    return "types nested too deep";
-  switch (LLVMGetTypeKind(ty)) {
-  case LLVMIntegerTypeKind: {
-    unsigned w = LLVMGetIntTypeWidth(ty);
-    if (w <= 64 || (w == 128 && !in_vector))
-      return NULL;
-    return in_vector ? "a vector of integers wider than 64 bits"
-                     : "an integer wider than 64 bits (other than i128)";
+/* The address spaces of NVPTX: generic, global, shared, constant, local
+ * and kernel parameters. */
+static int nvptx_space(unsigned as) {
+  return as == 0 || as == 1 || as == 3 || as == 4 || as == 5 || as == 101;
+}
+
+static int type_problem_walk(screen *sc, LLVMTypeRef ty, unsigned depth);
+
+/* 1 (and sc->why) if the backend cannot handle ty or a type in it. */
+static int type_problem(screen *sc, LLVMTypeRef ty, unsigned depth) {
+  size_t h = ((uintptr_t)ty >> 4) % (sizeof sc->good / sizeof *sc->good);
+  if (sc->good[h] == ty)
+    return 0;
+  int bad = type_problem_walk(sc, ty, depth);
+  if (!bad)
+    sc->good[h] = ty;
+  return bad;
+}
+
+static int type_problem_walk(screen *sc, LLVMTypeRef ty, unsigned depth) {
+  static const struct {
+    LLVMTypeKind kind;
+    const char *what;
+  } bad[] = {{LLVMFP128TypeKind, "type fp128"},
+             {LLVMX86_FP80TypeKind, "type x86_fp80"},
+             {LLVMPPC_FP128TypeKind, "type ppc_fp128"},
+             {LLVMX86_MMXTypeKind, "type x86_mmx"},
+             {LLVMX86_AMXTypeKind, "type x86_amx"},
+             {LLVMScalableVectorTypeKind, "a scalable vector type"},
+             {LLVMTargetExtTypeKind, "a target extension type"}};
+  if (depth > MAX_TYPE_DEPTH) {
+    snprintf(sc->why, sizeof sc->why, "a type nested over %d levels deep",
+             MAX_TYPE_DEPTH);
+    return 1;
   }
-  case LLVMX86_FP80TypeKind:
-  case LLVMFP128TypeKind:
-  case LLVMPPC_FP128TypeKind:
-    return "a floating-point type wider than double";
-  case LLVMX86_MMXTypeKind:
-  case LLVMX86_AMXTypeKind:
-    return "an x86 type";
-  case LLVMTargetExtTypeKind:
-    return "a target extension type";
-  case LLVMScalableVectorTypeKind:
-    return "a scalable vector";
-  case LLVMVectorTypeKind:
-    if (LLVMGetVectorSize(ty) > MAX_VECTOR)
-      return "a vector of more than 1024 elements";
-    return bad_type(s, LLVMGetElementType(ty), 1, depth + 1);
-  case LLVMArrayTypeKind:
-    return bad_type(s, LLVMGetElementType(ty), 0, depth + 1);
-  case LLVMStructTypeKind:
-    for (unsigned i = 0, n = LLVMCountStructElementTypes(ty); i < n; i++) {
-      const char *why =
-          bad_type(s, LLVMStructGetTypeAtIndex(ty, i), 0, depth + 1);
-      if (why)
-        return why;
+  LLVMTypeKind k = LLVMGetTypeKind(ty);
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    if (k == bad[i].kind) {
+      snprintf(sc->why, sizeof sc->why, "%s", bad[i].what);
+      return 1;
     }
-    return NULL;
-  case LLVMFunctionTypeKind: {
-    unsigned n = LLVMCountParamTypes(ty);
-    const char *why = bad_type(s, LLVMGetReturnType(ty), 0, depth + 1);
-    LLVMTypeRef *p = why || !n ? NULL : malloc(n * sizeof *p);
-    if (p)
-      LLVMGetParamTypes(ty, p);
-    else if (!why && n)
-      return "a function type (out of memory)";
-    for (unsigned i = 0; !why && i < n; i++)
-      why = bad_type(s, p[i], 0, depth + 1);
-    free(p);
-    return why;
+  if (k == LLVMPointerTypeKind &&
+      !nvptx_space(LLVMGetPointerAddressSpace(ty))) {
+    snprintf(sc->why, sizeof sc->why,
+             "a pointer to address space %u (NVPTX has 0, 1, 3, 4, 5, 101)",
+             LLVMGetPointerAddressSpace(ty));
+    return 1;
   }
-  default: /* void, label, metadata, token, half, bfloat, float, double, ptr */
-    return NULL;
+  if (k == LLVMVectorTypeKind || k == LLVMArrayTypeKind)
+    return type_problem(sc, LLVMGetElementType(ty), depth + 1);
+  if (k == LLVMStructTypeKind) {
+    unsigned n = LLVMCountStructElementTypes(ty);
+    for (unsigned i = 0; i < n; i++)
+      if (type_problem(sc, LLVMStructGetTypeAtIndex(ty, i), depth + 1))
+        return 1;
   }
+  return 0;
 }
 
-static ks_status check_type(screen *s, LLVMTypeRef ty) {
-  const char *why = bad_type(s, ty, 0, 0);
-  if (!why)
+/* Checks the return and argument types of fn. */
+static ks_status check_signature(screen *sc, LLVMValueRef fn) {
+  int nl = 0;
+  const char *name = name_of(fn, &nl);
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  int bad = type_problem(sc, LLVMGetReturnType(fty), 0);
+  unsigned n = LLVMCountParamTypes(fty);
+  LLVMTypeRef params[n ? n : 1];
+  LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < n && !bad; i++)
+    bad = type_problem(sc, params[i], 0);
+  if (bad)
+    return reject(sc,
+                  "'%.*s' takes or returns %s, which the NVPTX backend "
+                  "cannot compile",
+                  nl, name, sc->why);
+  return KS_OK;
+}
+
+/* ---- globals --------------------------------------------------------------
+ */
+
+/* Can PTX name v as it is (LLVM renames local symbols itself)? */
+static ks_status check_symbol(screen *sc, LLVMValueRef v) {
+  size_t len = 0;
+  const char *s = LLVMGetValueName2(v, &len);
+  LLVMLinkage l = LLVMGetLinkage(v);
+  if (!len || l == LLVMInternalLinkage || l == LLVMPrivateLinkage ||
+      starts(s, len, "llvm."))
     return KS_OK;
-  char *text = LLVMPrintTypeToString(ty);
-  ks_status st = reject(s, "uses %s ('%.40s')", why, text);
-  LLVMDisposeMessage(text);
-  return st;
+  int ok = !(s[0] >= '0' && s[0] <= '9');
+  for (size_t i = 0; i < len && ok; i++)
+    ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+         (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '$';
+  if (ok)
+    return KS_OK;
+  return reject(sc,
+                "symbol '%.*s' is not a PTX identifier (letters, digits, _ "
+                "and $, not starting with a digit)",
+                len > 64 ? 64 : (int)len, s);
 }
 
-/* The address space of a pointer or of a vector of pointers. */
-static unsigned space_of(LLVMTypeRef ty) {
-  if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind)
-    ty = LLVMGetElementType(ty);
-  return LLVMGetTypeKind(ty) == LLVMPointerTypeKind
-             ? LLVMGetPointerAddressSpace(ty)
-             : AS_GENERIC;
+/* Constant expressions NVPTX writes into a static initializer; the others
+ * end the process ("Unsupported expression in static initializer"). */
+static int initializer_ok(LLVMValueRef c, unsigned depth) {
+  if (depth > MAX_CONST_DEPTH)
+    return 0;
+  if (LLVMIsAConstantExpr(c)) {
+    switch (LLVMGetConstOpcode(c)) {
+    case LLVMGetElementPtr:
+    case LLVMTrunc:
+    case LLVMBitCast:
+    case LLVMIntToPtr:
+    case LLVMPtrToInt:
+    case LLVMAdd:
+      break;
+    case LLVMAddrSpaceCast:
+      if (LLVMGetPointerAddressSpace(LLVMTypeOf(c)) == 0)
+        break;
+      return 0;
+    default:
+      return 0;
+    }
+  } else if (LLVMIsAGlobalValue(c) || !LLVMIsAConstant(c) ||
+             LLVMIsAConstantDataSequential(c) || LLVMIsAConstantInt(c) ||
+             LLVMIsAConstantFP(c)) {
+    return 1; /* nothing below a global or a leaf */
+  }
+  int n = LLVMGetNumOperands(c);
+  for (int i = 0; i < n; i++)
+    if (!initializer_ok(LLVMGetOperand(c, i), depth + 1))
+      return 0;
+  return 1;
 }
 
-/* The width of an integer or of a vector's integer elements; 0 else. */
+static ks_status check_global(screen *sc, LLVMValueRef g) {
+  int nl = 0;
+  const char *name = name_of(g, &nl);
+  unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+  LLVMValueRef init = LLVMGetInitializer(g);
+  if (!nvptx_space(as) || as == 101)
+    return reject(sc,
+                  "variable '%.*s' is in address space %u, not one of "
+                  "NVPTX's (0 generic, 1 global, 3 shared, 4 constant)",
+                  nl, name, as);
+  if (as == 5)
+    return reject(sc,
+                  "variable '%.*s' is a module-scope local "
+                  "(addrspace 5) variable, which PTX does not allow",
+                  nl, name);
+  if (LLVMIsThreadLocal(g))
+    return reject(sc,
+                  "variable '%.*s' is thread_local; NVPTX has no "
+                  "thread-local storage",
+                  nl, name);
+  if (type_problem(sc, LLVMGlobalGetValueType(g), 0))
+    return reject(sc,
+                  "variable '%.*s' has %s, which the NVPTX backend "
+                  "cannot compile",
+                  nl, name, sc->why);
+  if (init && as == 3 && !LLVMIsNull(init) && !LLVMIsUndef(init))
+    return reject(sc,
+                  "shared variable '%.*s' has an initial value; shared "
+                  "memory cannot be initialized (store it in the kernel)",
+                  nl, name);
+  if (init && !starts(name, (size_t)nl, "llvm.") && !initializer_ok(init, 0))
+    return reject(sc,
+                  "the initial value of '%.*s' is a constant expression "
+                  "PTX cannot write",
+                  nl, name);
+  return check_symbol(sc, g);
+}
+
+/* llvm.global_ctors / llvm.global_dtors with entries: the NVPTX backend
+ * has no way to run them. */
+static ks_status check_structors(screen *sc, LLVMModuleRef m) {
+  static const char *const names[] = {"llvm.global_ctors", "llvm.global_dtors"};
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef g = LLVMGetNamedGlobal(m, names[i]);
+    LLVMValueRef init = g ? LLVMGetInitializer(g) : NULL;
+    if (init && LLVMGetTypeKind(LLVMTypeOf(init)) == LLVMArrayTypeKind &&
+        LLVMGetArrayLength2(LLVMTypeOf(init)) > 0)
+      return reject(sc,
+                    "the module has global %s (@%s), which the NVPTX "
+                    "backend does not support",
+                    i ? "destructors" : "constructors", names[i]);
+  }
+  return KS_OK;
+}
+
+/* ---- instructions ---------------------------------------------------------
+ */
+
+/* __nvvm_reflect("NAME") as NVVMReflect reads it: one argument, a global
+ * holding a C string (through pointer casts), an integer result; anything
+ * else crashes that pass. */
+static ks_status check_reflect(screen *sc, LLVMValueRef call, LLVMValueRef fn) {
+  int nl = 0;
+  const char *name = name_of(fn, &nl);
+  LLVMValueRef s =
+      LLVMGetNumArgOperands(call) == 1 ? LLVMGetOperand(call, 0) : NULL;
+  for (int i = 0; i < 8 && s; i++) { /* as stripPointerCasts */
+    LLVMOpcode op = LLVMIsAConstantExpr(s)  ? LLVMGetConstOpcode(s)
+                    : LLVMIsAInstruction(s) ? LLVMGetInstructionOpcode(s)
+                                            : LLVMRet;
+    if (op != LLVMAddrSpaceCast && op != LLVMBitCast)
+      break;
+    s = LLVMGetOperand(s, 0);
+  }
+  LLVMValueRef init =
+      s && LLVMIsAGlobalVariable(s) ? LLVMGetInitializer(s) : NULL;
+  size_t len = 0;
+  const char *text =
+      init && LLVMIsAConstantDataSequential(init) && LLVMIsConstantString(init)
+          ? LLVMGetAsString(init, &len)
+          : NULL;
+  if (text && len && text[len - 1] == '\0' && strlen(text) == len - 1 &&
+      LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMIntegerTypeKind)
+    return KS_OK;
+  return reject(sc,
+                "'%.*s' calls __nvvm_reflect with something other than "
+                "a constant string",
+                nl, name);
+}
+
+/* Checks one call to a declaration (codegen screen). */
+static ks_status check_callee(screen *sc, LLVMValueRef call,
+                              LLVMValueRef callee, LLVMValueRef caller) {
+  size_t len = 0;
+  int cl = 0;
+  const char *name = LLVMGetValueName2(callee, &len);
+  const char *cname = name_of(caller, &cl);
+  if (LLVMGetIntrinsicID(callee)) {
+    if (listed(name, len, allowed, sizeof allowed / sizeof *allowed, 1))
+      return KS_OK;
+    if (starts(name, len, "llvm.nvvm.")) {
+      if (!nvvm_everywhere_ok(name + 10, len - 10, call))
+        sc->isolate = 1;
+      return KS_OK;
+    }
+    int math =
+        starts(name, len, "llvm.sin.") || starts(name, len, "llvm.cos.") ||
+        starts(name, len, "llvm.tan.") || starts(name, len, "llvm.exp") ||
+        starts(name, len, "llvm.log") || starts(name, len, "llvm.pow");
+    return reject(sc,
+                  "'%.*s' calls %.*s, which the NVPTX backend cannot "
+                  "compile%s",
+                  cl, cname, (int)len, name,
+                  math ? " (use the llvm.nvvm.* form, e.g. "
+                         "__nvvm_sin_approx_f)"
+                       : "");
+  }
+  if (starts(name, len, "llvm."))
+    return reject(sc,
+                  "'%.*s' calls %.*s, which is not an intrinsic this "
+                  "LLVM knows",
+                  cl, cname, (int)len, name);
+  static const char *const runtime[] = {"vprintf", "malloc", "free",
+                                        "__assertfail"};
+  if (listed(name, len, runtime, sizeof runtime / sizeof *runtime, 0))
+    return KS_OK;
+  return reject(sc,
+                "'%.*s' calls external function '%.*s', which nothing "
+                "provides (kspec links no libdevice)",
+                cl, cname, (int)len, name);
+}
+
+/* A block address among v's operands, within a few levels of constants. */
+static int has_blockaddress(LLVMValueRef v, unsigned depth) {
+  if (LLVMIsABlockAddress(v))
+    return 1;
+  if (depth > 4 || !LLVMIsAConstantExpr(v))
+    return 0;
+  int n = LLVMGetNumOperands(v);
+  for (int i = 0; i < n; i++)
+    if (has_blockaddress(LLVMGetOperand(v, i), depth + 1))
+      return 1;
+  return 0;
+}
+
+/* Integer width of a cast's integer side (the element's for vectors). */
 static unsigned int_width(LLVMTypeRef ty) {
   if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind)
     ty = LLVMGetElementType(ty);
@@ -260,316 +581,222 @@ static unsigned int_width(LLVMTypeRef ty) {
                                                     : 0;
 }
 
-static int specific_space(unsigned as) {
-  return as == AS_GLOBAL || as == AS_SHARED || as == AS_CONST || as == AS_LOCAL;
-}
-
-/* Casts and conversions, as instructions or constant expressions. */
-static ks_status check_cast(screen *s, LLVMOpcode op, LLVMTypeRef from,
-                            LLVMTypeRef to) {
-  if (op == LLVMAddrSpaceCast) {
-    unsigned a = space_of(from), b = space_of(to);
-    if (!((a == AS_GENERIC && specific_space(b)) ||
-          (b == AS_GENERIC && specific_space(a))))
-      return reject(s, "casts address space %u to %u", a, b);
-  }
-  if ((op == LLVMFPToSI || op == LLVMFPToUI) && int_width(to) > 64)
-    return reject(s, "converts floating point to i%u", int_width(to));
-  if ((op == LLVMSIToFP || op == LLVMUIToFP) && int_width(from) > 64)
-    return reject(s, "converts i%u to floating point", int_width(from));
-  return KS_OK;
-}
-
-/* ---- constants -----------------------------------------------------------
- */
-
-/* The constant expressions inside c (an operand): casts and types. */
-static ks_status check_const(screen *s, LLVMValueRef c, int depth) {
-  if (--s->budget < 0 || depth > MAX_DEPTH)
-    return reject(s, "uses constants nested too deep");
-  if (LLVMIsAGlobalValue(c) || LLVMIsABlockAddress(c))
-    return KS_OK;
-  ks_status st = check_type(s, LLVMTypeOf(c));
-  if (st == KS_OK && LLVMIsAConstantExpr(c) && LLVMGetNumOperands(c) > 0)
-    st = check_cast(s, LLVMGetConstOpcode(c), LLVMTypeOf(LLVMGetOperand(c, 0)),
-                    LLVMTypeOf(c));
-  if (!LLVMIsAConstantExpr(c) && !LLVMIsAConstantArray(c) &&
-      !LLVMIsAConstantStruct(c) && !LLVMIsAConstantVector(c))
-    return st;
-  for (int i = 0, n = LLVMGetNumOperands(c); st == KS_OK && i < n; i++)
-    st = check_const(s, LLVMGetOperand(c, i), depth + 1);
-  return st;
-}
-
-/* Can NVPTX print initializer c of a global? Plain data, references to
- * globals, addresses inside them and casts of those; no arithmetic. */
-static ks_status check_init(screen *s, LLVMValueRef c, int depth) {
-  if (--s->budget < 0 || depth > MAX_DEPTH)
-    return reject(s, "an initializer nested too deep");
-  if (LLVMIsAConstantInt(c) || LLVMIsAConstantFP(c) ||
-      LLVMIsAConstantPointerNull(c) || LLVMIsUndef(c) ||
-      LLVMIsAConstantAggregateZero(c) || LLVMIsAConstantDataSequential(c) ||
-      LLVMIsAGlobalVariable(c) || LLVMIsAFunction(c) || LLVMIsABlockAddress(c))
-    return KS_OK;
-  int walk = LLVMIsAConstantArray(c) || LLVMIsAConstantStruct(c) ||
-             LLVMIsAConstantVector(c);
-  if (LLVMIsAConstantExpr(c)) {
-    LLVMOpcode op = LLVMGetConstOpcode(c);
-    walk = op == LLVMGetElementPtr || op == LLVMAddrSpaceCast ||
-           op == LLVMPtrToInt || op == LLVMIntToPtr || op == LLVMBitCast;
-    if (!walk)
-      return reject(s, "an initializer computes with addresses");
-    ks_status st =
-        check_cast(s, op, LLVMTypeOf(LLVMGetOperand(c, 0)), LLVMTypeOf(c));
-    if (st != KS_OK)
-      return st;
-  }
-  if (!walk)
-    return reject(s, "an initializer of a kind NVPTX cannot print");
-  for (int i = 0, n = LLVMGetNumOperands(c); i < n; i++) {
-    ks_status st = check_init(s, LLVMGetOperand(c, i), depth + 1);
-    if (st != KS_OK)
-      return st;
-  }
-  return KS_OK;
-}
-
-/* ---- globals -------------------------------------------------------------
- */
-
-/* PTX symbols hold letters, digits, '_', '$', and NVPTX renames '.', '@'. */
-static int name_ok(const char *n, size_t len) {
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)n[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-          (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.' ||
-          c == '@'))
-      return 0;
-  }
-  return 1;
-}
-
-static ks_status check_name(screen *s, LLVMValueRef g) {
-  size_t len = 0;
-  const char *n = LLVMGetValueName2(g, &len);
-  if (name_ok(n, len))
-    return KS_OK;
-  return reject(s, "the name '%.*s' (PTX names hold letters, digits, _ $)",
-                (int)(len > 64 ? 64 : len), n);
-}
-
-/* llvm.global_ctors and llvm.global_dtors with entries: NVPTX has no
- * static constructors. */
-static int has_entries(LLVMModuleRef m, const char *name) {
-  LLVMValueRef g = LLVMGetNamedGlobal(m, name);
-  LLVMValueRef init = g ? LLVMGetInitializer(g) : NULL;
-  return init && !LLVMIsAConstantAggregateZero(init) &&
-         LLVMGetNumOperands(init) > 0;
-}
-
-static ks_status check_global(screen *s, LLVMValueRef g) {
-  unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
-  LLVMValueRef init = LLVMGetInitializer(g);
-  ks_status st = check_name(s, g);
-  if (st != KS_OK)
-    return st;
-  size_t len = 0;
-  const char *n = LLVMGetValueName2(g, &len);
-  int shown = (int)(len > 64 ? 64 : len);
-  if (LLVMIsThreadLocal(g))
-    return reject(s, "the thread-local global '%.*s'", shown, n);
-  if (as != AS_GENERIC && !specific_space(as))
-    return reject(s, "the global '%.*s' in address space %u", shown, n, as);
-  if (init && (as == AS_SHARED || as == AS_LOCAL) && !LLVMIsUndef(init) &&
-      !LLVMIsNull(init))
-    return reject(s,
-                  "an initial value for '%.*s' in address space %u (shared "
-                  "and local memory start undefined)",
-                  shown, n, as);
-  st = check_type(s, LLVMGlobalGetValueType(g));
-  if (st == KS_OK && init && strncmp(n, "llvm.", 5) != 0)
-    st = check_init(s, init, 0);
-  return st;
-}
-
-static ks_status check_module(screen *s, LLVMModuleRef m) {
-  if (LLVMGetFirstGlobalAlias(m))
-    return reject(s, "aliases (kspec supports none)");
-  if (LLVMGetFirstGlobalIFunc(m))
-    return reject(s, "ifuncs");
-  if (has_entries(m, "llvm.global_ctors") ||
-      has_entries(m, "llvm.global_dtors"))
-    return reject(s, "static constructors or destructors");
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    ks_status st = check_global(s, g);
-    if (st != KS_OK)
-      return st;
-  }
-  return KS_OK;
-}
-
-/* ---- functions and instructions ------------------------------------------
- */
-
-/* Checks one called declaration. */
-static ks_status check_callee(screen *s, LLVMValueRef call,
-                              LLVMValueRef callee) {
-  size_t len = 0;
-  const char *name = LLVMGetValueName2(callee, &len);
-  if (LLVMGetIntrinsicID(callee)) {
-    if (!listed(name, len, allowed, sizeof allowed / sizeof *allowed, 1))
-      return reject_as_is(s,
-                          "calls %.*s, which the NVPTX backend cannot compile "
-                          "(use the llvm.nvvm.* form, e.g. "
-                          "__nvvm_sin_approx_f)",
-                          (int)len, name);
-    if (len >= 10 && memcmp(name, "llvm.nvvm.", 10) == 0) {
-      LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
-      unsigned np = LLVMCountParamTypes(fty);
-      LLVMTypeRef *p = malloc((np ? np : 1) * sizeof *p);
-      int wide = int_width(LLVMGetReturnType(fty)) > 64;
-      if (p)
-        LLVMGetParamTypes(fty, p);
-      for (unsigned i = 0; p && !wide && i < np; i++)
-        wide = int_width(p[i]) > 64;
-      free(p);
-      if (wide)
-        return reject(s, "calls %.*s on integers wider than 64 bits", (int)len,
-                      name);
-    }
-    return KS_OK;
-  }
-  if (listed(name, len, runtime, sizeof runtime / sizeof *runtime, 0))
-    return KS_OK;
-  return reject_as_is(s,
-                      "calls external function '%.*s', which nothing "
-                      "provides (kspec links no libdevice)",
-                      (int)len, name);
-}
-
-static ks_status check_call(screen *s, LLVMValueRef i) {
-  LLVMValueRef callee = LLVMGetCalledValue(i);
-  ks_status st = check_type(s, LLVMGetCalledFunctionType(i));
-  if (st != KS_OK || !callee)
-    return st;
-  if (LLVMIsAInlineAsm(callee)) {
-    char why[256];
-    if (ks_ir_screen_asm(callee, s->sm, why, sizeof why) != 0)
-      return reject(s, "has inline asm with %s", why);
-    return KS_OK;
-  }
-  if (LLVMIsAFunction(callee) && LLVMIsDeclaration(callee))
-    return check_callee(s, i, callee);
-  return KS_OK;
-}
-
-static const char *ordering_name(LLVMAtomicOrdering o) {
-  switch (o) {
-  case LLVMAtomicOrderingAcquire:
-    return "acquire";
-  case LLVMAtomicOrderingRelease:
-    return "release";
-  case LLVMAtomicOrderingAcquireRelease:
-    return "acq_rel";
-  default:
-    return "seq_cst";
-  }
-}
-
-/* The rules of particular instructions. */
-static ks_status check_opcode(screen *s, LLVMValueRef i) {
+/* What codegen cannot select in instruction i, or NULL. */
+static const char *inst_problem(LLVMValueRef i, int in_entry) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   switch (op) {
   case LLVMFence:
-    return reject(s, "has a fence (use __threadfence(): llvm.nvvm.membar.*)");
-  case LLVMIndirectBr:
-    return reject(s, "has an indirectbr");
+    return "a fence instruction, which LLVM 19's NVPTX backend cannot select "
+           "(use __threadfence(): llvm.nvvm.membar.*)";
   case LLVMLoad:
   case LLVMStore:
     if (LLVMGetOrdering(i) > LLVMAtomicOrderingMonotonic)
-      return reject(s, "has an atomic %s with %s ordering",
-                    op == LLVMLoad ? "load" : "store",
-                    ordering_name(LLVMGetOrdering(i)));
-    return KS_OK;
-  case LLVMAtomicRMW:
-  case LLVMAtomicCmpXchg: {
-    unsigned as = space_of(LLVMTypeOf(LLVMGetOperand(i, 0)));
-    if (as != AS_GENERIC && as != AS_GLOBAL && as != AS_SHARED &&
-        as != AS_LOCAL)
-      return reject(s, "has an atomic in address space %u", as);
-    return KS_OK;
-  }
-  case LLVMAlloca:
-    return check_type(s, LLVMGetAllocatedType(i));
-  case LLVMGetElementPtr:
-    return check_type(s, LLVMGetGEPSourceElementType(i));
-  case LLVMCall:
-  case LLVMInvoke:
-  case LLVMCallBr:
-    return check_call(s, i);
-  case LLVMAddrSpaceCast:
+      return "an atomic load or store ordered stronger than monotonic, which "
+             "LLVM 19's NVPTX backend cannot select (use a relaxed access "
+             "and llvm.nvvm.membar.*)";
+    break;
   case LLVMFPToSI:
   case LLVMFPToUI:
+    if (int_width(LLVMTypeOf(i)) > 64)
+      return "a conversion from floating point to an integer wider than 64 "
+             "bits, which needs a library the NVPTX backend does not have";
+    break;
   case LLVMSIToFP:
   case LLVMUIToFP:
-    return check_cast(s, op, LLVMTypeOf(LLVMGetOperand(i, 0)), LLVMTypeOf(i));
+    if (int_width(LLVMTypeOf(LLVMGetOperand(i, 0))) > 64)
+      return "a conversion to floating point from an integer wider than 64 "
+             "bits, which needs a library the NVPTX backend does not have";
+    break;
+  case LLVMAlloca:
+    if (!LLVMIsAConstant(LLVMGetOperand(i, 0)) || !in_entry)
+      return "an alloca of a run-time size (or outside the entry block), "
+             "which the NVPTX backend turns into invalid PTX";
+    break;
+  case LLVMIndirectBr:
+    return "an indirectbr, which the NVPTX backend cannot compile";
   default:
-    return KS_OK;
+    break;
   }
+  return NULL;
 }
 
-static ks_status check_instruction(screen *s, LLVMValueRef i) {
-  ks_status st = check_opcode(s, i);
-  if (st == KS_OK)
-    st = check_type(s, LLVMTypeOf(i));
-  for (int k = 0, n = LLVMGetNumOperands(i); st == KS_OK && k < n; k++) {
-    LLVMValueRef v = LLVMGetOperand(i, k);
-    if (!v || LLVMValueIsBasicBlock(v) ||
-        LLVMGetValueKind(v) == LLVMMetadataAsValueValueKind)
+/* What i's type, operands or allocation hold that LLVM cannot take. One
+ * pass over the operands: this runs on every instruction of a compile. */
+enum { OP_OK, OP_TYPE, OP_RESERVED, OP_BLOCKADDRESS };
+static int operand_problem(screen *sc, LLVMValueRef i, LLVMValueRef *what) {
+  if (type_problem(sc, LLVMTypeOf(i), 0) ||
+      (LLVMIsAAllocaInst(i) && type_problem(sc, LLVMGetAllocatedType(i), 0)))
+    return OP_TYPE; /* sc->why says which */
+  int n = LLVMGetNumOperands(i);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef o = LLVMGetOperand(i, k);
+    if (!o)
       continue;
-    st = check_type(s, LLVMTypeOf(v));
-    if (st == KS_OK && LLVMIsAConstant(v))
-      st = check_const(s, v, 0);
+    if (type_problem(sc, LLVMTypeOf(o), 0))
+      return OP_TYPE;
+    if (!LLVMIsAConstant(o))
+      continue;
+    /* LLVM's passes assume no code uses the variables it reserves for
+     * itself (llvm.global.annotations, llvm.used, ...), and crash */
+    size_t len = 0;
+    const char *name =
+        LLVMIsAGlobalVariable(o) ? LLVMGetValueName2(o, &len) : NULL;
+    if (name && starts(name, len, "llvm.")) {
+      *what = o;
+      return OP_RESERVED;
+    }
+    if (sc->codegen && has_blockaddress(o, 0))
+      return OP_BLOCKADDRESS;
   }
-  return st;
+  return OP_OK;
 }
 
-/* A function's name and signature: no empty aggregates as parameters. */
-static ks_status check_signature(screen *s, LLVMModuleRef m, LLVMValueRef fn) {
-  ks_status st = check_name(s, fn);
-  if (st == KS_OK && !LLVMGetIntrinsicID(fn))
-    st = check_type(s, LLVMGlobalGetValueType(fn));
-  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
-  for (LLVMValueRef p = LLVMGetFirstParam(fn); st == KS_OK && p;
-       p = LLVMGetNextParam(p)) {
-    LLVMTypeRef ty = LLVMTypeOf(p);
-    LLVMTypeKind k = LLVMGetTypeKind(ty);
-    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) &&
-        LLVMTypeIsSized(ty) && LLVMABISizeOfType(dl, ty) == 0)
-      st = reject(s, "takes an empty aggregate as a parameter");
+/* The one-line refusal of operand_problem's answer op for i in fn. */
+static ks_status operand_reject(screen *sc, int op, LLVMValueRef fn,
+                                LLVMValueRef what) {
+  int nl = 0, wl = 0;
+  const char *name = name_of(fn, &nl);
+  if (op == OP_TYPE)
+    return reject(sc, "'%.*s' uses %s, which the NVPTX backend cannot compile",
+                  nl, name, sc->why);
+  if (op == OP_RESERVED) {
+    const char *w = name_of(what, &wl);
+    return reject(sc, "'%.*s' uses @%.*s, a variable reserved for LLVM", nl,
+                  name, wl, w);
   }
-  return st;
+  return reject(sc,
+                "'%.*s' has a block address (blockaddress), which the "
+                "NVPTX backend cannot compile",
+                nl, name);
 }
 
-static ks_status check_function(screen *s, LLVMModuleRef m, LLVMValueRef fn) {
-  s->fn = fn;
-  ks_status st = check_signature(s, m, fn);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); st == KS_OK && bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); st == KS_OK && i;
-         i = LLVMGetNextInstruction(i))
-      st = check_instruction(s, i);
-  s->fn = NULL;
-  return st;
+static ks_status check_call(screen *sc, LLVMValueRef i, LLVMValueRef fn) {
+  LLVMValueRef callee = LLVMGetCalledValue(i);
+  /* A constraint the operand's type does not fit ends the process in
+   * codegen, and which fit depends on the sm. */
+  if (callee && LLVMIsAInlineAsm(callee))
+    sc->isolate = 1;
+  if (!callee || !LLVMIsAFunction(callee))
+    return KS_OK;
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(callee, &len);
+  if ((len == 14 && memcmp(name, "__nvvm_reflect", 14) == 0) ||
+      (len == 17 && memcmp(name, "llvm.nvvm.reflect", 17) == 0))
+    return check_reflect(sc, i, fn);
+  if (sc->codegen && LLVMIsDeclaration(callee))
+    return check_callee(sc, i, callee, fn);
+  return KS_OK;
 }
 
-ks_status ks_ir_screen(LLVMModuleRef m, unsigned sm, const char *tname,
-                       char *err, size_t cap) {
-  screen s = {
-      .tname = tname, .sm = sm, .budget = BUDGET, .err = err, .cap = cap};
-  ks_status st = check_module(&s, m);
-  for (LLVMValueRef fn = LLVMGetFirstFunction(m); st == KS_OK && fn;
+static ks_status check_body(screen *sc, LLVMValueRef fn) {
+  int nl = 0;
+  const char *name = name_of(fn, &nl);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef what = NULL;
+      int op = operand_problem(sc, i, &what);
+      if (op != OP_OK)
+        return operand_reject(sc, op, fn, what);
+      const char *why = sc->codegen ? inst_problem(i, bb == entry) : NULL;
+      if (why)
+        return reject(sc, "'%.*s' has %s", nl, name, why);
+      if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i) || LLVMIsACallBrInst(i)) {
+        ks_status s = check_call(sc, i, fn);
+        if (s != KS_OK)
+          return s;
+      }
+    }
+  return KS_OK;
+}
+
+static ks_status check_function(screen *sc, LLVMValueRef fn) {
+  int nl = 0;
+  const char *name = name_of(fn, &nl);
+  int body = !LLVMIsDeclaration(fn);
+  if (LLVMGetIntrinsicID(fn) || (!body && !LLVMGetFirstUse(fn)))
+    return KS_OK;
+  if (LLVMHasPrefixData(fn) || LLVMHasPrologueData(fn))
+    return reject(sc,
+                  "function '%.*s' has prefix or prologue data, which "
+                  "the NVPTX backend does not support",
+                  nl, name);
+  unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(fn));
+  if (as != 0)
+    return reject(sc,
+                  "function '%.*s' is in address space %u; NVPTX "
+                  "functions are in address space 0",
+                  nl, name, as);
+  ks_status s = check_symbol(sc, fn);
+  if (s == KS_OK)
+    s = check_signature(sc, fn);
+  if (s == KS_OK && body)
+    s = check_body(sc, fn);
+  return s;
+}
+
+static int weak_linkage(LLVMValueRef g) {
+  LLVMLinkage l = LLVMGetLinkage(g);
+  return l == LLVMWeakAnyLinkage || l == LLVMWeakODRLinkage ||
+         l == LLVMLinkOnceAnyLinkage || l == LLVMLinkOnceODRLinkage ||
+         l == LLVMExternalWeakLinkage || l == LLVMCommonLinkage;
+}
+
+/* NVPTX writes an alias as .alias (PTX ISA 6.3 on) of a function with a
+ * body that is no kernel, neither of them weak; anything else ends the
+ * process. */
+static ks_status check_alias(screen *sc, LLVMModuleRef m, LLVMValueRef a) {
+  int nl = 0;
+  const char *name = name_of(a, &nl);
+  LLVMValueRef f = LLVMAliasGetAliasee(a);
+  for (int i = 0; i < 16 && f && LLVMIsAGlobalAlias(f); i++)
+    f = LLVMAliasGetAliasee(f);
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      ks_ir_is_kernel(m, f) || weak_linkage(a) || weak_linkage(f))
+    return reject(sc,
+                  "alias '%.*s' is not of a function with a body that "
+                  "is no kernel, or is weak; NVPTX has no other aliases",
+                  nl, name);
+  if (sc->codegen && sc->ptx < 63)
+    return reject(sc,
+                  "alias '%.*s' needs PTX ISA 6.3 (.alias); this "
+                  "compile emits %u.%u",
+                  nl, name, sc->ptx / 10, sc->ptx % 10);
+  return check_symbol(sc, a);
+}
+
+static ks_status run(screen *sc, LLVMModuleRef m) {
+  ks_status s = check_structors(sc, m);
+  if (s == KS_OK && LLVMGetFirstGlobalIFunc(m)) {
+    int nl = 0;
+    const char *name = name_of(LLVMGetFirstGlobalIFunc(m), &nl);
+    s = reject(sc, "'%.*s' is an ifunc, which NVPTX does not have", nl, name);
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g && s == KS_OK;
+       g = LLVMGetNextGlobal(g))
+    s = check_global(sc, g);
+  for (LLVMValueRef a = LLVMGetFirstGlobalAlias(m); a && s == KS_OK;
+       a = LLVMGetNextGlobalAlias(a))
+    s = check_alias(sc, m, a);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && s == KS_OK;
        fn = LLVMGetNextFunction(fn))
-    st = check_function(&s, m, fn);
-  return st;
+    s = check_function(sc, fn);
+  return s;
+}
+
+ks_status ks_ir_screen_module(LLVMModuleRef m, const char *tname, char *err,
+                              size_t cap) {
+  screen sc = {.tname = tname, .err = err, .cap = cap};
+  return run(&sc, m);
+}
+
+ks_status ks_ir_screen(LLVMModuleRef m, const char *tname, unsigned ptx,
+                       int *isolate, char *err, size_t cap) {
+  screen sc = {
+      .tname = tname, .err = err, .cap = cap, .codegen = 1, .ptx = ptx};
+  ks_status s = run(&sc, m);
+  if (isolate)
+    *isolate = s == KS_OK && sc.isolate;
+  return s;
 }

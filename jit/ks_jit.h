@@ -78,6 +78,34 @@ typedef struct ks_jit_tm {
 ks_status ks_jit_tm_get(const ks_arch *a, unsigned ptx, ks_jit_tm *out);
 void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse);
 
+/* ---- isolate.c --------------------------------------------------------- */
+
+/* Runs fn(arg) in a forked child process, so that LLVM ending the process
+ * (report_fatal_error, a crash) ends only the child. fn answers with
+ * ks_jit_child_write; a fatal LLVM error answers 'E' and its reason. On
+ * return 0, *ans (malloc'd, *n bytes, not NUL-terminated) holds what the
+ * child wrote and how says how it ended ("exit status 0", "signal 11,
+ * Segmentation fault"); -1: no answer (fork failed, or the child was
+ * killed over lim), how says why. */
+typedef void (*ks_jit_child_fn)(void *arg);
+typedef struct ks_jit_limits {
+  unsigned seconds;           /* the child is killed after this long */
+  unsigned long long max_rss; /* or when resident over this; 0: no limit */
+} ks_jit_limits;
+int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
+                     char **ans, size_t *n, char *how, size_t cap);
+/* In the child: appends n bytes to the answer. */
+void ks_jit_child_write(const void *p, size_t n);
+
+/* Emits m as PTX with tm in a child process. diag is the sink of m's
+ * context (ks_ir_context_create); tname and kname name the template and
+ * kernel in messages. On success *ptx is malloc'd and NUL-terminated,
+ * *len its length. KS_ECODEGEN with LLVM's message, or how the child
+ * died, otherwise. */
+ks_status ks_jit_emit_isolated(LLVMTargetMachineRef tm, LLVMModuleRef m,
+                               const char *diag, const char *tname,
+                               const char *kname, char **ptx, size_t *len);
+
 /* ---- ctx.c ------------------------------------------------------------- */
 
 typedef struct ks_cache ks_cache;

@@ -6,6 +6,7 @@
  * Every check on names, values and bounds happens before any LLVM work, so
  * bad input costs microseconds and never reaches LLVM.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -75,7 +76,12 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
     } else {
       *out = strtod(b->v.s, &end);
     }
-    if (end == b->v.s || *end != '\0' || errno == ERANGE)
+    /* too large for the type (a real's underflow is a small value) */
+    if (end != b->v.s && *end == '\0' && errno == ERANGE &&
+        (integral || isinf(*out)))
+      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%s out of range [%g, %g]",
+                         t->name, p->name, b->v.s, p->min, p->max);
+    if (end == b->v.s || *end != '\0' || isspace((unsigned char)b->v.s[0]))
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s='%s' is not %s", t->name,
                          p->name, b->v.s, integral ? "an integer" : "a number");
   } else {
@@ -85,9 +91,13 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
   if (!isfinite(*out) || (integral && *out != floor(*out)))
     return ks_jit_fail(KS_EPARAM, "bind: %s: %s=%g is not %s", t->name, p->name,
                        *out, integral ? "an integer" : "finite");
-  if (*out < p->min || *out > p->max)
+  if (*out < p->min || *out > p->max) {
+    if (exact)
+      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%lld out of range [%g, %g]",
+                         t->name, p->name, (long long)*i, p->min, p->max);
     return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%.17g out of range [%g, %g]",
                        t->name, p->name, *out, p->min, p->max);
+  }
   if (integral && !exact) {
     /* a real with an integral value: within int64, since it is in range
      * of an int64 parameter's marking */
@@ -453,7 +463,8 @@ static ks_status emit_ptx(LLVMTargetMachineRef tm, LLVMModuleRef m,
 }
 
 /* Appends where the compile time went to the kernel's explanation. */
-static void explain_times(const ks_diag *d, double codegen_ms, ks_kernel *k) {
+static void explain_times(const ks_diag *d, double codegen_ms, int isolated,
+                          ks_kernel *k) {
   char line[512];
   size_t used = 0;
   for (size_t i = 0; i < ks_pipeline_stage_count() && used < sizeof line; i++)
@@ -461,7 +472,10 @@ static void explain_times(const ks_diag *d, double codegen_ms, ks_kernel *k) {
       used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f, ",
                                ks_pipeline_stage_name(i), d->stage_ms[i]);
   if (used < sizeof line)
-    snprintf(line + used, sizeof line - used, "codegen %.1f ms", codegen_ms);
+    snprintf(line + used, sizeof line - used, "codegen %.1f ms%s", codegen_ms,
+             isolated ? " (in a child process: inline asm or llvm.nvvm.* "
+                        "intrinsics the screen cannot vouch for)"
+                      : "");
   size_t old = k->explain ? strlen(k->explain) : 0;
   char *p = realloc(k->explain, old + strlen(line) + 8);
   if (!p)
@@ -472,19 +486,26 @@ static void explain_times(const ks_diag *d, double codegen_ms, ks_kernel *k) {
   k->explain = p;
 }
 
-/* Bytes of the module's shared-memory (addrspace 3) variables. */
-static unsigned static_smem(LLVMModuleRef m) {
-  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
-  unsigned long long total = 0;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 &&
-        !LLVMIsDeclaration(g)) {
-      unsigned long long align = LLVMGetAlignment(g);
-      if (align > 1)
-        total = (total + align - 1) / align * align;
-      total += LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g));
-    }
-  return total > UINT32_MAX ? UINT32_MAX : (unsigned)total;
+/* Static shared and constant memory against the target's limits: ptxas
+ * refuses a kernel over them. */
+static ks_status check_memory(const ks_ctx *ctx, const ks_template *t,
+                              LLVMModuleRef m, ks_kernel *k) {
+  const ks_arch *a = ctx->arch;
+  LLVMValueRef fn = LLVMGetNamedFunction(m, k->name);
+  unsigned long long smem = fn ? ks_ir_shared_bytes(m, fn) : 0;
+  unsigned long long cmem = ks_ir_const_bytes(m);
+  k->info.smem_bytes = smem > UINT32_MAX ? UINT32_MAX : (unsigned)smem;
+  if (smem > a->smem_block)
+    return ks_jit_fail(KS_EBOUNDS,
+                       "bounds: %s: kernel '%s' needs %llu bytes of static "
+                       "shared memory, over the %s limit of %u a block",
+                       t->name, k->name, smem, a->name, a->smem_block);
+  if (cmem > 65536)
+    return ks_jit_fail(KS_EBOUNDS,
+                       "bounds: %s: %llu bytes of constant memory, over the "
+                       "65536 a module may have",
+                       t->name, cmem);
+  return KS_OK;
 }
 
 /* Runs the pipeline and codegen on a private copy of the template. */
@@ -522,16 +543,22 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->ir_len = k->ir ? strlen(k->ir) : 0;
   k->explain = d.explain ? d.explain : strdup("");
   d.explain = NULL;
-  k->info.smem_bytes = static_smem(m);
   k->info.est_regs = d.est_regs;
   ks_jit_set_coarsen(&k->info, d.coarsen_x);
-  s = ks_ir_screen(m, ctx->arch->sm, t->name, err, cap);
+  int isolate = 0;
+  s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
+  if (s == KS_OK)
+    s = ks_ir_screen_backend(m, ctx->arch->sm, t->name, err, cap);
+  if (s == KS_OK)
+    s = check_memory(ctx, t, m, k);
   if (s == KS_OK) {
     double t0 = now_ms();
-    s = emit_ptx(jtm.tm, m, diag, k);
+    s = isolate ? ks_jit_emit_isolated(jtm.tm, m, diag, t->name, k->name,
+                                       &k->ptx, &k->ptx_len)
+                : emit_ptx(jtm.tm, m, diag, k);
     if (s == KS_OK && r->smem_spill)
       s = ks_jit_ptx_smem_spill(&k->ptx, &k->ptx_len, k->name);
-    explain_times(&d, now_ms() - t0, k);
+    explain_times(&d, now_ms() - t0, isolate, k);
   }
 done:
   free(d.dump);

@@ -45,6 +45,8 @@ static ks_status analyze(ks_template *t, const void *data, size_t len) {
   if (s == KS_OK)
     s = ks_ir_discover(m, t->name, &t->desc, err, cap);
   if (s == KS_OK)
+    s = ks_ir_screen_module(m, t->name, err, cap);
+  if (s == KS_OK)
     s = ks_ir_to_bitcode(m, &t->bitcode, &t->len, err, cap);
   if (m)
     LLVMDisposeModule(m);
@@ -57,8 +59,69 @@ static ks_status analyze(ks_template *t, const void *data, size_t len) {
   return s;
 }
 
+/* LLVM's bitcode magic, plain or in the wrapper header. */
+static int is_bitcode(const unsigned char *p, size_t len) {
+  return len >= 4 &&
+         ((p[0] == 'B' && p[1] == 'C' && p[2] == 0xc0 && p[3] == 0xde) ||
+          (p[0] == 0xde && p[1] == 0xc0 && p[2] == 0x17 && p[3] == 0x0b));
+}
+
+typedef struct load_job {
+  ks_template *t;
+  const void *data;
+  size_t len;
+} load_job;
+
+/* The child: 'R', the status (one byte) and, on failure, the message. */
+static void load_child(void *arg) {
+  load_job *j = arg;
+  ks_status s = analyze(j->t, j->data, j->len);
+  unsigned char st = (unsigned char)s;
+  size_t cap = 0;
+  const char *msg = ks_jit_errbuf(&cap);
+  ks_jit_child_write("R", 1);
+  ks_jit_child_write(&st, 1);
+  if (s != KS_OK)
+    ks_jit_child_write(msg, strnlen(msg, cap));
+}
+
+/* Loads bitcode from outside the library in a child process first: LLVM's
+ * bitcode reader may crash on damaged bitcode. KS_OK when the child
+ * loaded it (the caller then loads it for real); its error otherwise. */
+static ks_status load_isolated(ks_template *t, const void *data, size_t len) {
+  load_job j = {t, data, len};
+  char *ans = NULL, how[96];
+  size_t n = 0;
+  ks_status s = KS_EPARSE;
+  /* parsing takes milliseconds and a few times the input's size */
+  const ks_jit_limits lim = {.seconds = 30,
+                             .max_rss = (512ull << 20) + 64ull * len};
+  if (ks_jit_child_run(load_child, &j, &lim, &ans, &n, how, sizeof how) != 0)
+    ks_jit_fail(s,
+                "parse: %s: LLVM gave up reading it (in a child process: "
+                "%s); is the bitcode damaged?",
+                t->name, how);
+  else if (n >= 2 && ans[0] == 'R' && (unsigned char)ans[1] < KS_STATUS_COUNT)
+    s = (ks_status)(unsigned char)ans[1] == KS_OK
+            ? KS_OK
+            : ks_jit_fail((ks_status)(unsigned char)ans[1], "%.*s",
+                          (int)(n - 2 > 500 ? 500 : n - 2), ans + 2);
+  else if (n >= 1 && ans[0] == 'E') { /* a fatal LLVM error: its 1st line */
+    const char *nl = memchr(ans + 1, '\n', n - 1);
+    int m = (int)(nl ? (size_t)(nl - ans - 1) : n - 1);
+    ks_jit_fail(s, "parse: %s: LLVM cannot read it: %.*s", t->name,
+                m > 300 ? 300 : m, ans + 1);
+  } else
+    ks_jit_fail(s,
+                "parse: %s: LLVM crashed reading it (in a child process: %s); "
+                "is the bitcode damaged?",
+                t->name, how);
+  free(ans);
+  return s;
+}
+
 static ks_status load_bytes(ks_ctx *ctx, const char *name, const void *data,
-                            size_t len, ks_template **out) {
+                            size_t len, int trusted, ks_template **out) {
   ks_template *t = calloc(1, sizeof *t);
   if (!t || !(t->name = strdup(name))) {
     free(t);
@@ -74,7 +137,10 @@ static ks_status load_bytes(ks_ctx *ctx, const char *name, const void *data,
       return KS_OK;
     }
   }
-  ks_status s = analyze(t, data, len);
+  ks_status s =
+      trusted || !is_bitcode(data, len) ? KS_OK : load_isolated(t, data, len);
+  if (s == KS_OK)
+    s = analyze(t, data, len);
   if (s != KS_OK) {
     ks_template_destroy(t);
     return s;
@@ -140,7 +206,8 @@ ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
   *out = NULL;
   const ks_builtin_tpl *b = builtin_find(name_or_path);
   if (b)
-    return load_bytes(ctx, b->name, b->begin, (size_t)(b->end - b->begin), out);
+    return load_bytes(ctx, b->name, b->begin, (size_t)(b->end - b->begin), 1,
+                      out);
   if (!strchr(name_or_path, '/') && !strchr(name_or_path, '.')) {
     FILE *f = fopen(name_or_path, "rb");
     if (!f)
@@ -157,7 +224,7 @@ ks_status ks_template_load(ks_ctx *ctx, const char *name_or_path,
     return s;
   char name[256];
   base_name(name_or_path, name, sizeof name);
-  s = len ? load_bytes(ctx, name, data, len, out)
+  s = len ? load_bytes(ctx, name, data, len, 0, out)
           : ks_jit_fail(KS_EIO, "load: %s: empty file", name_or_path);
   free(data);
   if (s == KS_OK) /* for recording (record.c); NULL when it cannot be had */
@@ -175,7 +242,7 @@ ks_status ks_template_load_mem(ks_ctx *ctx, const char *name, const void *data,
     name = "(memory)";
   if (len == 0)
     return ks_jit_fail(KS_EIO, "load: %s: empty input", name);
-  return load_bytes(ctx, name, data, len, out);
+  return load_bytes(ctx, name, data, len, 0, out);
 }
 
 void ks_template_destroy(ks_template *t) {

@@ -54,7 +54,8 @@ static void put(sink *o, const void *v, size_t n) {
     o->p = p;
     o->cap = cap;
   }
-  memcpy(o->p + o->n, v, n);
+  if (n) /* v may be NULL for nothing (an empty doc or name) */
+    memcpy(o->p + o->n, v, n);
   o->n += n;
 }
 

@@ -12,7 +12,7 @@
 int ks_arg_uint(const char *s, unsigned long long lo, unsigned long long hi,
                 unsigned long long *out) {
   char *end = NULL;
-  if (!s || !*s || *s == '-' || *s == '+')
+  if (!s || *s < '0' || *s > '9') /* no sign, no leading blanks */
     return 0;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
@@ -25,17 +25,21 @@ int ks_arg_uint(const char *s, unsigned long long lo, unsigned long long hi,
 int ks_arg_block(const char *s, unsigned block[3]) {
   char buf[64];
   if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
-    return 0; /* cut short, the rest would go unchecked */
-  char *save = NULL;
-  int i = 0;
-  for (char *tok = strtok_r(buf, ",x", &save); tok;
-       tok = strtok_r(NULL, ",x", &save)) {
+    return 0;    /* cut short, the rest would go unchecked */
+  char *p = buf; /* "X[,Y[,Z]]" or "XxYxZ": no empty parts */
+  for (int i = 0; i < 3; i++) {
+    size_t n = strcspn(p, ",x");
+    char sep = p[n];
     unsigned long long v;
-    if (i == 3 || !ks_arg_uint(tok, 1, 1u << 20, &v))
+    p[n] = '\0';
+    if (!ks_arg_uint(p, 1, 1u << 20, &v))
       return 0;
-    block[i++] = (unsigned)v;
+    block[i] = (unsigned)v;
+    if (!sep)
+      return 1;
+    p += n + 1;
   }
-  return i > 0;
+  return 0; /* a fourth part */
 }
 
 int ks_arg_bake(const char *text, char *name, size_t cap, double **values,

@@ -201,13 +201,14 @@ static void warnings(const ks_ctx *ctx) {
     fprintf(stderr, "kspec: warning: %s\n", w);
 }
 
+/* One line on stderr, the hint included, and the usage status. */
 static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: ");
   fprintf(stderr, fmt, arg);
   if (cmd)
-    fprintf(stderr, "\n(try `kspec %s --help`)\n", cmd);
+    fprintf(stderr, " (try `kspec %s --help`)\n", cmd);
   else
-    fprintf(stderr, "\n(try `kspec --help`)\n");
+    fprintf(stderr, " (try `kspec --help`)\n");
   return EXIT_USAGE;
 }
 
@@ -251,6 +252,14 @@ static const struct option long_opts[] = {
     {"smem-spill", no_argument, NULL, OPT_SMEM_SPILL},
     {NULL, 0, NULL, 0},
 };
+
+/* The long name of option c, for messages. */
+static const char *opt_name(int c) {
+  for (const struct option *o = long_opts; o->name; o++)
+    if (o->val == c)
+      return o->name;
+  return "?";
+}
 
 /* "ARG=V,V,..." into o->bakes; 0 on bad syntax. */
 static int parse_bake(const char *text, options *o) {
@@ -319,8 +328,14 @@ static int take_option(const char *cmd, int c, options *o) {
                ? 0
                : bad_usage(cmd, "--block '%s': want X[,Y[,Z]]", optarg);
   }
-  if (!ks_arg_uint(optarg, 0, UINT32_MAX, &v))
-    return bad_usage(cmd, "'%s' is not a non-negative integer", optarg);
+  int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
+  if (!ks_arg_uint(optarg, bound, UINT32_MAX, &v)) {
+    char what[160];
+    snprintf(what, sizeof what, "--%s '%%s': want a %s integer%s", opt_name(c),
+             bound ? "positive" : "non-negative",
+             bound ? " (leave the option out for no bound)" : "");
+    return bad_usage(cmd, what, optarg);
+  }
   switch (c) {
   case OPT_MAXNTID:
     o->bounds.maxntid = (unsigned)v;
@@ -529,10 +544,11 @@ static int cmd_explain(const options *o) {
   return rc;
 }
 
-static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
-                   int generic, double *ms) {
-  char err[512];
-  ks_kernel *k = NULL;
+/* The kernel run runs: specialized on the -D values and the workload's
+ * block, or generic. Every check on values and bounds happens here, before
+ * any device buffer exists (and so without a GPU). */
+static int specialize_for(ks_ctx *ctx, ks_template *t, const options *o,
+                          ks_wl *w, int generic, ks_kernel **k) {
   ks_spec_req req = {.kernel = o->kernel,
                      .bounds = o->bounds,
                      .no_pass = o->no_pass,
@@ -551,12 +567,24 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
   req.smem_spill = o->smem_spill && (!generic || !o->ndefs);
   if (o->why_miss)
     why_miss(ctx, t, &req);
-  if (ks_specialize(ctx, t, &req, &k) != KS_OK)
-    return fail(ks_errmsg(ctx));
+  return ks_specialize(ctx, t, &req, k) == KS_OK ? EXIT_SUCCESS
+                                                 : fail(ks_errmsg(ctx));
+}
+
+/* A workload's error (its message names the template, not the stage). */
+static int run_fail(const char *what) {
+  fprintf(stderr, "kspec: run: %s\n", what);
+  return EXIT_FAILURE;
+}
+
+/* Checks k against the CPU reference, times it, prints a line. */
+static int run_one(const options *o, ks_wl *w, ks_kernel *k, int generic,
+                   double *ms) {
+  char err[512];
   if (ks_wl_check(w, k, err, sizeof err) != KS_OK ||
       ks_wl_time(w, k, o->reps ? (int)o->reps : 20, ms, err, sizeof err) !=
           KS_OK)
-    return fail(err);
+    return run_fail(err);
   ks_kernel_info info;
   ks_kernel_info_get(k, &info);
   printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
@@ -565,13 +593,40 @@ static int run_one(ks_ctx *ctx, ks_template *t, const options *o, ks_wl *w,
   return EXIT_SUCCESS;
 }
 
+/* Specializes (both kernels with --compare), then allocates, runs, times. */
+static int run_workload(ks_ctx *ctx, ks_template *t, const options *o,
+                        ks_wl *w) {
+  char err[512];
+  ks_kernel *k = NULL, *generic = NULL;
+  double ms = 0, ms_generic = 0;
+  int compare = o->compare && o->ndefs;
+  int rc = specialize_for(ctx, t, o, w, o->ndefs == 0, &k);
+  if (rc == EXIT_SUCCESS && compare)
+    rc = specialize_for(ctx, t, o, w, 1, &generic);
+  /* --block X,Y,Z: the launch's block too, once the bounds are checked */
+  ks_dim3 b = {o->bounds.block[0], o->bounds.block[1], o->bounds.block[2]};
+  if (rc == EXIT_SUCCESS && b.x && ks_wl_set_block3(w, b, err, sizeof err))
+    rc = run_fail(err);
+  if (rc == EXIT_SUCCESS && ks_wl_alloc(w, err, sizeof err) != KS_OK)
+    rc = run_fail(err);
+  if (rc != EXIT_SUCCESS)
+    return rc;
+  printf("%s on %s: %s\n", o->tmpl, ks_ctx_arch(ctx), ks_wl_describe(w));
+  rc = run_one(o, w, k, o->ndefs == 0, &ms);
+  if (rc == EXIT_SUCCESS && compare) {
+    rc = run_one(o, w, generic, 1, &ms_generic);
+    if (rc == EXIT_SUCCESS)
+      printf("speed-up     %.2fx\n", ms_generic / ms);
+  }
+  return rc;
+}
+
 static int cmd_run(const options *o) {
   ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   ks_wl *w = NULL;
   char err[512];
-  double ms = 0, ms_generic = 0;
   int rc = EXIT_FAILURE;
   if (o->nbakes) {
     fprintf(stderr, "kspec: run: --bake is not supported by run (its inputs "
@@ -588,27 +643,14 @@ static int cmd_run(const options *o) {
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
   uint64_t seed = o->seed ? o->seed : (uint64_t)time(NULL);
-  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK) {
+  if (ks_template_load(ctx, o->tmpl, &t) != KS_OK)
     rc = fail(ks_errmsg(ctx));
-  } else if (ks_wl_create(ctx, t, o->kernel, o->size, o->defs, o->ndefs,
-                          o->bounds.block[0], seed, &w, err,
-                          sizeof err) != KS_OK) {
-    rc = fail(err);
-  } else if (o->bounds.block[0] &&
-             ks_wl_set_block3(w,
-                              (ks_dim3){o->bounds.block[0], o->bounds.block[1],
-                                        o->bounds.block[2]},
-                              err, sizeof err) != 0) {
-    rc = fail(err);
-  } else {
-    printf("%s on %s: %s\n", o->tmpl, ks_ctx_arch(ctx), ks_wl_describe(w));
-    rc = run_one(ctx, t, o, w, o->ndefs == 0, &ms);
-    if (rc == EXIT_SUCCESS && o->compare && o->ndefs) {
-      rc = run_one(ctx, t, o, w, 1, &ms_generic);
-      if (rc == EXIT_SUCCESS)
-        printf("speed-up     %.2fx\n", ms_generic / ms);
-    }
-  }
+  else if (ks_wl_prepare(ctx, t, o->kernel, o->size, o->defs, o->ndefs,
+                         o->bounds.block[0], seed, &w, err,
+                         sizeof err) != KS_OK)
+    rc = run_fail(err);
+  else
+    rc = run_workload(ctx, t, o, w);
   warnings(ctx);
   ks_wl_destroy(w);
   ks_template_destroy(t);

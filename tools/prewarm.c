@@ -39,7 +39,7 @@ static double now_ms(void) {
 static int bad(const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: prewarm: ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(try `kspec prewarm --help`)\n");
+  fprintf(stderr, " (try `kspec prewarm --help`)\n");
   return 2;
 }
 

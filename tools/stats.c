@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "json.h"
 #include "kspec.h"
 #include "stats.h"
@@ -87,40 +88,13 @@ static const char usage_text[] =
 static int bad_usage(const char *fmt, const char *arg) {
   fprintf(stderr, "kspec: stats: ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(try `kspec stats --help`)\n");
+  fprintf(stderr, " (try `kspec stats --help`)\n");
   return EXIT_USAGE;
 }
 
 static int fail(const char *what) {
   fprintf(stderr, "kspec: %s\n", what);
   return EXIT_FAILURE;
-}
-
-/* Digits only, within [lo, hi]. */
-static int parse_uint(const char *s, unsigned long long lo,
-                      unsigned long long hi, unsigned *out) {
-  char *end = NULL;
-  if (!s || *s < '0' || *s > '9')
-    return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v < lo || v > hi)
-    return 0;
-  *out = (unsigned)v;
-  return 1;
-}
-
-static int parse_block(const char *s, unsigned block[3]) {
-  char buf[64];
-  char *save = NULL;
-  int i = 0;
-  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
-    return 0; /* cut short, the rest would go unchecked */
-  for (char *tok = strtok_r(buf, ",x", &save); tok;
-       tok = strtok_r(NULL, ",x", &save))
-    if (i == 3 || !parse_uint(tok, 1, 1u << 20, &block[i++]))
-      return 0;
-  return i > 0;
 }
 
 enum {
@@ -162,7 +136,12 @@ static int take_number(int c, const char *arg, stats_opts *o) {
                   : c == OPT_MAXNREG  ? &o->bounds.maxnreg
                   : c == OPT_PTXISA   ? &o->ptx_isa
                                       : &o->smem;
-  return parse_uint(arg, 0, UINT32_MAX, dst);
+  int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
+  unsigned long long v;
+  if (!ks_arg_uint(arg, bound, UINT32_MAX, &v)) /* bounds: 1 at least */
+    return 0;
+  *dst = (unsigned)v;
+  return 1;
 }
 
 /* One option into o; 0 to go on, else the exit status. */
@@ -188,7 +167,7 @@ static int take_option(int c, stats_opts *o) {
     o->no_pass[o->nno_pass++] = optarg;
     return 0;
   case OPT_BLOCK:
-    return parse_block(optarg, o->bounds.block)
+    return ks_arg_block(optarg, o->bounds.block)
                ? 0
                : bad_usage("--block '%s': want X[,Y[,Z]]", optarg);
   case OPT_NO_DRIVER:
@@ -201,9 +180,18 @@ static int take_option(int c, stats_opts *o) {
     o->json = 1;
     return 0;
   }
-  return take_number(c, optarg, o)
-             ? 0
-             : bad_usage("'%s' is not a non-negative integer", optarg);
+  if (take_number(c, optarg, o))
+    return 0;
+  int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
+  const char *name = "?";
+  for (const struct option *l = long_opts; l->name; l++)
+    if (l->val == c)
+      name = l->name;
+  char what[160];
+  snprintf(what, sizeof what, "--%s '%%s': want a %s integer%s", name,
+           bound ? "positive" : "non-negative",
+           bound ? " (leave the option out for no bound)" : "");
+  return bad_usage(what, optarg);
 }
 
 /* -1 to go on, else the exit status. */

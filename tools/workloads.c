@@ -705,10 +705,10 @@ static ks_status find_kernel(const ks_template *t, const char *kernel,
              kernel);
 }
 
-ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,
-                       size_t size, const ks_binding *values, size_t nvalues,
-                       unsigned block, uint64_t seed, ks_wl **out, char *err,
-                       size_t cap) {
+ks_status ks_wl_prepare(ks_ctx *ctx, const ks_template *t, const char *kernel,
+                        size_t size, const ks_binding *values, size_t nvalues,
+                        unsigned block, uint64_t seed, ks_wl **out, char *err,
+                        size_t cap) {
   const wl_desc *d;
   ks_wl *w = NULL;
   size_t ki;
@@ -740,12 +740,27 @@ ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,
   describe(w);
   if ((s = build_args(w, err, cap)) != KS_OK)
     goto fail;
-  if ((s = alloc_buffers(w, err, cap)) != KS_OK)
-    goto fail;
   *out = w;
   return KS_OK;
 fail:
   ks_wl_destroy(w);
+  return s;
+}
+
+ks_status ks_wl_alloc(ks_wl *w, char *err, size_t cap) {
+  return alloc_buffers(w, err, cap);
+}
+
+ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,
+                       size_t size, const ks_binding *values, size_t nvalues,
+                       unsigned block, uint64_t seed, ks_wl **out, char *err,
+                       size_t cap) {
+  ks_status s = ks_wl_prepare(ctx, t, kernel, size, values, nvalues, block,
+                              seed, out, err, cap);
+  if (s == KS_OK && (s = ks_wl_alloc(*out, err, cap)) != KS_OK) {
+    ks_wl_destroy(*out);
+    *out = NULL;
+  }
   return s;
 }
 

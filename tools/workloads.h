@@ -37,6 +37,14 @@ ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,
                        size_t cap);
 void ks_wl_destroy(ks_wl *w);
 
+/* ks_wl_create in two steps: everything but the device buffers (no driver
+ * needed: values, geometry, arguments), then the buffers and inputs. */
+ks_status ks_wl_prepare(ks_ctx *ctx, const ks_template *t, const char *kernel,
+                        size_t size, const ks_binding *values, size_t nvalues,
+                        unsigned block, uint64_t seed, ks_wl **out, char *err,
+                        size_t cap);
+ks_status ks_wl_alloc(ks_wl *w, char *err, size_t cap);
+
 /* The block the kernel must be launched with; pass it as the
  * specialization's bounds.block to fold blockDim. */
 ks_dim3 ks_wl_block(const ks_wl *w);

@@ -1,0 +1,7 @@
+; almost IR: the closing brace is missing
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}

@@ -1,0 +1,9 @@
+; template: maxnreg 0 declared by the template
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @k, !"kernel", i32 1}
+!1 = !{ptr @k, !"maxnreg", i32 0}

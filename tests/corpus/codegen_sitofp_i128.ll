@@ -1,0 +1,13 @@
+; codegen: i128 to double (a library call)
+target triple = "nvptx64-nvidia-cuda"
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+define void @k(ptr %p, i32 %n) {
+entry:
+  %v = load i128, ptr %p
+  %r = sitofp i128 %v to double
+  store double %r, ptr %p
+  ret void
+}
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}

@@ -1,0 +1,8 @@
+; template: a kernel with variable arguments
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr %p, ...) {
+  store i32 1, ptr %p
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}

@@ -1,0 +1,2 @@
+this is not LLVM IR
+{ at all }

@@ -1,0 +1,8 @@
+; an AMD GPU module, not NVPTX
+target triple = "amdgcn-amd-amdhsa"
+define void @k(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}

@@ -1,0 +1,8 @@
+; SPIR-V, not NVPTX
+target triple = "spirv64-unknown-unknown"
+define void @k(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
