@@ -14,7 +14,10 @@
 
 #include "ir/ks_ir.h"
 
-enum { CC_PTX_KERNEL = 71 };
+enum {
+  CC_PTX_KERNEL = 71,
+  MAX_ANNOTATION_OPS = 64, /* operands of one !nvvm.annotations entry */
+};
 
 static unsigned bound_flag(const char *key, unsigned len) {
   static const struct {
@@ -43,9 +46,11 @@ static int scan_annotations(LLVMModuleRef m, LLVMValueRef fn, unsigned *own) {
   LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
   for (unsigned i = 0; i < n; i++) {
     unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
-    LLVMValueRef f[k ? k : 1];
+    if (k < 3 || k > MAX_ANNOTATION_OPS)
+      continue; /* screen.c turns the malformed ones away */
+    LLVMValueRef f[MAX_ANNOTATION_OPS];
     LLVMGetMDNodeOperands(ops[i], f);
-    if (k < 3 || f[0] != fn)
+    if (f[0] != fn)
       continue;
     for (unsigned j = 1; j + 1 < k; j += 2) {
       unsigned len = 0;
@@ -86,7 +91,14 @@ static ks_status check_annotations(LLVMModuleRef m, const char *tname,
   ks_status s = KS_OK;
   for (unsigned i = 0; i < n && s == KS_OK; i++) {
     unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
-    LLVMValueRef f[k ? k : 1];
+    if (k > MAX_ANNOTATION_OPS) {
+      s = ks_fail(err, cap, KS_ETEMPLATE,
+                  "template: %s: !nvvm.annotations entry %u has %u operands "
+                  "(at most %d)",
+                  tname, i, k, MAX_ANNOTATION_OPS);
+      continue;
+    }
+    LLVMValueRef f[MAX_ANNOTATION_OPS];
     LLVMGetMDNodeOperands(ops[i], f);
     if (k == 0 || (f[0] && !LLVMIsAGlobalValue(f[0])) || !f[0]) {
       if (k == 0)

@@ -24,7 +24,11 @@ static const char full[] = "llvm.loop.unroll.full";
  * (the template's own #pragma unroll N wins)? */
 static int has_unroll_hint(LLVMValueRef *ops, unsigned n) {
   for (unsigned i = 1; i < n; i++) {
-    unsigned nsub = ops[i] ? LLVMGetMDNodeNumOperands(ops[i]) : 0;
+    /* a property is a node; anything else (a string, a constant: the
+     * verifier lets a malformed loop ID through) holds no directive */
+    if (!ops[i] || !LLVMIsAMDNode(ops[i]))
+      continue;
+    unsigned nsub = LLVMGetMDNodeNumOperands(ops[i]);
     if (nsub == 0 || nsub > 8)
       continue;
     LLVMValueRef sub[8];
