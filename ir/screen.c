@@ -21,6 +21,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ks_ir.h"
@@ -360,10 +361,12 @@ static ks_status check_signature(screen *sc, LLVMValueRef fn) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
   int bad = type_problem(sc, LLVMGetReturnType(fty), 0);
   unsigned n = LLVMCountParamTypes(fty);
-  LLVMTypeRef params[n ? n : 1];
-  LLVMGetParamTypes(fty, params);
-  for (unsigned i = 0; i < n && !bad; i++)
+  LLVMTypeRef *params = n ? malloc(n * sizeof *params) : NULL;
+  if (params)
+    LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < n && params && !bad; i++)
     bad = type_problem(sc, params[i], 0);
+  free(params);
   if (bad)
     return reject(sc,
                   "'%.*s' takes or returns %s, which the NVPTX backend "
