@@ -3,7 +3,11 @@
  *
  * libcuda.so.1 is dlopen()ed and every entry point is looked up into a table
  * of function pointers; cuda.h supplies only types and prototypes, so kspec
- * builds and runs (up to PTX) on machines without a driver. cuda.h #defines
+ * builds and runs (up to PTX) on machines without a driver. The environment
+ * variable KSPEC_LIBCUDA=/path/to/lib opens that library instead (the CPU
+ * tests point it at tests/mock/cuda_mock.c's mocked driver); a path that
+ * cannot be opened is KS_ENODRIVER with a message naming it, never a silent
+ * fall back to libcuda.so.1. cuda.h #defines
  * many names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); the table
  * members and the looked-up names are both spelled through the macros, so
  * each pointer has exactly the type of the symbol it holds.
@@ -76,7 +80,8 @@ struct ks_cu {
 };
 
 struct ks_drv {
-  void *lib; /* dlopen handle of libcuda.so.1 */
+  void *lib;          /* dlopen handle of libcuda.so.1 (or KSPEC_LIBCUDA) */
+  char lib_name[256]; /* what was opened, for messages */
   struct ks_cu cu;
   int version; /* cuDriverGetVersion */
   CUdevice dev;
@@ -174,7 +179,7 @@ static ks_status resolve(ks_drv *d, char *err, size_t cap) {
     if (!p && alt)
       p = dlsym(d->lib, alt);
     if (!p) {
-      say(err, cap, "driver: libcuda.so.1 lacks %s (driver too old?)",
+      say(err, cap, "driver: %s lacks %s (driver too old?)", d->lib_name,
           syms[i].name);
       return KS_ENODRIVER;
     }
@@ -184,10 +189,27 @@ static ks_status resolve(ks_drv *d, char *err, size_t cap) {
   return KS_OK;
 }
 
-/* dlopen with a message that says what is missing. */
+/* dlopen of libcuda.so.1, or of $KSPEC_LIBCUDA when set, with a message
+ * that says what is missing. */
 static ks_status load_library(ks_drv *d, char *err, size_t cap) {
-  const char *why;
+  const char *path = getenv("KSPEC_LIBCUDA"), *why;
 
+  if (path && *path) {
+    snprintf(d->lib_name, sizeof d->lib_name, "KSPEC_LIBCUDA=%s", path);
+    d->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (d->lib)
+      return KS_OK;
+    why = dlerror();
+    if (!why || strstr(why, "No such file"))
+      say(err, cap,
+          "driver: KSPEC_LIBCUDA=%s not found (point it at a CUDA driver "
+          "library, or unset it for libcuda.so.1)",
+          path);
+    else
+      say(err, cap, "driver: cannot load KSPEC_LIBCUDA=%s: %s", path, why);
+    return KS_ENODRIVER;
+  }
+  snprintf(d->lib_name, sizeof d->lib_name, "libcuda.so.1");
   d->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (d->lib)
     return KS_OK;

@@ -1,7 +1,8 @@
 /*
  * ks_driver.h - internal interface of driver/: the CUDA Driver API, opened at
- * run time with dlopen("libcuda.so.1"). cuda.h is used for types only; no
- * symbol of libcuda is linked. This module knows nothing of LLVM.
+ * run time with dlopen("libcuda.so.1", or $KSPEC_LIBCUDA when set). cuda.h
+ * is used for types only; no symbol of libcuda is linked. This module knows
+ * nothing of LLVM.
  *
  * Every CUresult is checked where it is returned; failures are written to the
  * caller's buffer as one line: "driver: cuModuleLoadDataEx: CUDA_ERROR_... (

@@ -136,4 +136,22 @@ ks_status ks_ir_screen_module(LLVMModuleRef m, const char *tname, char *err,
 ks_status ks_ir_screen(LLVMModuleRef m, const char *tname, unsigned ptx,
                        int *isolate, char *err, size_t cap);
 
+/* ---- screen_backend.c ---------------------------------------------------
+ * A second screen, run after ks_ir_screen on the module codegen will see,
+ * with the rules found by fuzzing and by sweeping constructs through
+ * llc-19 on sm_60 and sm_90: KS_ECODEGEN if m holds what the NVPTX backend
+ * of LLVM 19 cannot compile for sm_<sm> and would end the process on (a
+ * fence, an atomic outside the generic, global, shared and local spaces,
+ * casts between two specific address spaces, integers wider than 64 bits
+ * other than a scalar i128, indirectbr, empty aggregate parameters,
+ * llvm.stacksave, inline asm with bad operand references, memory operands
+ * or explicit registers, ...). */
+ks_status ks_ir_screen_backend(LLVMModuleRef m, unsigned sm, const char *tname,
+                               char *err, size_t cap);
+
+/* 0 when NVPTX prints inline asm asm_ (an LLVMInlineAsmValueKind value)
+ * for sm_<sm> without ending the process; else -1 and what is wrong in
+ * why. */
+int ks_ir_screen_asm(LLVMValueRef asm_, unsigned sm, char *why, size_t cap);
+
 #endif /* KS_IR_H */

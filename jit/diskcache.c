@@ -331,6 +331,8 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   if (h.coarsen_x > 1 && (!h.reqntid[0] || h.reqntid[0] % h.coarsen_x))
     return bad(why, cap, "coarsening by %u of block.x %u", h.coarsen_x,
                h.reqntid[0]);
+  if (h.est_regs > INT_MAX) /* the writer stores an int >= 0 */
+    return bad(why, cap, "estimated registers %u", h.est_regs);
   memcpy(e->key, h.key, sizeof e->key);
   memcpy(e->reqntid, h.reqntid, sizeof e->reqntid);
   e->maxntid = h.maxntid;
@@ -339,7 +341,7 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->smem_bytes = h.smem_bytes;
   e->est_regs = (int)h.est_regs;
   e->coarsen_x = h.coarsen_x;
-  e->compile_ms = h.compile_ns / 1e6;
+  e->compile_ns = h.compile_ns;
   return 0;
 }
 
@@ -420,7 +422,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->info.smem_bytes = e.smem_bytes;
       k->info.est_regs = e.est_regs;
       ks_jit_set_coarsen(&k->info, e.coarsen_x);
-      k->info.compile_ms = e.compile_ms;
+      k->info.compile_ms = e.compile_ns / 1e6;
       k->info.from_disk = 1;
     }
   } else {
@@ -438,13 +440,12 @@ void ks_disk_drop(ks_disk *d, const uint64_t key[2]) {
 
 /* ---- writing and eviction ----------------------------------------------- */
 
-/* The bytes of entry e. */
-static unsigned char *serialize(const ks_disk_entry *e, size_t *n) {
+unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n) {
   header h = {.version = FORMAT_VERSION, .header_bytes = sizeof h};
   memcpy(h.magic, MAGIC, sizeof MAGIC);
   h.kind = e->kind;
   memcpy(h.key, e->key, sizeof h.key);
-  h.compile_ns = e->compile_ms > 0 ? (uint64_t)(e->compile_ms * 1e6) : 0;
+  h.compile_ns = e->compile_ns;
   memcpy(h.reqntid, e->reqntid, sizeof h.reqntid);
   h.maxntid = e->maxntid;
   h.minctasm = e->minctasm;
@@ -598,7 +599,8 @@ static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
   e->smem_bytes = k->info.smem_bytes;
   e->est_regs = k->info.est_regs;
   e->coarsen_x = k->info.coarsen_x;
-  e->compile_ms = k->info.compile_ms;
+  e->compile_ns =
+      k->info.compile_ms > 0 ? (uint64_t)(k->info.compile_ms * 1e6) : 0;
 }
 
 void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why) {
@@ -611,7 +613,7 @@ void ks_disk_write(ks_ctx *ctx, ks_disk *d, const ks_disk_entry *e) {
   if (atomic_load(&d->off))
     return;
   size_t n = 0;
-  unsigned char *buf = serialize(e, &n);
+  unsigned char *buf = ks_disk_encode(e, &n);
   if (!buf)
     return;
   char name[KS_DISK_NAME_CAP], tmp[KS_DISK_NAME_CAP + 64];

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <llvm-c/TargetMachine.h>
 
@@ -250,7 +251,7 @@ typedef struct ks_disk_entry {
   uint32_t len[KS_DISK_NSTR];
   unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes, coarsen_x;
   int est_regs;
-  double compile_ms;
+  uint64_t compile_ns; /* the original compile's time */
 } ks_disk_entry;
 
 /* The disk cache that opts and the environment ask for (KSPEC_CACHE,
@@ -272,6 +273,10 @@ int ks_disk_is_entry(const char *name);
  * *e; -1 with the reason in why when anything is wrong. */
 int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
                   ks_disk_entry *e, char *why, size_t cap);
+/* The bytes of entry e (malloc'd; *n gets their count), as a write stores
+ * them; NULL when out of memory or too large. ks_disk_check of them gives
+ * back e. */
+unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n);
 /* The whole regular file behind fd (malloc'd), or NULL. */
 unsigned char *ks_disk_read_fd(int fd, size_t *n);
 /* Fills k (whose key, name and bounds are set) from its entry: 1 on a hit;
@@ -430,6 +435,12 @@ const ks_tune_entry *ks_tune_store_find(ks_tune_store *st, const char *vkey);
 void ks_tune_store_put(ks_tune_store *st, const char *vkey,
                        const ks_tune_entry *e, const char *best);
 void ks_tune_store_close(ks_tune_store *st);
+/* A store of key with no file behind it, read from f as a store's file is
+ * read (the fuzz harness reads its input so). NULL when out of memory. */
+ks_tune_store *ks_tune_store_read(const char *key, FILE *f);
+/* The stored winner into *out (zeroed by the caller): 0, or -1 when none
+ * is stored or its variant key does not parse. */
+int ks_tune_store_best(ks_tune_store *st, ks_tune_best *out);
 
 /* A measuring child process; pid -1 when none runs. */
 typedef struct ks_tune_worker {

@@ -548,6 +548,8 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   int isolate = 0;
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
   if (s == KS_OK)
+    s = ks_ir_screen_backend(m, ctx->arch->sm, t->name, err, cap);
+  if (s == KS_OK)
     s = check_memory(ctx, t, m, k);
   if (s == KS_OK) {
     double t0 = now_ms();

@@ -18,8 +18,11 @@
  * name and a u8 pointer flag, u32 own bounds, u32 params and per parameter
  * its name, u32 type, arg index and flags, f64 default, min and max.
  * Strings are a u32 length and the bytes. Reading checks every length and
- * value; anything malformed is a miss.
+ * value, and what ks_ir_discover guarantees of a description (parameters
+ * are scalar arguments of their name, marked once, with sound ranges);
+ * anything else is a miss.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +40,7 @@ typedef struct sink {
 } sink;
 
 static void put(sink *o, const void *v, size_t n) {
-  if (o->bad)
+  if (o->bad || !n) /* an absent string (NULL, 0): memcpy takes no NULL */
     return;
   if (o->n + n > o->cap) {
     size_t cap = o->cap ? o->cap * 2 : 256;
@@ -157,11 +160,38 @@ static uint32_t get_count(source *r, size_t min) {
   return r->bad ? 0 : n;
 }
 
+/* Is v a value of type ty (discover.c's rule for markings)? */
+static int fits(ks_type ty, double v) {
+  if (!isfinite(v))
+    return 0;
+  if (ty == KS_TYPE_I32)
+    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
+  if (ty == KS_TYPE_I64)
+    return v == floor(v) && v >= -9223372036854775808.0 &&
+           v < 9223372036854775808.0;
+  return 1;
+}
+
+/* What ks_ir_discover guarantees of a parameter of k: it is a scalar
+ * argument of that name, marked once, its range holds its default and
+ * fits its type, and a block-fixing one starts at 1 at least. */
+static int param_sound(const ks_ir_kernel *k, size_t j) {
+  const ks_ir_param *p = &k->params[j];
+  const ks_ir_arg *a = &k->args[p->arg_index];
+  for (size_t i = 0; i < j; i++)
+    if (k->params[i].arg_index == p->arg_index)
+      return 0;
+  return p->name && p->name[0] && !a->pointer && a->name &&
+         strcmp(a->name, p->name) == 0 && fits(p->type, p->def) &&
+         fits(p->type, p->min) && fits(p->type, p->max) &&
+         !(p->flags && p->min < 1);
+}
+
 static void get_kernel(source *r, ks_ir_kernel *k) {
   k->name = get_str(r);
   int has_doc = (int)get_u8(r);
   char *doc = get_str(r);
-  if (has_doc > 1)
+  if (has_doc > 1 || (!has_doc && doc && doc[0])) /* without: "" */
     r->bad = 1;
   if (has_doc)
     k->doc = doc;
@@ -203,7 +233,7 @@ static void get_kernel(source *r, ks_ir_kernel *k) {
     p->max = f[2];
     if (type > KS_TYPE_F64 || p->arg_index >= k->nargs ||
         (p->flags & ~(unsigned)(KS_PARAM_BLOCK_X | KS_PARAM_BLOCK_Y)) ||
-        !(p->min <= p->def && p->def <= p->max))
+        !(p->min <= p->def && p->def <= p->max) || !param_sound(k, j))
       r->bad = 1;
   }
   if (!k->name)

@@ -154,11 +154,8 @@ static void parse_entry(ks_tune_store *st, const char *line) {
     s->e = e;
 }
 
-/* Reads the file when it exists and belongs to this key. */
-static void load(ks_tune_store *st) {
-  FILE *f = fopen(st->path, "r");
-  if (!f)
-    return;
+/* Reads a store's lines from f when they belong to st's key. */
+static void read_lines(ks_tune_store *st, FILE *f) {
   char *line = malloc(MAX_LINE);
   int ok = line && fgets(line, MAX_LINE, f) &&
            strcmp(line, "kspec-tune-1\n") == 0 && fgets(line, MAX_LINE, f) &&
@@ -173,7 +170,24 @@ static void load(ks_tune_store *st) {
       parse_entry(st, line);
   }
   free(line);
+}
+
+/* Reads the file when it exists and belongs to this key. */
+static void load(ks_tune_store *st) {
+  FILE *f = fopen(st->path, "r");
+  if (!f)
+    return;
+  read_lines(st, f);
   fclose(f);
+}
+
+ks_tune_store *ks_tune_store_read(const char *key, FILE *f) {
+  ks_tune_store *st = calloc(1, sizeof *st);
+  if (!st)
+    return NULL;
+  snprintf(st->key, sizeof st->key, "%s", key);
+  read_lines(st, f);
+  return st;
 }
 
 static ks_status open_store(ks_ctx *ctx, const ks_template *t,
@@ -303,6 +317,14 @@ static int parse_vkey(const char *vkey, ks_tune_best *out) {
   return 0;
 }
 
+int ks_tune_store_best(ks_tune_store *st, ks_tune_best *out) {
+  const stored *b = st->best[0] ? find(st, st->best) : NULL;
+  if (!b || parse_vkey(b->vkey, out) != 0)
+    return -1;
+  out->median_ms = b->e.median;
+  return 0;
+}
+
 ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
                          const ks_tune_space *space, const ks_tune_opts *opts,
                          ks_tune_best *out) {
@@ -318,15 +340,11 @@ ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
     return s;
   if (!st)
     return ks_jit_fail(KS_EINVAL, "tune: lookup: no store (no disk cache)");
-  const stored *b = st->best[0] ? find(st, st->best) : NULL;
-  if (!b || parse_vkey(b->vkey, out) != 0) {
+  if (ks_tune_store_best(st, out) != 0)
     s = ks_jit_fail(KS_EINVAL,
                     "tune: lookup: nothing stored for this "
                     "problem in %s",
                     st->path);
-  } else {
-    out->median_ms = b->e.median;
-  }
   ks_tune_store_close(st);
   return s;
 }

@@ -1102,10 +1102,14 @@ static LLVMValueRef some_passes(emit *e, const wgroup *g, LLVMValueRef w,
       LLVMConstInt(ty, (is_signed(p) ? sign - 1 : top) - (k - 1) + j, 0);
   LLVMValueRef wrapped =
       LLVMBuildICmp(b, is_signed(p) ? LLVMIntSLT : LLVMIntULT, vhi, vlo, "");
-  LLVMValueRef ends = LLVMBuildOr(b, LLVMBuildICmp(b, p, min, w, ""),
-                                  LLVMBuildICmp(b, p, max, w, ""), "");
-  LLVMValueRef r = LLVMBuildOr(b, LLVMBuildICmp(b, p, vlo, w, ""),
-                               LLVMBuildICmp(b, p, vhi, w, ""), "");
+  /* one builder call per statement: the order of the instructions must
+   * not depend on the compiler's order of evaluating arguments */
+  LLVMValueRef at_min = LLVMBuildICmp(b, p, min, w, "");
+  LLVMValueRef at_max = LLVMBuildICmp(b, p, max, w, "");
+  LLVMValueRef ends = LLVMBuildOr(b, at_min, at_max, "");
+  LLVMValueRef at_lo = LLVMBuildICmp(b, p, vlo, w, "");
+  LLVMValueRef at_hi = LLVMBuildICmp(b, p, vhi, w, "");
+  LLVMValueRef r = LLVMBuildOr(b, at_lo, at_hi, "");
   return LLVMBuildOr(b, r, LLVMBuildAnd(b, wrapped, ends, ""), "");
 }
 

@@ -1034,6 +1034,98 @@ static void processes_share(void **state) {
     free(refs[i]);
 }
 
+/* ---- writers killed mid-write
+ * ------------------------------------------------ */
+
+enum { NKILLED = 4, KILL_ROUNDS = 8, KILL_KEYS = 6 };
+
+/* Compiles keys 1..KILL_KEYS in fresh contexts until it is killed. */
+static int endless_writer(const char *dir, int id) {
+  for (int round = 0;; round++) {
+    ks_ctx *ctx = ctx_in(dir, tiny_limit);
+    ks_template *t = NULL;
+    if (!ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK)
+      return 3;
+    for (int i = 0; i < KILL_KEYS; i++) {
+      ks_kernel *k = NULL;
+      if (spec_len(ctx, t, (i + id + round) % KILL_KEYS + 1, &k) != KS_OK)
+        return 4;
+    }
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+}
+
+/* Processes SIGKILLed at random points of their compiles, writes, renames
+ * and evictions, round after round: afterwards every entry in the
+ * directory verifies, and every key read back is the PTX compiled without
+ * a cache; no reader ever counts a corrupt entry. */
+static void killed_writers(void **state) {
+  (void)state;
+  char dir[512];
+  new_dir(dir, sizeof dir, "killed");
+  char *ref[KILL_KEYS];
+  uint64_t total = 0;
+  for (int i = 0; i < KILL_KEYS; i++) {
+    ref[i] = reference_ptx(i + 1);
+    assert_non_null(ref[i]);
+    total += strlen(ref[i]) + 400;
+  }
+  tiny_limit = total / 2; /* evictions run too */
+  unsigned seed = 12345;
+  int killed_with_tmp = 0;
+  for (int round = 0; round < KILL_ROUNDS; round++) {
+    fflush(NULL);
+    pid_t pid[NKILLED];
+    for (int i = 0; i < NKILLED; i++) {
+      pid[i] = fork();
+      assert_true(pid[i] >= 0);
+      if (pid[i] == 0)
+        _exit(endless_writer(dir, i));
+    }
+    for (int i = 0; i < NKILLED; i++) {
+      usleep(1000u * (5 + rand_r(&seed) % 120));
+      assert_int_equal(kill(pid[i], SIGKILL), 0);
+    }
+    for (int i = 0; i < NKILLED; i++) {
+      int status = 0;
+      assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+      if (!WIFSIGNALED(status)) /* it must not have stopped by itself */
+        fail_msg("writer %d ended with status %d", i, status);
+    }
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+      killed_with_tmp += strncmp(de->d_name, ".tmp.", 5) == 0;
+    if (d)
+      closedir(d);
+    ks_ctx *ctx = ctx_in(dir, tiny_limit);
+    assert_non_null(ctx);
+    uint64_t good = 0, removed = 0;
+    assert_int_equal(ks_cache_verify(ctx, &good, &removed), KS_OK);
+    assert_int_equal(removed, 0);
+    ks_template *t = NULL;
+    assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+    for (int i = 0; i < KILL_KEYS; i++) {
+      ks_kernel *k = NULL;
+      const char *ptx = NULL;
+      assert_int_equal(spec_len(ctx, t, i + 1, &k), KS_OK);
+      assert_int_equal(ks_kernel_ptx(k, &ptx, NULL), KS_OK);
+      assert_string_equal(ptx, ref[i]);
+    }
+    ks_cache_counters c;
+    ks_cache_stats(ctx, &c);
+    assert_int_equal(c.corrupt, 0);
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+  print_message("killed writers: %d rounds of %d, %d temporary files left by "
+                "them (ignored by readers)\n",
+                KILL_ROUNDS, NKILLED, killed_with_tmp);
+  for (int i = 0; i < KILL_KEYS; i++)
+    free(ref[i]);
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag,
                   struct FTW *ftw) {
   (void)st;
@@ -1063,7 +1155,7 @@ int main(void) {
       D(key_inputs),      D(damaged_entries),
       D(unsafe_dirs),     D(read_only_and_full),
       D(eviction_lru),    D(maintenance),
-      D(processes_share),
+      D(processes_share), D(killed_writers),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -28,6 +28,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "jit/ks_jit.h"
 
 static char base_dir[256];
@@ -189,6 +192,45 @@ static void entry_kinds(void **state) {
   ks_ctx_destroy(ctx);
 }
 
+/* An entry's bytes read back are the entry, and encoding what was read
+ * gives the same bytes; a header figure the writer never writes (an
+ * estimate of registers over INT_MAX) is rejected even under a good
+ * checksum. */
+static void entry_exact(void **state) {
+  (void)state;
+  ks_disk_entry e = {.kind = KS_DISK_KIND_PTX,
+                     .key = {1, 2},
+                     .str = {"k", "explained", ".version 8.5\n", "why"},
+                     .len = {1, 9, 13, 3},
+                     .reqntid = {256, 1, 1},
+                     .est_regs = 40,
+                     .coarsen_x = 2,
+                     .compile_ns = 123456789};
+  size_t n = 0;
+  unsigned char *b = ks_disk_encode(&e, &n);
+  assert_non_null(b);
+  ks_disk_entry r;
+  char why[128];
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), 0);
+  assert_int_equal(r.est_regs, 40);
+  assert_true(r.compile_ns == 123456789);
+  size_t m = 0;
+  unsigned char *again = ks_disk_encode(&r, &m);
+  assert_int_equal(m, n);
+  assert_memory_equal(again, b, n);
+  free(again);
+  /* est_regs sits at byte 104, the checksum at byte 40 */
+  uint32_t big = 0x80000000u;
+  uint64_t sum = 0;
+  memcpy(b + 104, &big, sizeof big);
+  memcpy(b + 40, &sum, sizeof sum);
+  sum = XXH3_64bits(b, n);
+  memcpy(b + 40, &sum, sizeof sum);
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
+  assert_non_null(strstr(why, "registers"));
+  free(b);
+}
+
 /* ---- template descriptions ----------------------------------------------- */
 
 static void same_desc(const ks_ir_desc *a, const ks_ir_desc *b) {
@@ -243,6 +285,62 @@ static void desc_roundtrip(void **state) {
     free(p);
     ks_template_destroy(t);
   }
+}
+
+/* A description that packs fine but that ks_ir_discover could not have
+ * made is rejected (the fuzzer's rule: what is accepted is exactly what
+ * is written). */
+static void desc_unsound(void **state) {
+  (void)state;
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(NULL, "conv1d", &t), KS_OK);
+  ks_ir_kernel *k = &t->desc.kernels[0];
+  assert_true(k->nparams == 1 && k->doc);
+  ks_ir_param *p = &k->params[0];
+  ks_ir_param keep = *p;
+  char *doc = k->doc;
+  unsigned pointer_arg = 0;
+  while (!k->args[pointer_arg].pointer)
+    pointer_arg++;
+  for (int c = 0; c < 7; c++) {
+    *p = keep;
+    k->doc = doc;
+    switch (c) {
+    case 0: /* a parameter on a buffer */
+      p->arg_index = pointer_arg;
+      break;
+    case 1: /* named after no argument */
+      p->name = "NOPE";
+      break;
+    case 2: /* not an integer */
+      p->def = 2.5;
+      break;
+    case 3: /* infinite */
+      p->max = 1.0 / 0.0;
+      break;
+    case 4: /* fixes the block from 0 */
+      p->flags = KS_PARAM_BLOCK_X;
+      p->min = 0;
+      p->def = 1;
+      break;
+    case 5: /* out of int32 */
+      p->max = 4294967296.0;
+      break;
+    case 6: /* no doc, but the doc's bytes */
+      break;
+    }
+    size_t n = 0;
+    unsigned char *b = ks_jit_desc_pack(&t->desc, &n);
+    assert_non_null(b);
+    if (c == 6)
+      b[4 + 4 + strlen(k->name)] = 0; /* the has-doc byte */
+    ks_ir_desc d;
+    if (ks_jit_desc_unpack(b, n, &d) == 0)
+      fail_msg("case %d was accepted", c);
+    free(b);
+  }
+  *p = keep;
+  ks_template_destroy(t);
 }
 
 /* The PTX of t's first kernel with its parameters' defaults, block 128,
@@ -398,9 +496,10 @@ int main(void) {
     return 1;
   setenv("KSPEC_CACHE_DIR", base_dir, 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(cubin_key),      cmocka_unit_test(entry_kinds),
-      cmocka_unit_test(desc_roundtrip), cmocka_unit_test(template_lazy),
-      cmocka_unit_test(template_bad),   cmocka_unit_test(template_damaged),
+      cmocka_unit_test(cubin_key),    cmocka_unit_test(entry_kinds),
+      cmocka_unit_test(entry_exact),  cmocka_unit_test(desc_roundtrip),
+      cmocka_unit_test(desc_unsound), cmocka_unit_test(template_lazy),
+      cmocka_unit_test(template_bad), cmocka_unit_test(template_damaged),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -33,6 +33,12 @@ expect() {
   "$KSPEC" "$@" >"$TMP/out" 2>"$TMP/err"
   got=$?
   last="kspec $*"
+  # under the sanitizer build (tools/check.sh) a report fails the command
+  # whatever its status: a leak on a path that exits 1 keeps status 1
+  if grep -qE 'Sanitizer|runtime error:' "$TMP/err"; then
+    bad "$last: sanitizer report"
+    return 1
+  fi
   if [ "$got" -ne "$want" ]; then
     bad "$last: exit $got, want $want"
     return 1
@@ -115,6 +121,8 @@ expect_usage ptx conv1d --maxntid -1
 expect_usage ptx conv1d --minctasm 1x
 expect_usage ptx conv1d --block 0
 expect_usage ptx conv1d --block 1,2,3,4
+# what is past 63 bytes is checked too, not cut off
+expect_usage ptx conv1d --block "1,1,1$(printf %070d 0 | tr 0 x)Z"
 expect_usage ptx conv1d -D FILTER_LEN
 expect_usage ptx conv1d -D =4
 expect_usage ptx conv1d --arch
@@ -341,6 +349,7 @@ out_has "stats TEMPLATE"
 expect_usage stats
 expect_usage stats conv1d histogram
 expect_usage stats conv1d --bogus
+expect_usage stats conv1d --block "1,1,1$(printf %070d 0 | tr 0 x)Z"
 expect_usage stats conv1d --smem x
 expect_usage stats conv1d --block 0
 expect_failure "sm_99" stats conv1d --arch sm_99 --no-driver

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "kspec.h"
 #include "prewarm.h"
 #include "stats.h"
@@ -211,41 +212,6 @@ static int bad_usage(const char *cmd, const char *fmt, const char *arg) {
   return EXIT_USAGE;
 }
 
-/* Strict unsigned parse: digits only, within [lo, hi]. */
-static int parse_uint(const char *s, unsigned long long lo,
-                      unsigned long long hi, unsigned long long *out) {
-  char *end = NULL;
-  if (!s || !*s || *s == '-' || *s == '+')
-    return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v < lo || v > hi)
-    return 0;
-  *out = v;
-  return 1;
-}
-
-/* "X[,Y[,Z]]" (or "XxYxZ"), each a positive integer; no empty parts. */
-static int parse_block(const char *s, unsigned block[3]) {
-  char buf[64];
-  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
-    return 0;
-  char *p = buf;
-  for (int i = 0; i < 3; i++) {
-    size_t n = strcspn(p, ",x");
-    char sep = p[n];
-    unsigned long long v;
-    p[n] = '\0';
-    if (!parse_uint(p, 1, 1u << 20, &v))
-      return 0;
-    block[i] = (unsigned)v;
-    if (!sep)
-      return 1;
-    p += n + 1;
-  }
-  return 0; /* a fourth part */
-}
-
 enum {
   OPT_KERNEL = 256,
   OPT_ARCH,
@@ -297,30 +263,11 @@ static const char *opt_name(int c) {
 
 /* "ARG=V,V,..." into o->bakes; 0 on bad syntax. */
 static int parse_bake(const char *text, options *o) {
-  const char *eq = strchr(text, '=');
-  size_t n = eq ? (size_t)(eq - text) : 0;
-  if (!eq || n == 0 || n >= sizeof o->bake_names[0] || !eq[1])
-    return 0;
-  size_t count = 1;
-  for (const char *p = eq + 1; *p; p++)
-    count += *p == ',';
-  double *v = malloc(count * sizeof *v);
-  if (!v)
-    return 0;
-  const char *p = eq + 1;
-  for (size_t i = 0; i < count; i++) {
-    char *end = NULL;
-    errno = 0;
-    v[i] = strtod(p, &end);
-    if (end == p || errno == ERANGE || (*end && *end != ',')) {
-      free(v);
-      return 0;
-    }
-    p = *end ? end + 1 : end;
-  }
+  double *v = NULL;
+  size_t count = 0;
   char *name = o->bake_names[o->nbakes];
-  memcpy(name, text, n);
-  name[n] = '\0';
+  if (!ks_arg_bake(text, name, sizeof o->bake_names[0], &v, &count))
+    return 0;
   o->bakes[o->nbakes++] = (ks_bake){.arg = name, .values = v, .n = count};
   return 1;
 }
@@ -377,12 +324,12 @@ static int take_option(const char *cmd, int c, options *o) {
                : bad_usage(cmd, "--bake '%s': want ARG=NUMBER[,NUMBER]...",
                            optarg);
   case OPT_BLOCK:
-    return parse_block(optarg, o->bounds.block)
+    return ks_arg_block(optarg, o->bounds.block)
                ? 0
                : bad_usage(cmd, "--block '%s': want X[,Y[,Z]]", optarg);
   }
   int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
-  if (!parse_uint(optarg, bound, UINT32_MAX, &v)) {
+  if (!ks_arg_uint(optarg, bound, UINT32_MAX, &v)) {
     char what[160];
     snprintf(what, sizeof what, "--%s '%%s': want a %s integer%s", opt_name(c),
              bound ? "positive" : "non-negative",
@@ -656,6 +603,10 @@ static int run_workload(ks_ctx *ctx, ks_template *t, const options *o,
   int rc = specialize_for(ctx, t, o, w, o->ndefs == 0, &k);
   if (rc == EXIT_SUCCESS && compare)
     rc = specialize_for(ctx, t, o, w, 1, &generic);
+  /* --block X,Y,Z: the launch's block too, once the bounds are checked */
+  ks_dim3 b = {o->bounds.block[0], o->bounds.block[1], o->bounds.block[2]};
+  if (rc == EXIT_SUCCESS && b.x && ks_wl_set_block3(w, b, err, sizeof err))
+    rc = run_fail(err);
   if (rc == EXIT_SUCCESS && ks_wl_alloc(w, err, sizeof err) != KS_OK)
     rc = run_fail(err);
   if (rc != EXIT_SUCCESS)

@@ -6,9 +6,12 @@
 #   tools/setup.sh [extra cmake arguments]
 set -eu
 
+# libclang-rt-19-dev: the sanitizer run-times and libFuzzer of clang-19
+# (tools/check.sh's ASan, UBSan and TSan builds, tools/fuzz.sh); clang-19
+# only recommends it.
 PACKAGES="cmake make gcc pkg-config llvm-19-dev llvm-19-tools clang-19 \
 libcmocka-dev libxxhash-dev zlib1g-dev libzstd-dev libedit-dev \
-libcurl4-openssl-dev libxml2-dev clang-format-19"
+libcurl4-openssl-dev libxml2-dev clang-format-19 libclang-rt-19-dev"
 
 missing=""
 for p in $PACKAGES; do

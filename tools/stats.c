@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "json.h"
 #include "kspec.h"
 #include "stats.h"
@@ -96,39 +97,6 @@ static int fail(const char *what) {
   return EXIT_FAILURE;
 }
 
-/* Digits only, within [lo, hi]. */
-static int parse_uint(const char *s, unsigned long long lo,
-                      unsigned long long hi, unsigned *out) {
-  char *end = NULL;
-  if (!s || *s < '0' || *s > '9')
-    return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v < lo || v > hi)
-    return 0;
-  *out = (unsigned)v;
-  return 1;
-}
-
-/* "X[,Y[,Z]]" (or "XxYxZ"), each a positive integer; no empty parts. */
-static int parse_block(const char *s, unsigned block[3]) {
-  char buf[64];
-  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
-    return 0;
-  char *p = buf;
-  for (int i = 0; i < 3; i++) {
-    size_t n = strcspn(p, ",x");
-    char sep = p[n];
-    p[n] = '\0';
-    if (!parse_uint(p, 1, 1u << 20, &block[i]))
-      return 0;
-    if (!sep)
-      return 1;
-    p += n + 1;
-  }
-  return 0; /* a fourth part */
-}
-
 enum {
   OPT_KERNEL = 256,
   OPT_ARCH,
@@ -169,7 +137,11 @@ static int take_number(int c, const char *arg, stats_opts *o) {
                   : c == OPT_PTXISA   ? &o->ptx_isa
                                       : &o->smem;
   int bound = c == OPT_MAXNTID || c == OPT_MINCTASM || c == OPT_MAXNREG;
-  return parse_uint(arg, bound, UINT32_MAX, dst); /* bounds: 1 at least */
+  unsigned long long v;
+  if (!ks_arg_uint(arg, bound, UINT32_MAX, &v)) /* bounds: 1 at least */
+    return 0;
+  *dst = (unsigned)v;
+  return 1;
 }
 
 /* One option into o; 0 to go on, else the exit status. */
@@ -195,7 +167,7 @@ static int take_option(int c, stats_opts *o) {
     o->no_pass[o->nno_pass++] = optarg;
     return 0;
   case OPT_BLOCK:
-    return parse_block(optarg, o->bounds.block)
+    return ks_arg_block(optarg, o->bounds.block)
                ? 0
                : bad_usage("--block '%s': want X[,Y[,Z]]", optarg);
   case OPT_NO_DRIVER:

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "kspec.h"
 #include "tune.h"
 #include "workloads.h"
@@ -88,34 +89,18 @@ static const char tune_usage[] =
 
 /* "NAME=1,2,3" into a dim. */
 static int parse_sweep(tool *o, const char *arg) {
-  const char *eq = strchr(arg, '=');
-  if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->dim_names[0])
-    return usage_error("--sweep %s: want NAME=V,V,...", arg);
-  if (o->ndims == KS_TUNE_MAX_DIMS)
-    return usage_error("--sweep: at most %d", KS_TUNE_MAX_DIMS);
-  size_t d = o->ndims;
-  memcpy(o->dim_names[d], arg, (size_t)(eq - arg));
-  o->dim_names[d][eq - arg] = '\0';
-  const char *s = eq + 1;
+  char name[sizeof o->dim_names[0]] = "", why[512];
+  int64_t values[MAX_VALUES];
   size_t n = 0;
-  if (!*s)
-    return usage_error("--sweep %s: empty list", arg);
-  for (;;) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*s == ',' || !*s)
-      return usage_error("--sweep %s: an empty value", arg);
-    if (end == s || errno || v < 0 || (*end && *end != ','))
-      return usage_error("--sweep %s: '%.*s' is not a number", arg,
-                         (int)strcspn(s, ","), s);
-    if (n == MAX_VALUES)
-      return usage_error("--sweep %s: at most %d values", arg, MAX_VALUES);
-    o->values[d][n++] = v;
-    if (!*end)
-      break;
-    s = end + 1;
-  }
+  int bad = ks_arg_sweep(arg, name, sizeof name, values, MAX_VALUES, &n, why,
+                         sizeof why);
+  if (name[0] && o->ndims == KS_TUNE_MAX_DIMS)
+    return usage_error("--sweep: at most %d", KS_TUNE_MAX_DIMS);
+  if (bad)
+    return usage_error("%s", why);
+  size_t d = o->ndims;
+  memcpy(o->dim_names[d], name, sizeof name);
+  memcpy(o->values[d], values, n * sizeof values[0]);
   o->dims[d] = (ks_tune_dim){o->dim_names[d], o->values[d], n};
   o->ndims++;
   return 0;

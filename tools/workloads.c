@@ -781,6 +781,27 @@ ks_dim3 ks_wl_block(const ks_wl *w) { return w->block; }
 
 void ks_wl_set_block(ks_wl *w, unsigned block) { w->desc->geometry(w, block); }
 
+int ks_wl_set_block3(ks_wl *w, ks_dim3 b, char *err, size_t cap) {
+  if (w->desc->geometry == reduce_geometry ||
+      w->desc->geometry == transpose_geometry)
+    return 0; /* a parameter fixes the block */
+  if (b.y <= 1 && b.z <= 1) {
+    w->desc->geometry(w, b.x);
+    return 0;
+  }
+  if (w->desc->geometry != sepfilter_geometry || b.z > 1) {
+    snprintf(err, cap, "%s: the workload launches %s blocks, not %ux%ux%u",
+             w->desc->name,
+             w->desc->geometry == sepfilter_geometry ? "X x Y" : "1-D", b.x,
+             b.y, b.z);
+    return 1;
+  }
+  w->block = (ks_dim3){b.x, b.y, 1};
+  w->grid = (ks_dim3){(unsigned)ceil_div(w->size, b.x),
+                      (unsigned)ceil_div(w->size, b.y), 1};
+  return 0;
+}
+
 double ks_wl_bytes(const ks_wl *w) { return w->desc->bytes(w); }
 
 const char *ks_wl_describe(const ks_wl *w) { return w->text; }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/gpu/run.sh - everything kspec runs on a GPU machine, in one go:
 # the GPU tests, the occupancy calculator against the driver and `kspec
-# stats`, `kspec run` on every template, compute-sanitizer memcheck
+# stats`, `kspec run` on every template, compute-sanitizer (memcheck,
+# racecheck, synccheck, initcheck), fault injection into the tuner
 # and the benchmarks (kspec-bench, then kspec-bench-cuda against
 # hand-written CUDA where tools/gpu-pack.sh could build it). Builds nothing:
 # it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
@@ -9,7 +10,8 @@
 #
 #   KSPEC_GPU_PARTS="tests run sanitize bench" (the default) picks the
 #   parts, so that each fits in one call of the device tool; "cubin" runs
-#   test_gpu_cubin from .dev/gpu-cubin, carried in a call of its own.
+#   test_gpu_cubin from .dev/gpu-cubin, carried in a call of its own;
+#   "faults" runs a tuner sweep with a faulting and a hanging variant.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 p="$root/.dev/gpu"
@@ -106,32 +108,105 @@ cat "$out/run.log"
 fi
 
 if part sanitize; then
-echo "== compute-sanitizer: memcheck, racecheck, synccheck; passes on and off"
-nopass="--no-pass smem_promote --no-pass const_promote"
-for tool in memcheck racecheck synccheck; do
-  for t in "conv1d -D FILTER_LEN=7 --size 100003" "conv1d --size 100003" \
-    "conv1d -D FILTER_LEN=128 --size 100003" \
-    "sepfilter_rows -D RADIUS=3 --size 333" "sepfilter_cols -D RADIUS=3 --size 333" \
-    "sepfilter_rows -D RADIUS=32 --size 333" "sepfilter_cols -D RADIUS=32 --size 333" \
-    "histogram -D BINS=100 --size 100003" "histogram --size 100003" \
-    "histogram -D BINS=4096 --size 100003" \
-    "reduce_sum -D BLOCK=100 --size 100003" "reduce_sum --size 100003" \
-    "transpose -D TILE=7 --size 333" "transpose --size 333"; do
+echo "== compute-sanitizer: memcheck, racecheck, synccheck, initcheck;"
+echo "   every template, generic and specialized, every optional pass on and off"
+nopass="--no-pass tcoarsen --no-pass coarsen --no-pass smem_promote"
+nopass="$nopass --no-pass const_promote --no-pass regpressure"
+tools="memcheck racecheck synccheck initcheck"
+cat >"$out/sanitize.cases" <<'CASES'
+conv1d --size 100003
+conv1d -D FILTER_LEN=1 --size 100003
+conv1d -D FILTER_LEN=7 --size 100003
+conv1d -D FILTER_LEN=32 --block 256 --size 100003
+conv1d -D FILTER_LEN=128 --size 100003
+sepfilter_rows --size 333
+sepfilter_rows -D RADIUS=3 --size 333
+sepfilter_rows -D RADIUS=8 --block 32,8 --size 333
+sepfilter_rows -D RADIUS=32 --size 333
+sepfilter_cols --size 333
+sepfilter_cols -D RADIUS=3 --size 333
+sepfilter_cols -D RADIUS=8 --block 32,8 --size 333
+sepfilter_cols -D RADIUS=32 --size 333
+histogram --size 100003
+histogram -D BINS=1 --size 100003
+histogram -D BINS=100 --size 100003
+histogram -D BINS=256 --block 256 --size 100003
+histogram -D BINS=4096 --size 100003
+reduce_sum --size 100003
+reduce_sum -D BLOCK=100 --size 100003
+reduce_sum -D BLOCK=1024 --size 100003
+transpose --size 333
+transpose -D TILE=7 --size 333
+transpose -D TILE=32 --size 333
+stencil1d --size 100003
+stencil1d -D RADIUS=1 --size 100003
+stencil1d -D RADIUS=64 --block 1024 --size 100003
+CASES
+# One process per tool, the four at once: tool T writes one line per case
+# and pass setting ("clean" or "**errors**") to T.res.
+sanitize_tool() {
+  : >"$out/$1.res"
+  while read -r t; do
+    [ -z "$t" ] && continue
     for passes in "" "$nopass"; do
-      [ -n "$passes" ] && [ "$tool" != memcheck ] && continue
       # shellcheck disable=SC2086
-      if compute-sanitizer --tool $tool --error-exitcode 3 \
-        kspec run $t $passes --reps 1 >>"$out/$tool.log" 2>&1; then
-        note "$tool $t ${passes:+(passes off)}: clean"
+      if compute-sanitizer --tool "$1" --error-exitcode 3 \
+        kspec run $t $passes --reps 1 >>"$out/$1.log" 2>&1; then
+        echo "clean" >>"$out/$1.res"
       else
-        status=1
-        note "$tool $t ${passes:+(passes off)}: ERRORS"
+        echo "**errors**" >>"$out/$1.res"
       fi
     done
+  done <"$out/sanitize.cases"
+}
+for tool in $tools; do
+  sanitize_tool "$tool" &
+done
+wait
+{
+  echo "| case | passes | memcheck | racecheck | synccheck | initcheck |"
+  echo "|---|---|---|---|---|---|"
+} >"$out/sanitize.md"
+i=0
+while read -r t; do
+  [ -z "$t" ] && continue
+  for passes in on off; do
+    i=$((i + 1))
+    row="| $t | $passes |"
+    for tool in $tools; do
+      r=$(sed -n "${i}p" "$out/$tool.res")
+      row="$row ${r:-**not run**} |"
+      if [ "$r" != clean ]; then
+        status=1
+        note "$tool $t (passes $passes): ${r:-not run}"
+      fi
+    done
+    echo "$row" >>"$out/sanitize.md"
   done
+done <"$out/sanitize.cases"
+for tool in $tools; do
   echo "$tool:"
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | sort | uniq -c
 done
+cat "$out/sanitize.md"
+
+fi
+
+if part faults; then
+echo "== fault injection: a tuner sweep with a faulting and a hanging variant"
+store=$(mktemp -d)
+if KSPEC_CACHE_DIR="$store" kspec tune conv1d -D FILTER_LEN=32 \
+  --sweep maxntid=128,256,512 --sweep minctasm=1,2 \
+  --inject fault=0 --inject hang=2 --timeout 2000 >"$out/faults.log" 2>&1 &&
+  grep -q "device fault" "$out/faults.log" &&
+  grep -q "timeout" "$out/faults.log"; then
+  note "tune with a faulting and a hanging variant: completed, both classed"
+else
+  status=1
+  note "tune with injected faults: FAIL (see faults.log)"
+fi
+cat "$out/faults.log"
+rm -rf "$store"
 
 fi
 

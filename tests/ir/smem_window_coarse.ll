@@ -26,8 +26,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; STAGE: sub i32 %{{[0-9]+}}, 10
 ; STAGE: lshr i32 %{{[0-9]+}}, 2
 ; STAGE: icmp ult i32 %{{[0-9]+}}, 63
-; STAGE: icmp slt i32 2147483647, %n
 ; STAGE: icmp slt i32 -2147483645, %n
+; STAGE: icmp slt i32 2147483647, %n
 ; STAGE: br i1 %{{[0-9]+}}, label %ks.window.load, label %ks.window.next
 ; STAGE: ks.window.load:
 ; STAGE: getelementptr i8, ptr %[[P0]], i64

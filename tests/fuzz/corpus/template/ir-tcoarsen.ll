@@ -1,0 +1,199 @@
+; Thread coarsening inside a fixed block: conv-like kernels run 4 virtual
+; threads per real thread (tid.x*4 + j), reqntid says the real block; the
+; kernels where threads may interact other than through memory, and those
+; without loads shared between neighbouring threads, are declined.
+;
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 256 %s | FileCheck %s --check-prefix=CONV
+; RUN: ks_passes_tool --stage all --kernel conv --block 256 %s | FileCheck %s --check-prefix=ALL
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 128,2 %s | FileCheck %s --check-prefix=XY
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 32,8 %s | FileCheck %s --check-prefix=NARROW
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 250 %s | FileCheck %s --check-prefix=ODD
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv %s | FileCheck %s --check-prefix=NOTFIXED
+; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 256 --no-pass tcoarsen %s | FileCheck %s --check-prefix=OFF
+; RUN: ks_passes_tool --stage tcoarsen --kernel barrier --block 256 %s | FileCheck %s --check-prefix=BARRIER
+; RUN: ks_passes_tool --stage tcoarsen --kernel shfl --block 256 %s | FileCheck %s --check-prefix=SHFL
+; RUN: ks_passes_tool --stage tcoarsen --kernel shared --block 256 %s | FileCheck %s --check-prefix=SHARED
+; RUN: ks_passes_tool --stage tcoarsen --kernel cas --block 256 %s | FileCheck %s --check-prefix=CAS
+; RUN: ks_passes_tool --stage tcoarsen --kernel lane --block 256 %s | FileCheck %s --check-prefix=LANE
+; RUN: ks_passes_tool --stage tcoarsen --kernel copy --block 256 %s | FileCheck %s --check-prefix=COPY
+; RUN: ks_passes_tool --stage tcoarsen --kernel late --block 256 %s | FileCheck %s --check-prefix=LATE
+
+target triple = "nvptx64-nvidia-cuda"
+
+; CONV: ; explain: tcoarsen: coarsened x by 4: real block 64x1x1 runs the 256 threads of the launch; 2 of 3 loads along tid.x
+; CONV-LABEL: define void @conv(
+; CONV: %ks.tc.tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; CONV: %ks.tc.kt = shl nuw nsw i32 %ks.tc.tid, 2
+; the four lanes agree on the guard, or the serial copy runs them in turn
+; CONV: br i1 {{.*}}, label %ks.tc.lock0.agree, label %ks.tc.serial
+; CONV-COUNT-4: store float
+; CONV: ks.tc.serial.next:
+; CONV: %ks.tc.j1 = add nuw i32 %ks.tc.j, 1
+; CONV: !{ptr @conv, !"reqntidx", i32 64}
+
+; After optimize: the taps are loaded once for the four lanes (ld.global.nc,
+; decided on the original), the four outputs stored in a row.
+; ALL-LABEL: define void @conv(
+; ALL: ks.tc.lock
+; ALL: load float, ptr %f, align 4, !invariant.load
+; ALL-NOT: load float, ptr %f,
+; ALL-COUNT-4: store float
+; ALL: ks.tc.serial
+
+; XY: ; explain: tcoarsen: coarsened x by 4: real block 32x2x1 runs the 256 threads
+; XY: !{ptr @conv, !"reqntidx", i32 32}
+; XY: !{ptr @conv, !"reqntidy", i32 2}
+
+; A 2-D block whose real rows would be narrower than a warp is declined.
+; NARROW: ; explain: tcoarsen: declined conv: a real block 8 wide would spread each warp over several rows
+; NARROW-NOT: coarsened
+; ODD: ; explain: tcoarsen: declined conv: block.x 250 is not a multiple of 4
+; NOTFIXED: ; explain: tcoarsen: declined conv: block size not fixed
+; OFF: ; explain: tcoarsen: switched off
+; OFF-NOT: ks.tc
+; BARRIER: ; explain: tcoarsen: declined barrier: a barrier or warp-level operation (llvm.nvvm.barrier0)
+; BARRIER-NOT: ks.tc
+; SHFL: ; explain: tcoarsen: declined shfl: a barrier or warp-level operation (llvm.nvvm.shfl.sync.down.f32)
+; SHARED: ; explain: tcoarsen: declined shared: shared memory
+; CAS: ; explain: tcoarsen: declined cas: an atomic compare-and-swap
+; LANE: ; explain: tcoarsen: declined lane: reads %laneid
+; COPY: ; explain: tcoarsen: declined copy: no reuse between neighbouring threads
+; LATE: ; explain: tcoarsen: declined late: a branch after a write to memory
+
+; y[i] = x[i]*f[0] + x[i+1]*f[1] + x[i+2]*f[2] for i = tid.x < n
+define void @conv(ptr %x, ptr %f, ptr %y, i32 %n) {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %in = icmp slt i32 %t, %n
+  br i1 %in, label %body, label %exit
+body:
+  %e0 = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e0
+  %p1 = getelementptr inbounds float, ptr %p0, i64 1
+  %p2 = getelementptr inbounds float, ptr %p0, i64 2
+  %x0 = load float, ptr %p0, align 4
+  %x1 = load float, ptr %p1, align 4
+  %x2 = load float, ptr %p2, align 4
+  %f0 = load float, ptr %f, align 4
+  %fp1 = getelementptr inbounds float, ptr %f, i64 1
+  %f1 = load float, ptr %fp1, align 4
+  %fp2 = getelementptr inbounds float, ptr %f, i64 2
+  %f2 = load float, ptr %fp2, align 4
+  %a0 = fmul float %x0, %f0
+  %a1 = fmul float %x1, %f1
+  %a2 = fmul float %x2, %f2
+  %s1 = fadd float %a0, %a1
+  %s2 = fadd float %s1, %a2
+  %py = getelementptr inbounds float, ptr %y, i64 %e0
+  store float %s2, ptr %py, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+define void @barrier(ptr %x, ptr %y) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e
+  %p1 = getelementptr inbounds float, ptr %p0, i64 1
+  %a = load float, ptr %p0, align 4
+  call void @llvm.nvvm.barrier0()
+  %b = load float, ptr %p1, align 4
+  %s = fadd float %a, %b
+  %py = getelementptr inbounds float, ptr %y, i64 %e
+  store float %s, ptr %py, align 4
+  ret void
+}
+
+define void @shfl(ptr %x, ptr %y) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e
+  %p1 = getelementptr inbounds float, ptr %p0, i64 1
+  %a = load float, ptr %p0, align 4
+  %b = load float, ptr %p1, align 4
+  %s = fadd float %a, %b
+  %r = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %s, i32 1, i32 31)
+  %py = getelementptr inbounds float, ptr %y, i64 %e
+  store float %r, ptr %py, align 4
+  ret void
+}
+
+@tile = internal addrspace(3) global [256 x float] undef, align 4
+
+define void @shared(ptr %x, ptr %y) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e
+  %p1 = getelementptr inbounds float, ptr %p0, i64 1
+  %a = load float, ptr %p0, align 4
+  %b = load float, ptr %p1, align 4
+  %s = fadd float %a, %b
+  %q = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %e
+  store float %s, ptr addrspace(3) %q, align 4
+  ret void
+}
+
+define void @cas(ptr %x, ptr %y) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds i32, ptr %x, i64 %e
+  %p1 = getelementptr inbounds i32, ptr %p0, i64 1
+  %a = load i32, ptr %p0, align 4
+  %b = load i32, ptr %p1, align 4
+  %r = cmpxchg ptr %y, i32 %a, i32 %b seq_cst seq_cst
+  ret void
+}
+
+define void @lane(ptr %x, ptr %y) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %l = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds i32, ptr %x, i64 %e
+  %p1 = getelementptr inbounds i32, ptr %p0, i64 1
+  %a = load i32, ptr %p0, align 4
+  %b = load i32, ptr %p1, align 4
+  %s = add i32 %a, %b
+  %s2 = add i32 %s, %l
+  %py = getelementptr inbounds i32, ptr %y, i64 %e
+  store i32 %s2, ptr %py, align 4
+  ret void
+}
+
+define void @copy(ptr %x, ptr %y) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e
+  %a = load float, ptr %p0, align 4
+  %py = getelementptr inbounds float, ptr %y, i64 %e
+  store float %a, ptr %py, align 4
+  ret void
+}
+
+; a store, then a branch on a loaded value
+define void @late(ptr %x, ptr %y) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e
+  %p1 = getelementptr inbounds float, ptr %p0, i64 1
+  %a = load float, ptr %p0, align 4
+  %py = getelementptr inbounds float, ptr %y, i64 %e
+  store float %a, ptr %py, align 4
+  %b = load float, ptr %p1, align 4
+  %big = fcmp ogt float %b, 0.0
+  br i1 %big, label %more, label %exit
+more:
+  store float %b, ptr %py, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
+declare void @llvm.nvvm.barrier0() convergent
+declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32) convergent

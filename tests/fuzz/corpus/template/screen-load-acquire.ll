@@ -1,0 +1,7 @@
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr %p, ptr %q) {
+  %v = load atomic i32, ptr %p acquire, align 8
+  store i32 %v, ptr %q
+  ret void
+}

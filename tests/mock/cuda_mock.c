@@ -1,0 +1,1552 @@
+/*
+ * cuda_mock.c - a mocked CUDA driver for the CPU tests: a shared library
+ * with every entry point driver/driver.c looks up (and a few more), which
+ * kspec opens in place of libcuda.so.1 when KSPEC_LIBCUDA names it.
+ *
+ * It plays one device, "NVIDIA H100 80GB HBM3 (kspec mock)", sm_90 with an
+ * H100's limits (132 SMs, 64 Ki registers and 228 KiB of shared memory per
+ * SM, 48 KiB per block without opt-in), and a CUDA 13.0 driver
+ * (KSPEC_MOCK_DRIVER_VERSION=12080 plays another; KSPEC_MOCK_DEVICES=0 a
+ * machine whose driver sees no device). What it does:
+ *
+ *  - the primary context is retained and released with a count; calls that
+ *    need a context fail with CUDA_ERROR_INVALID_CONTEXT when none is
+ *    current on the calling thread, as the real driver does;
+ *  - cuModuleLoadData(Ex) and cuLinkAddData check that the input looks like
+ *    PTX (it starts with "//" or ".version", has a .version the driver
+ *    accepts, a .target it can run, balanced braces, entries defined once):
+ *    otherwise CUDA_ERROR_INVALID_PTX (or _UNSUPPORTED_PTX_VERSION) with a
+ *    ptxas-like line in the error log buffer when one is given. Every
+ *    ".entry NAME" becomes a function, with its parameters, .reqntid,
+ *    .maxntid and .maxnreg, the module's static shared and constant bytes,
+ *    and a register count estimated from the virtual registers declared;
+ *  - cuLinkComplete makes a "cubin" (a header and the PTX) that
+ *    cuModuleLoadData loads again;
+ *  - cuLaunchKernel checks the launch as the driver would (grid and block
+ *    against the device and the function's limits, .reqntid, shared memory,
+ *    the stream, one argument pointer per parameter, each read), counts it
+ *    and runs nothing;
+ *  - device memory is host memory (malloc; at most KSPEC_MOCK_MEM bytes
+ *    live, default 1 GiB), so copies and memsets work; ranges are checked
+ *    against live allocations;
+ *  - events record the host's monotonic clock; streams exist and are
+ *    checked; synchronizing returns at once.
+ *
+ * Handles are checked against registries of live objects (one rwlock);
+ * counters are atomics, so any number of threads may call in at once.
+ * kspec_mock_counters_get (cuda_mock.h) tells a test what happened.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+
+#include "cuda_mock.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+enum {
+  SM = 90,
+  SM_COUNT = 132,
+  MAX_THREADS_BLOCK = 1024,
+  MAX_THREADS_SM = 2048,
+  MAX_BLOCKS_SM = 32,
+  REGS_SM = 65536,
+  REGS_BLOCK = 65536,
+  SMEM_BLOCK = 48 * 1024,
+  SMEM_BLOCK_OPTIN = 227 * 1024,
+  SMEM_SM = 228 * 1024,
+  SMEM_RESERVED = 1024,
+  MAX_PARAMS = 512,
+  LINK_INPUTS = 16,
+};
+#define TOTAL_MEM 85520809984ull /* what an H100 80GB HBM3 reports */
+#define DEVICE_NAME "NVIDIA H100 80GB HBM3 (kspec mock)"
+
+/* ---- live objects --------------------------------------------------------
+ */
+
+enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_LINK, NKINDS };
+
+typedef struct obj {
+  int kind;
+  struct obj *prev, *next;
+} obj;
+
+static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
+static obj *live[NKINDS];
+static _Atomic int64_t nlive[NKINDS];
+
+static void reg_add(obj *o, int kind) {
+  o->kind = kind;
+  o->prev = NULL;
+  pthread_rwlock_wrlock(&reg_lock);
+  o->next = live[kind];
+  if (o->next)
+    o->next->prev = o;
+  live[kind] = o;
+  pthread_rwlock_unlock(&reg_lock);
+  atomic_fetch_add(&nlive[kind], 1);
+}
+
+/* Unlinks o when it is live: 1, else 0. */
+static int reg_remove(const void *p, int kind) {
+  int found = 0;
+  pthread_rwlock_wrlock(&reg_lock);
+  for (obj *o = live[kind]; o; o = o->next)
+    if (o == p) {
+      if (o->prev)
+        o->prev->next = o->next;
+      else
+        live[kind] = o->next;
+      if (o->next)
+        o->next->prev = o->prev;
+      found = 1;
+      break;
+    }
+  pthread_rwlock_unlock(&reg_lock);
+  if (found)
+    atomic_fetch_sub(&nlive[kind], 1);
+  return found;
+}
+
+static int reg_has(const void *p, int kind) {
+  int found = 0;
+  if (!p)
+    return 0;
+  pthread_rwlock_rdlock(&reg_lock);
+  for (obj *o = live[kind]; o && !found; o = o->next)
+    found = o == p;
+  pthread_rwlock_unlock(&reg_lock);
+  return found;
+}
+
+/* ---- counters ------------------------------------------------------------
+ */
+
+static _Atomic uint64_t n_launches, n_launch_errors, n_loads, n_rejected,
+    n_unloads, n_links, n_retains, n_releases;
+static _Atomic int64_t ctx_refs;
+static _Atomic int initialized;
+static _Atomic int64_t mem_live_bytes;
+
+EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
+  *out = (kspec_mock_counters){
+      .launches = atomic_load(&n_launches),
+      .launch_errors = atomic_load(&n_launch_errors),
+      .module_loads = atomic_load(&n_loads),
+      .ptx_rejected = atomic_load(&n_rejected),
+      .module_unloads = atomic_load(&n_unloads),
+      .links = atomic_load(&n_links),
+      .ctx_retains = atomic_load(&n_retains),
+      .ctx_releases = atomic_load(&n_releases),
+      .live_modules = atomic_load(&nlive[K_MODULE]),
+      .live_allocs = atomic_load(&nlive[K_ALLOC]),
+      .live_events = atomic_load(&nlive[K_EVENT]),
+      .live_streams = atomic_load(&nlive[K_STREAM]),
+      .live_links = atomic_load(&nlive[K_LINK]),
+      .ctx_refs = atomic_load(&ctx_refs),
+  };
+}
+
+/* ---- errors --------------------------------------------------------------
+ */
+
+#define MOCK_ERRORS(X)                                                         \
+  X(CUDA_SUCCESS, "no error")                                                  \
+  X(CUDA_ERROR_INVALID_VALUE, "invalid argument")                              \
+  X(CUDA_ERROR_OUT_OF_MEMORY, "out of memory")                                 \
+  X(CUDA_ERROR_NOT_INITIALIZED, "initialization error")                        \
+  X(CUDA_ERROR_DEINITIALIZED, "driver shutting down")                          \
+  X(CUDA_ERROR_NO_DEVICE, "no CUDA-capable device is detected")                \
+  X(CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal")                       \
+  X(CUDA_ERROR_INVALID_IMAGE, "device kernel image is invalid")                \
+  X(CUDA_ERROR_INVALID_CONTEXT, "invalid device context")                      \
+  X(CUDA_ERROR_CONTEXT_IS_DESTROYED, "context is destroyed")                   \
+  X(CUDA_ERROR_NO_BINARY_FOR_GPU, "no kernel image is available for "          \
+                                  "execution on the device")                   \
+  X(CUDA_ERROR_INVALID_PTX, "a PTX JIT compilation failed")                    \
+  X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "the provided PTX was compiled with "  \
+                                        "an unsupported toolchain.")           \
+  X(CUDA_ERROR_INVALID_HANDLE, "invalid resource handle")                      \
+  X(CUDA_ERROR_NOT_FOUND, "named symbol not found")                            \
+  X(CUDA_ERROR_NOT_READY, "device not ready")                                  \
+  X(CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered")    \
+  X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "too many resources requested for "    \
+                                        "launch")                              \
+  X(CUDA_ERROR_NOT_SUPPORTED, "operation not supported")                       \
+  X(CUDA_ERROR_UNKNOWN, "unknown error")
+
+CUresult cuGetErrorName(CUresult error, const char **pStr) {
+  if (!pStr)
+    return CUDA_ERROR_INVALID_VALUE;
+  switch (error) {
+#define MOCK_NAME(code, text)                                                  \
+  case code:                                                                   \
+    *pStr = #code;                                                             \
+    return CUDA_SUCCESS;
+    MOCK_ERRORS(MOCK_NAME)
+#undef MOCK_NAME
+  default:
+    *pStr = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult cuGetErrorString(CUresult error, const char **pStr) {
+  if (!pStr)
+    return CUDA_ERROR_INVALID_VALUE;
+  switch (error) {
+#define MOCK_TEXT(code, text)                                                  \
+  case code:                                                                   \
+    *pStr = text;                                                              \
+    return CUDA_SUCCESS;
+    MOCK_ERRORS(MOCK_TEXT)
+#undef MOCK_TEXT
+  default:
+    *pStr = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+/* ---- driver, device, context ---------------------------------------------
+ */
+
+static int env_int(const char *name, int def) {
+  const char *e = getenv(name);
+  char *end = NULL;
+  long v = e && *e ? strtol(e, &end, 10) : def;
+  return e && *e && *end ? def : (int)v;
+}
+
+static int driver_version(void) {
+  return env_int("KSPEC_MOCK_DRIVER_VERSION", 13000);
+}
+
+/* The highest PTX ISA (x10) a driver of version v JIT-compiles. */
+static int driver_max_ptx(int v) {
+  static const int table[][2] = {
+      {13000, 90}, {12090, 88}, {12080, 87}, {12050, 85}, {12040, 84},
+      {12030, 83}, {12020, 82}, {12010, 81}, {12000, 80}, {11080, 78},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (v >= table[i][0])
+      return table[i][1];
+  return 70;
+}
+
+struct CUctx_st {
+  int device;
+};
+static struct CUctx_st primary = {0};
+static _Thread_local CUcontext current;
+
+CUresult cuInit(unsigned int Flags) {
+  if (Flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (env_int("KSPEC_MOCK_DEVICES", 1) < 1)
+    return CUDA_ERROR_NO_DEVICE;
+  atomic_store(&initialized, 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *driverVersion) {
+  if (!driverVersion)
+    return CUDA_ERROR_INVALID_VALUE;
+  *driverVersion = driver_version();
+  return CUDA_SUCCESS;
+}
+
+static CUresult need_init(void) {
+  return atomic_load(&initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static CUresult need_device(CUdevice dev) {
+  CUresult r = need_init();
+  return r != CUDA_SUCCESS ? r
+         : dev == 0        ? CUDA_SUCCESS
+                           : CUDA_ERROR_INVALID_DEVICE;
+}
+
+/* A current, retained context on the calling thread. */
+static CUresult need_ctx(void) {
+  CUresult r = need_init();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return atomic_load(&ctx_refs) > 0 ? CUDA_SUCCESS
+                                    : CUDA_ERROR_CONTEXT_IS_DESTROYED;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  CUresult r = need_init();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!count)
+    return CUDA_ERROR_INVALID_VALUE;
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  CUresult r = need_init();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!device)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (ordinal != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  CUresult r = need_device(dev);
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!name || len <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  snprintf(name, (size_t)len, "%s", DEVICE_NAME);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
+                              CUdevice dev) {
+  static const struct {
+    CUdevice_attribute a;
+    int v;
+  } attrs[] = {
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, MAX_THREADS_BLOCK},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, SMEM_BLOCK},
+      {CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 65536},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32},
+      {CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2147483647},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, REGS_BLOCK},
+      {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1980000},
+      {CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, 512},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, SM_COUNT},
+      {CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT, 0},
+      {CU_DEVICE_ATTRIBUTE_INTEGRATED, 0},
+      {CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 1},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, 0},
+      {CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1},
+      {CU_DEVICE_ATTRIBUTE_ECC_ENABLED, 1},
+      {CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 0x1b},
+      {CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, 0},
+      {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 2619000},
+      {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 5120},
+      {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 50 * 1024 * 1024},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, MAX_THREADS_SM},
+      {CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, 3},
+      {CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1},
+      {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, 0},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, SM / 10},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, SM % 10},
+      {CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED, 1},
+      {CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED, 1},
+      {CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED, 1},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, SMEM_SM},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, REGS_SM},
+      {CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1},
+      {CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD, 0},
+      {CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED, 1},
+      {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 1},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, SMEM_BLOCK_OPTIN},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, MAX_BLOCKS_SM},
+      {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, SMEM_RESERVED},
+      {CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1},
+      {CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 1},
+  };
+  CUresult r = need_device(dev);
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!pi)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+    if (attrs[i].a == attrib) {
+      *pi = attrs[i].v;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev) {
+  CUresult r = need_device(dev);
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!bytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  *bytes = (size_t)TOTAL_MEM;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
+  CUresult r = need_device(dev);
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!pctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  atomic_fetch_add(&ctx_refs, 1);
+  atomic_fetch_add(&n_retains, 1);
+  *pctx = &primary;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
+  CUresult r = need_device(dev);
+  if (r != CUDA_SUCCESS)
+    return r;
+  int64_t refs = atomic_load(&ctx_refs);
+  do {
+    if (refs <= 0)
+      return CUDA_ERROR_INVALID_CONTEXT;
+  } while (!atomic_compare_exchange_weak(&ctx_refs, &refs, refs - 1));
+  atomic_fetch_add(&n_releases, 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  CUresult r = need_init();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (ctx && ctx != &primary)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (ctx && atomic_load(&ctx_refs) <= 0)
+    return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+  current = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *pctx) {
+  CUresult r = need_init();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!pctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pctx = current;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void) { return need_ctx(); }
+
+/* ---- JIT logs --------------------------------------------------------------
+ */
+
+typedef struct jit_logs {
+  char *buf[2]; /* error, info */
+  size_t cap[2];
+  void **used[2]; /* the size options' values: bytes written go back */
+} jit_logs;
+
+enum { LOG_ERR, LOG_INFO };
+
+static CUresult parse_opts(unsigned n, const CUjit_option *opt, void **val,
+                           jit_logs *l) {
+  memset(l, 0, sizeof *l);
+  if (n && (!opt || !val))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < n; i++)
+    switch (opt[i]) {
+    case CU_JIT_ERROR_LOG_BUFFER:
+      l->buf[LOG_ERR] = val[i];
+      break;
+    case CU_JIT_INFO_LOG_BUFFER:
+      l->buf[LOG_INFO] = val[i];
+      break;
+    case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+      l->cap[LOG_ERR] = (size_t)(uintptr_t)val[i];
+      l->used[LOG_ERR] = &val[i];
+      break;
+    case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+      l->cap[LOG_INFO] = (size_t)(uintptr_t)val[i];
+      l->used[LOG_INFO] = &val[i];
+      break;
+    default: /* LOG_VERBOSE, optimization levels, ...: accepted */
+      break;
+    }
+  for (int k = 0; k < 2; k++) {
+    if (l->buf[k] && l->cap[k])
+      l->buf[k][0] = '\0';
+    if (l->used[k])
+      *l->used[k] = (void *)(uintptr_t)0;
+  }
+  return CUDA_SUCCESS;
+}
+
+/* Appends a line to log k, truncating; the size option gets the bytes. */
+static void log_line(jit_logs *l, int k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void log_line(jit_logs *l, int k, const char *fmt, ...) {
+  if (!l || !l->buf[k] || !l->cap[k])
+    return;
+  size_t used = strnlen(l->buf[k], l->cap[k]);
+  if (used + 1 >= l->cap[k])
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(l->buf[k] + used, l->cap[k] - used, fmt, ap);
+  va_end(ap);
+  used = strnlen(l->buf[k], l->cap[k]);
+  if (used + 1 < l->cap[k]) {
+    l->buf[k][used++] = '\n';
+    l->buf[k][used] = '\0';
+  }
+  if (l->used[k])
+    *l->used[k] = (void *)(uintptr_t)(used + 1);
+}
+
+/* ---- PTX -----------------------------------------------------------------
+ */
+
+struct CUmod_st;
+
+struct CUfunc_st {
+  struct CUmod_st *mod;
+  char *name;
+  unsigned reqntid[3]; /* 0: none */
+  unsigned maxntid;    /* product of .maxntid; 0: none */
+  int maxnreg;
+  int regs;
+  int max_threads;
+  unsigned nparams;
+  unsigned param_off[MAX_PARAMS], param_size[MAX_PARAMS];
+  size_t param_bytes;
+  _Atomic uint64_t launches;
+};
+
+struct CUmod_st {
+  obj hdr;
+  int ptx_version; /* x10 */
+  int sm;
+  int smem, cmem; /* static shared and constant bytes */
+  size_t nfuncs;
+  struct CUfunc_st *funcs;
+};
+
+/* The text with comments blanked (newlines kept, for line numbers). */
+static char *strip_comments(const char *s) {
+  char *t = strdup(s);
+  if (!t)
+    return NULL;
+  for (char *p = t; *p; p++) {
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n')
+        *p++ = ' ';
+      if (!*p)
+        break;
+    } else if (p[0] == '/' && p[1] == '*') {
+      *p++ = ' ';
+      *p++ = ' ';
+      while (*p && !(p[0] == '*' && p[1] == '/')) {
+        if (*p != '\n')
+          *p = ' ';
+        p++;
+      }
+      if (!*p)
+        break;
+      p[0] = p[1] = ' ';
+      p++;
+    }
+  }
+  return t;
+}
+
+static int line_of(const char *text, const char *p) {
+  int n = 1;
+  for (const char *q = text; q < p && *q; q++)
+    n += *q == '\n';
+  return n;
+}
+
+static int ident_char(char c) {
+  return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' ||
+         c == '%';
+}
+
+/* The next occurrence of directive tok in text from p as a token. */
+static const char *find_tok(const char *text, const char *p, const char *tok) {
+  size_t n = strlen(tok);
+  for (const char *q = strstr(p, tok); q; q = strstr(q + 1, tok)) {
+    int start = q == text || isspace((unsigned char)q[-1]) ||
+                strchr("{};(),", q[-1]) != NULL;
+    if (start && !ident_char(q[n]))
+      return q;
+  }
+  return NULL;
+}
+
+/* Bytes of a PTX type token at p (".b8", ".u64", ".f32"); 0 when none. */
+static unsigned type_bytes(const char *p) {
+  if (p[0] != '.' || !strchr("bsuf", p[1]))
+    return 0;
+  char *end = NULL;
+  long bits = strtol(p + 2, &end, 10);
+  if (end == p + 2 || ident_char(*end))
+    return 0;
+  return bits == 8 || bits == 16 || bits == 32 || bits == 64
+             ? (unsigned)(bits / 8)
+             : 0;
+}
+
+/* Size and alignment of one declaration between p and end: its type
+ * token, ".align N", "[count]". 0 when it has no type. A scalar
+ * parameter's ".align" (after ".ptr") is its pointee's: scalars are
+ * aligned to their size. */
+static unsigned decl_bytes(const char *p, const char *end, unsigned *align) {
+  unsigned elem = 0, count = 1, array = 0;
+  *align = 0;
+  for (const char *q = p; q < end; q++) {
+    if (*q == '.' && !elem && (q == p || !ident_char(q[-1])))
+      elem = type_bytes(q);
+    if (!strncmp(q, ".align", 6) && !ident_char(q[6]))
+      *align = (unsigned)strtoul(q + 6, NULL, 10);
+    if (*q == '[') {
+      count = (unsigned)strtoul(q + 1, NULL, 10);
+      array = 1;
+    }
+  }
+  if (!*align || !array)
+    *align = elem;
+  return elem * count;
+}
+
+/* The static bytes of every `state` (".shared", ".const") variable. */
+static int state_bytes(const char *text, const char *state) {
+  unsigned long long total = 0;
+  for (const char *p = find_tok(text, text, state); p;
+       p = find_tok(text, p + 1, state)) {
+    const char *ls = p;
+    while (ls > text && ls[-1] != '\n' && ls[-1] != ';' && ls[-1] != '{')
+      ls--;
+    const char *end = strchr(p, ';');
+    if (!end)
+      break;
+    const char *ext = find_tok(text, ls, ".extern");
+    if (ext && ext < p)
+      continue; /* dynamic shared memory: no static size */
+    const char *b = p;
+    while (b > text && isspace((unsigned char)b[-1]))
+      b--;
+    if (b - text >= 4 && !strncmp(b - 4, ".ptr", 4))
+      continue; /* a parameter's pointee, not a variable */
+    unsigned align = 0, n = decl_bytes(p + strlen(state), end, &align);
+    if (align > 1)
+      total = (total + align - 1) / align * align;
+    total += n;
+  }
+  return total > INT32_MAX ? INT32_MAX : (int)total;
+}
+
+/* Registers per thread, roughly as ptxas might allocate them: the virtual
+ * registers declared (".reg .b32 %r<12>;" is 12, 64-bit ones count twice)
+ * are single assignments that ptxas packs about eight to a register, plus
+ * 16; within the bounds the launch bounds leave. */
+static int estimate_regs(const char *body, const char *end,
+                         const struct CUfunc_st *f) {
+  long vregs = 0;
+  for (const char *p = body; p && p < end; p = strstr(p + 1, ".reg")) {
+    const char *semi = strchr(p, ';'), *lt = strchr(p, '<');
+    if (strncmp(p, ".reg", 4) || !semi || semi > end)
+      continue;
+    unsigned bytes = type_bytes(p + 4 + strspn(p + 4, " \t"));
+    long n = lt && lt < semi ? strtol(lt + 1, NULL, 10) : 1;
+    if (bytes) /* .pred: predicate registers, not counted */
+      vregs += n * (bytes > 4 ? 2 : 1);
+  }
+  long regs = 16 + vregs / 8;
+  regs = regs > 255 ? 255 : (regs + 7) / 8 * 8;
+  if (f->maxnreg && regs > f->maxnreg)
+    regs = f->maxnreg;
+  unsigned threads = f->reqntid[0]
+                         ? f->reqntid[0] * f->reqntid[1] * f->reqntid[2]
+                         : f->maxntid;
+  if (threads) { /* ptxas keeps a bounded block within the register file */
+    long cap = REGS_BLOCK / (long)((threads + 31) / 32 * 32) / 8 * 8;
+    if (cap < regs)
+      regs = cap < 16 ? 16 : cap;
+  }
+  return (int)regs;
+}
+
+/* Registers a warp is allocated: per thread, rounded to 256 per warp. */
+static int warp_regs(int regs) { return (regs * 32 + 255) / 256 * 256; }
+
+/* The parameter list between open and close: sizes and offsets. */
+static int parse_params(const char *open, const char *close,
+                        struct CUfunc_st *f) {
+  size_t off = 0;
+  for (const char *p = open + 1; p < close;) {
+    const char *comma = memchr(p, ',', (size_t)(close - p));
+    const char *end = comma ? comma : close;
+    const char *q = p;
+    while (q < end && isspace((unsigned char)*q))
+      q++;
+    if (q < end) {
+      unsigned align = 0, n = decl_bytes(q, end, &align);
+      if (strncmp(q, ".param", 6) || !n || f->nparams == MAX_PARAMS)
+        return -1;
+      if (align > 1)
+        off = (off + align - 1) / align * align;
+      f->param_off[f->nparams] = (unsigned)off;
+      f->param_size[f->nparams++] = n;
+      off += n;
+    }
+    p = end + 1;
+  }
+  f->param_bytes = off;
+  return 0;
+}
+
+/* Three numbers "a, b, c" (fewer allowed, the rest 1) after a directive. */
+static void parse_dims(const char *p, unsigned d[3]) {
+  d[0] = d[1] = d[2] = 1;
+  for (int i = 0; i < 3; i++) {
+    char *end = NULL;
+    unsigned long v = strtoul(p, &end, 10);
+    if (end == p)
+      break;
+    d[i] = (unsigned)v;
+    p = end + strspn(end, " \t");
+    if (*p != ',')
+      break;
+    p++;
+  }
+}
+
+typedef struct ptx_info {
+  int version, sm, smem, cmem;
+  size_t nfuncs;
+  struct CUfunc_st *funcs;
+} ptx_info;
+
+static void ptx_info_free(ptx_info *pi) {
+  for (size_t i = 0; i < pi->nfuncs; i++)
+    free(pi->funcs[i].name);
+  free(pi->funcs);
+  memset(pi, 0, sizeof *pi);
+}
+
+/* One entry: its name, parameters, directives and body from the ".entry"
+ * at p. NULL with a message on a syntax error. */
+static const char *parse_entry(const char *text, const char *p,
+                               struct CUfunc_st *f, jit_logs *l) {
+  const char *q = p + strlen(".entry");
+  q += strspn(q, " \t\r\n");
+  size_t n = 0;
+  while (ident_char(q[n]) && q[n] != '%')
+    n++;
+  if (!n) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line %d; error   : entry without "
+             "a name",
+             line_of(text, p));
+    return NULL;
+  }
+  f->name = strndup(q, n);
+  if (!f->name)
+    return NULL;
+  q += n;
+  q += strspn(q, " \t\r\n");
+  if (*q == '(') {
+    const char *close = strchr(q, ')');
+    if (!close || parse_params(q, close, f)) {
+      log_line(l, LOG_ERR,
+               "ptxas application ptx input, line %d; error   : malformed "
+               "parameter list of '%s'",
+               line_of(text, q), f->name);
+      return NULL;
+    }
+    q = close + 1;
+  }
+  const char *body = strchr(q, '{');
+  if (!body) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line %d; error   : entry '%s' "
+             "has no body",
+             line_of(text, p), f->name);
+    return NULL;
+  }
+  const char *d;
+  if ((d = find_tok(text, q, ".reqntid")) && d < body)
+    parse_dims(d + 8, f->reqntid);
+  if ((d = find_tok(text, q, ".maxntid")) && d < body) {
+    unsigned m[3];
+    parse_dims(d + 8, m);
+    f->maxntid = m[0] * m[1] * m[2];
+  }
+  if ((d = find_tok(text, q, ".maxnreg")) && d < body)
+    f->maxnreg = (int)strtol(d + 8, NULL, 10);
+  /* the body ends at its matching brace */
+  int depth = 0;
+  const char *e = body;
+  for (; *e; e++) {
+    depth += *e == '{';
+    depth -= *e == '}';
+    if (!depth)
+      break;
+  }
+  f->regs = estimate_regs(body, e, f);
+  unsigned limit = f->reqntid[0] ? f->reqntid[0] * f->reqntid[1] * f->reqntid[2]
+                   : f->maxntid  ? f->maxntid
+                                 : MAX_THREADS_BLOCK;
+  unsigned by_regs = REGS_BLOCK / warp_regs(f->regs) * 32;
+  f->max_threads = (int)(limit < by_regs ? limit : by_regs);
+  if (f->max_threads > MAX_THREADS_BLOCK)
+    f->max_threads = MAX_THREADS_BLOCK;
+  return e;
+}
+
+/* Checks that ptx looks like PTX this driver compiles and describes it.
+ * On failure: the CUresult and a line in the error log. */
+static CUresult parse_ptx(const char *ptx, jit_logs *l, ptx_info *out) {
+  memset(out, 0, sizeof *out);
+  const char *s = ptx + strspn(ptx, " \t\r\n");
+  if (strncmp(s, "//", 2) && strncmp(s, ".version", 8)) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line 1; fatal   : the input is "
+             "not PTX (it starts with neither \"//\" nor \".version\")");
+    return CUDA_ERROR_INVALID_PTX;
+  }
+  char *t = strip_comments(ptx);
+  if (!t)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  CUresult r = CUDA_ERROR_INVALID_PTX;
+  int major = 0, minor = 0;
+  const char *v = find_tok(t, t, ".version");
+  const char *tg = find_tok(t, t, ".target");
+  long depth = 0;
+  for (const char *p = t; *p && depth >= 0; p++)
+    depth += (*p == '{') - (*p == '}');
+  if (!v || sscanf(v, ".version %d.%d", &major, &minor) != 2) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line 1; fatal   : missing .version "
+             "directive at start of file");
+    goto done;
+  }
+  out->version = major * 10 + minor;
+  if (out->version > driver_max_ptx(driver_version())) {
+    int mx = driver_max_ptx(driver_version());
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line %d; fatal   : Unsupported "
+             ".version %d.%d; current version is '%d.%d'",
+             line_of(t, v), major, minor, mx / 10, mx % 10);
+    r = CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+    goto done;
+  }
+  if (!tg || sscanf(tg, ".target sm_%d", &out->sm) != 1) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line %d; fatal   : missing or "
+             "unknown .target directive",
+             tg ? line_of(t, tg) : 1);
+    goto done;
+  }
+  if (out->sm > SM) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line %d; fatal   : SM version "
+             "specified by .target is higher than default SM version "
+             "assumed (sm_%d)",
+             line_of(t, tg), SM);
+    goto done;
+  }
+  if (depth != 0) {
+    log_line(l, LOG_ERR,
+             "ptxas application ptx input, line %d; fatal   : Parsing error "
+             "near end of file: syntax error (unbalanced braces)",
+             line_of(t, t + strlen(t)));
+    goto done;
+  }
+  out->smem = state_bytes(t, ".shared");
+  out->cmem = state_bytes(t, ".const");
+  for (const char *p = find_tok(t, t, ".entry"); p;
+       p = find_tok(t, p + 1, ".entry")) {
+    struct CUfunc_st *grown =
+        realloc(out->funcs, (out->nfuncs + 1) * sizeof *grown);
+    if (!grown) {
+      r = CUDA_ERROR_OUT_OF_MEMORY;
+      goto done;
+    }
+    out->funcs = grown;
+    struct CUfunc_st *f = &out->funcs[out->nfuncs++];
+    memset(f, 0, sizeof *f);
+    const char *end = parse_entry(t, p, f, l);
+    if (!end)
+      goto done;
+    for (size_t i = 0; i + 1 < out->nfuncs; i++)
+      if (!strcmp(out->funcs[i].name, f->name)) {
+        log_line(l, LOG_ERR,
+                 "ptxas application ptx input, line %d; error   : Duplicate "
+                 "definition of function '%s'",
+                 line_of(t, p), f->name);
+        goto done;
+      }
+    p = end > p ? end - 1 : p;
+  }
+  for (size_t i = 0; i < out->nfuncs; i++) {
+    const struct CUfunc_st *f = &out->funcs[i];
+    log_line(l, LOG_INFO,
+             "ptxas info    : Compiling entry function '%s' for 'sm_%d'",
+             f->name, SM);
+    log_line(l, LOG_INFO,
+             "ptxas info    : Used %d registers, %d bytes smem, %zu bytes "
+             "cmem[0]",
+             f->regs, out->smem, f->param_bytes);
+  }
+  r = CUDA_SUCCESS;
+done:
+  if (r != CUDA_SUCCESS)
+    ptx_info_free(out);
+  free(t);
+  return r;
+}
+
+/* ---- modules -------------------------------------------------------------
+ */
+
+/* A mock cubin: this header, then the PTX and its NUL. */
+static const char cubin_magic[12] = "KSMOCKCUBIN";
+typedef struct cubin_header {
+  char magic[12];
+  uint32_t sm;
+  uint32_t ptx_len;
+} cubin_header;
+
+/* A new module from PTX text (or a mock cubin). */
+static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!module || !image)
+    return CUDA_ERROR_INVALID_VALUE;
+  const char *ptx = image;
+  cubin_header h;
+  if (strnlen(image, sizeof cubin_magic) == sizeof cubin_magic - 1 &&
+      !memcmp(image, cubin_magic, sizeof cubin_magic - 1)) {
+    memcpy(&h, image, sizeof h);
+    if (h.sm != SM)
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    ptx = (const char *)image + sizeof h;
+    if (strnlen(ptx, h.ptx_len + 1) != h.ptx_len)
+      return CUDA_ERROR_INVALID_IMAGE;
+  }
+  ptx_info pi;
+  r = parse_ptx(ptx, l, &pi);
+  if (r != CUDA_SUCCESS) {
+    atomic_fetch_add(&n_rejected, 1);
+    return r;
+  }
+  struct CUmod_st *m = calloc(1, sizeof *m);
+  if (!m) {
+    ptx_info_free(&pi);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  m->ptx_version = pi.version;
+  m->sm = pi.sm;
+  m->smem = pi.smem;
+  m->cmem = pi.cmem;
+  m->nfuncs = pi.nfuncs;
+  m->funcs = pi.funcs;
+  for (size_t i = 0; i < m->nfuncs; i++)
+    m->funcs[i].mod = m;
+  reg_add(&m->hdr, K_MODULE);
+  atomic_fetch_add(&n_loads, 1);
+  *module = m;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned int numOptions, CUjit_option *options,
+                            void **optionValues) {
+  jit_logs l;
+  CUresult r = parse_opts(numOptions, options, optionValues, &l);
+  return r != CUDA_SUCCESS ? r : load(module, image, &l);
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  return load(module, image, NULL);
+}
+
+CUresult cuModuleUnload(CUmodule hmod) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_remove(hmod, K_MODULE))
+    return CUDA_ERROR_INVALID_HANDLE;
+  for (size_t i = 0; i < hmod->nfuncs; i++)
+    free(hmod->funcs[i].name);
+  free(hmod->funcs);
+  free(hmod);
+  atomic_fetch_add(&n_unloads, 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
+                             const char *name) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!hfunc || !name)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!reg_has(hmod, K_MODULE))
+    return CUDA_ERROR_INVALID_HANDLE;
+  for (size_t i = 0; i < hmod->nfuncs; i++)
+    if (!strcmp(hmod->funcs[i].name, name)) {
+      *hfunc = &hmod->funcs[i];
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+/* f belongs to a live module. */
+static int func_live(const struct CUfunc_st *f) {
+  int found = 0;
+  if (!f)
+    return 0;
+  pthread_rwlock_rdlock(&reg_lock);
+  for (obj *o = live[K_MODULE]; o && !found; o = o->next) {
+    const struct CUmod_st *m = (const struct CUmod_st *)o;
+    found = m->nfuncs && f >= m->funcs && f < m->funcs + m->nfuncs;
+  }
+  pthread_rwlock_unlock(&reg_lock);
+  return found;
+}
+
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
+                            CUfunction hfunc) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!pi)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!func_live(hfunc))
+    return CUDA_ERROR_INVALID_HANDLE;
+  const struct CUmod_st *m = hfunc->mod;
+  switch (attrib) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *pi = hfunc->max_threads;
+    break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+    *pi = m->smem;
+    break;
+  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
+    *pi = m->cmem;
+    break;
+  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+    *pi = 0;
+    break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    *pi = hfunc->regs;
+    break;
+  case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+    *pi = m->ptx_version;
+    break;
+  case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+    *pi = SM;
+    break;
+  case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+    *pi = 0;
+    break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    *pi = SMEM_BLOCK - m->smem;
+    break;
+  case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    *pi = -1;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+/* ---- the linker ----------------------------------------------------------
+ */
+
+struct CUlinkState_st {
+  obj hdr;
+  jit_logs logs;
+  char *ptx[LINK_INPUTS];
+  size_t ninputs;
+  void *cubin;
+  size_t cubin_size;
+};
+
+CUresult cuLinkCreate(unsigned int numOptions, CUjit_option *options,
+                      void **optionValues, CUlinkState *stateOut) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!stateOut)
+    return CUDA_ERROR_INVALID_VALUE;
+  struct CUlinkState_st *s = calloc(1, sizeof *s);
+  if (!s)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  r = parse_opts(numOptions, options, optionValues, &s->logs);
+  if (r != CUDA_SUCCESS) {
+    free(s);
+    return r;
+  }
+  /* the size options' values live in the caller's array, which may be
+   * gone by cuLinkComplete: bytes written are not reported back */
+  s->logs.used[LOG_ERR] = s->logs.used[LOG_INFO] = NULL;
+  reg_add(&s->hdr, K_LINK);
+  *stateOut = s;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
+                       size_t size, const char *name, unsigned int numOptions,
+                       CUjit_option *options, void **optionValues) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_has(state, K_LINK))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!data || !size || (numOptions && (!options || !optionValues)))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (type != CU_JIT_INPUT_PTX)
+    return CUDA_ERROR_NOT_SUPPORTED; /* the mock links PTX only */
+  if (state->ninputs == LINK_INPUTS)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  char *text = strndup(data, size);
+  if (!text)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  ptx_info pi;
+  r = parse_ptx(text, &state->logs, &pi);
+  if (r != CUDA_SUCCESS) {
+    atomic_fetch_add(&n_rejected, 1);
+    free(text);
+    return r;
+  }
+  ptx_info_free(&pi);
+  state->ptx[state->ninputs++] = text;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_has(state, K_LINK))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!cubinOut || !sizeOut || !state->ninputs)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t len = 0;
+  for (size_t i = 0; i < state->ninputs; i++)
+    len += strlen(state->ptx[i]) + 1;
+  free(state->cubin);
+  state->cubin_size = sizeof(cubin_header) + len;
+  char *c = state->cubin = calloc(1, state->cubin_size);
+  if (!c)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  cubin_header h = {.sm = SM, .ptx_len = (uint32_t)(len - 1)};
+  memcpy(h.magic, cubin_magic, sizeof h.magic);
+  memcpy(c, &h, sizeof h);
+  char *p = c + sizeof h;
+  for (size_t i = 0; i < state->ninputs; i++) {
+    size_t n = strlen(state->ptx[i]);
+    memcpy(p, state->ptx[i], n);
+    p[n] = i + 1 < state->ninputs ? '\n' : '\0';
+    p += n + 1;
+  }
+  *cubinOut = c;
+  *sizeOut = state->cubin_size;
+  atomic_fetch_add(&n_links, 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLinkDestroy(CUlinkState state) {
+  if (!reg_remove(state, K_LINK))
+    return CUDA_ERROR_INVALID_HANDLE;
+  for (size_t i = 0; i < state->ninputs; i++)
+    free(state->ptx[i]);
+  free(state->cubin);
+  free(state);
+  return CUDA_SUCCESS;
+}
+
+/* ---- occupancy -----------------------------------------------------------
+ */
+
+/* Blocks of f resident per SM with block threads and smem dynamic bytes. */
+static int blocks_per_sm(const struct CUfunc_st *f, int block, size_t smem) {
+  if (block <= 0 || block > f->max_threads)
+    return 0;
+  int warps = (block + 31) / 32;
+  int by_warps = MAX_THREADS_SM / 32 / warps;
+  int by_regs = REGS_SM / (warp_regs(f->regs) * warps);
+  size_t per_block =
+      (f->mod->smem + smem + SMEM_RESERVED + 127) / 128 * 128; /* granule */
+  int by_smem =
+      f->mod->smem + smem > SMEM_BLOCK_OPTIN ? 0 : (int)(SMEM_SM / per_block);
+  int b = MAX_BLOCKS_SM;
+  b = by_warps < b ? by_warps : b;
+  b = by_regs < b ? by_regs : b;
+  return by_smem < b ? by_smem : b;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                     CUfunction func,
+                                                     int blockSize,
+                                                     size_t dynamicSMemSize) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!numBlocks || blockSize <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!func_live(func))
+    return CUDA_ERROR_INVALID_HANDLE;
+  *numBlocks = blocks_per_sm(func, blockSize, dynamicSMemSize);
+  return CUDA_SUCCESS;
+}
+
+CUresult
+cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+                                 CUfunction func,
+                                 CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                 size_t dynamicSMemSize, int blockSizeLimit) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!minGridSize || !blockSize || blockSizeLimit < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!func_live(func))
+    return CUDA_ERROR_INVALID_HANDLE;
+  int top = func->max_threads;
+  if (blockSizeLimit && blockSizeLimit < top)
+    top = blockSizeLimit;
+  int best = 0, best_blocks = 0;
+  for (int b = (top + 31) / 32 * 32; b > 0; b -= 32) {
+    int threads = b > top ? top : b;
+    size_t smem = blockSizeToDynamicSMemSize
+                      ? blockSizeToDynamicSMemSize(threads)
+                      : dynamicSMemSize;
+    int n = blocks_per_sm(func, threads, smem);
+    if (n * threads > best_blocks * best) {
+      best = threads;
+      best_blocks = n;
+    }
+  }
+  *blockSize = best;
+  *minGridSize = best_blocks * SM_COUNT;
+  return CUDA_SUCCESS;
+}
+
+/* ---- streams and launches ------------------------------------------------
+ */
+
+struct CUstream_st {
+  obj hdr;
+  unsigned flags;
+};
+
+static int stream_ok(CUstream s) {
+  return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD ||
+         reg_has(s, K_STREAM);
+}
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!phStream || (Flags & ~(unsigned)CU_STREAM_NON_BLOCKING))
+    return CUDA_ERROR_INVALID_VALUE;
+  struct CUstream_st *s = calloc(1, sizeof *s);
+  if (!s)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  s->flags = Flags;
+  reg_add(&s->hdr, K_STREAM);
+  *phStream = s;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_remove(hStream, K_STREAM))
+    return CUDA_ERROR_INVALID_HANDLE;
+  free(hStream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  return stream_ok(hStream) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult check_launch(const struct CUfunc_st *f, const unsigned g[3],
+                             const unsigned b[3], unsigned smem, CUstream s,
+                             void **params, void **extra) {
+  static const unsigned max_grid[3] = {2147483647u, 65535, 65535};
+  static const unsigned max_block[3] = {1024, 1024, 64};
+  unsigned long long threads = 1;
+  for (int i = 0; i < 3; i++) {
+    if (!g[i] || !b[i] || g[i] > max_grid[i] || b[i] > max_block[i])
+      return CUDA_ERROR_INVALID_VALUE;
+    threads *= b[i];
+  }
+  if (threads > (unsigned long long)f->max_threads)
+    return f->reqntid[0] || f->maxntid || threads > MAX_THREADS_BLOCK
+               ? CUDA_ERROR_INVALID_VALUE
+               : CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  if (f->reqntid[0])
+    for (int i = 0; i < 3; i++)
+      if (b[i] != f->reqntid[i])
+        return CUDA_ERROR_INVALID_VALUE;
+  if ((unsigned long long)smem + f->mod->smem > SMEM_BLOCK)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!stream_ok(s))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (extra)
+    return CUDA_ERROR_NOT_SUPPORTED; /* the mock takes kernelParams only */
+  if (f->nparams && !params)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < f->nparams; i++)
+    if (!params[i])
+      return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
+                        unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY,
+                        unsigned int blockDimZ, unsigned int sharedMemBytes,
+                        CUstream hStream, void **kernelParams, void **extra) {
+  CUresult r = need_ctx();
+  if (r == CUDA_SUCCESS && !func_live(f))
+    r = CUDA_ERROR_INVALID_HANDLE;
+  const unsigned g[3] = {gridDimX, gridDimY, gridDimZ};
+  const unsigned b[3] = {blockDimX, blockDimY, blockDimZ};
+  if (r == CUDA_SUCCESS)
+    r = check_launch(f, g, b, sharedMemBytes, hStream, kernelParams, extra);
+  if (r != CUDA_SUCCESS) {
+    atomic_fetch_add(&n_launch_errors, 1);
+    return r;
+  }
+  /* the driver copies the arguments at launch: each pointer is read */
+  unsigned char small[1024], *buf = small;
+  if (f->param_bytes > sizeof small && !(buf = malloc(f->param_bytes)))
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  for (unsigned i = 0; i < f->nparams; i++)
+    memcpy(buf + f->param_off[i], kernelParams[i], f->param_size[i]);
+  if (buf != small)
+    free(buf);
+  atomic_fetch_add_explicit(&f->launches, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&n_launches, 1, memory_order_relaxed);
+  return CUDA_SUCCESS;
+}
+
+/* ---- memory --------------------------------------------------------------
+ */
+
+typedef struct mock_alloc {
+  obj hdr;
+  size_t bytes;
+  unsigned char data[];
+} mock_alloc;
+
+static int64_t mem_limit(void) {
+  const char *e = getenv("KSPEC_MOCK_MEM");
+  long long v = e && *e ? strtoll(e, NULL, 10) : 0;
+  return v > 0 ? v : (int64_t)1 << 30;
+}
+
+/* [p, p+n) within one live allocation. */
+static int range_ok(CUdeviceptr p, size_t n) {
+  int ok = 0;
+  pthread_rwlock_rdlock(&reg_lock);
+  for (obj *o = live[K_ALLOC]; o && !ok; o = o->next) {
+    const mock_alloc *a = (const mock_alloc *)o;
+    uintptr_t lo = (uintptr_t)a->data;
+    ok = p >= lo && p - lo <= a->bytes && n <= a->bytes - (p - lo);
+  }
+  pthread_rwlock_unlock(&reg_lock);
+  return ok;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!dptr || !bytesize)
+    return CUDA_ERROR_INVALID_VALUE;
+  int64_t limit = mem_limit();
+  if (bytesize > (uint64_t)limit)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  if (atomic_fetch_add(&mem_live_bytes, (int64_t)bytesize) + (int64_t)bytesize >
+      limit) {
+    atomic_fetch_sub(&mem_live_bytes, (int64_t)bytesize);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  mock_alloc *a = malloc(sizeof *a + bytesize);
+  if (!a) {
+    atomic_fetch_sub(&mem_live_bytes, (int64_t)bytesize);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  a->bytes = bytesize;
+  reg_add(&a->hdr, K_ALLOC);
+  *dptr = (CUdeviceptr)(uintptr_t)a->data;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr dptr) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!dptr)
+    return CUDA_SUCCESS;
+  mock_alloc *a = (mock_alloc *)((uintptr_t)dptr - offsetof(mock_alloc, data));
+  if (!reg_remove(a, K_ALLOC))
+    return CUDA_ERROR_INVALID_VALUE;
+  atomic_fetch_sub(&mem_live_bytes, (int64_t)a->bytes);
+  free(a);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost,
+                      size_t ByteCount) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!ByteCount)
+    return CUDA_SUCCESS;
+  if (!srcHost || !range_ok(dstDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  memcpy((void *)(uintptr_t)dstDevice, srcHost, ByteCount);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!ByteCount)
+    return CUDA_SUCCESS;
+  if (!dstHost || !range_ok(srcDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  memcpy(dstHost, (const void *)(uintptr_t)srcDevice, ByteCount);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+                      size_t ByteCount) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!ByteCount)
+    return CUDA_SUCCESS;
+  if (!range_ok(dstDevice, ByteCount) || !range_ok(srcDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  memmove((void *)(uintptr_t)dstDevice, (const void *)(uintptr_t)srcDevice,
+          ByteCount);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!N)
+    return CUDA_SUCCESS;
+  if (!range_ok(dstDevice, N))
+    return CUDA_ERROR_INVALID_VALUE;
+  memset((void *)(uintptr_t)dstDevice, uc, N);
+  return CUDA_SUCCESS;
+}
+
+/* ---- events --------------------------------------------------------------
+ */
+
+struct CUevent_st {
+  obj hdr;
+  unsigned flags;
+  _Atomic int recorded;
+  _Atomic int64_t ns; /* the host's monotonic clock when recorded */
+};
+
+CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!phEvent || (Flags & ~0xfu))
+    return CUDA_ERROR_INVALID_VALUE;
+  struct CUevent_st *e = calloc(1, sizeof *e);
+  if (!e)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  e->flags = Flags;
+  reg_add(&e->hdr, K_EVENT);
+  *phEvent = e;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy(CUevent hEvent) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_remove(hEvent, K_EVENT))
+    return CUDA_ERROR_INVALID_HANDLE;
+  free(hEvent);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_has(hEvent, K_EVENT) || !stream_ok(hStream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  atomic_store(&hEvent->ns, (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+  atomic_store(&hEvent->recorded, 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventSynchronize(CUevent hEvent) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  return reg_has(hEvent, K_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
+                            CUevent hEnd) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!pMilliseconds)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!reg_has(hStart, K_EVENT) || !reg_has(hEnd, K_EVENT) ||
+      !atomic_load(&hStart->recorded) || !atomic_load(&hEnd->recorded))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if ((hStart->flags | hEnd->flags) & CU_EVENT_DISABLE_TIMING)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *pMilliseconds =
+      (float)((atomic_load(&hEnd->ns) - atomic_load(&hStart->ns)) / 1e6);
+  return CUDA_SUCCESS;
+}
+
+/* Drivers before 12.8 export the same call without the _v2 suffix. */
+#undef cuEventElapsedTime
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
+                            CUevent hEnd) {
+  return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
+}

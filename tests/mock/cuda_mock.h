@@ -1,0 +1,32 @@
+/*
+ * cuda_mock.h - what the mocked CUDA driver (cuda_mock.c) tells its tests.
+ *
+ * The mock is a shared library that kspec opens in place of libcuda.so.1
+ * when KSPEC_LIBCUDA names it. A test that wants its counters opens the
+ * same file with dlopen (the loader returns the same instance, so the
+ * counters are those kspec's calls moved) and looks up
+ * KSPEC_MOCK_COUNTERS_FN.
+ */
+#ifndef KSPEC_CUDA_MOCK_H
+#define KSPEC_CUDA_MOCK_H
+
+#include <stdint.h>
+
+/* Since the library was loaded; live_* are what exists now. */
+typedef struct kspec_mock_counters {
+  uint64_t launches;       /* cuLaunchKernel calls that succeeded */
+  uint64_t launch_errors;  /* cuLaunchKernel calls that were refused */
+  uint64_t module_loads;   /* modules loaded (PTX or mock cubin) */
+  uint64_t ptx_rejected;   /* PTX refused by the JIT (invalid, too new) */
+  uint64_t module_unloads; /* cuModuleUnload calls that succeeded */
+  uint64_t links;          /* cuLinkComplete calls that succeeded */
+  uint64_t ctx_retains;    /* cuDevicePrimaryCtxRetain */
+  uint64_t ctx_releases;   /* cuDevicePrimaryCtxRelease */
+  int64_t live_modules, live_allocs, live_events, live_streams, live_links;
+  int64_t ctx_refs; /* retains minus releases of the primary context */
+} kspec_mock_counters;
+
+#define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"
+typedef void (*kspec_mock_counters_fn)(kspec_mock_counters *out);
+
+#endif /* KSPEC_CUDA_MOCK_H */

@@ -1,0 +1,114 @@
+/*
+ * args.c - parsers of the tool's option values (see args.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+int ks_arg_uint(const char *s, unsigned long long lo, unsigned long long hi,
+                unsigned long long *out) {
+  char *end = NULL;
+  if (!s || *s < '0' || *s > '9') /* no sign, no leading blanks */
+    return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v < lo || v > hi)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+int ks_arg_block(const char *s, unsigned block[3]) {
+  char buf[64];
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+    return 0;    /* cut short, the rest would go unchecked */
+  char *p = buf; /* "X[,Y[,Z]]" or "XxYxZ": no empty parts */
+  for (int i = 0; i < 3; i++) {
+    size_t n = strcspn(p, ",x");
+    char sep = p[n];
+    unsigned long long v;
+    p[n] = '\0';
+    if (!ks_arg_uint(p, 1, 1u << 20, &v))
+      return 0;
+    block[i] = (unsigned)v;
+    if (!sep)
+      return 1;
+    p += n + 1;
+  }
+  return 0; /* a fourth part */
+}
+
+int ks_arg_bake(const char *text, char *name, size_t cap, double **values,
+                size_t *n) {
+  const char *eq = strchr(text, '=');
+  size_t len = eq ? (size_t)(eq - text) : 0;
+  if (!eq || len == 0 || len >= cap || !eq[1])
+    return 0;
+  size_t count = 1;
+  for (const char *p = eq + 1; *p; p++)
+    count += *p == ',';
+  double *v = malloc(count * sizeof *v);
+  if (!v)
+    return 0;
+  const char *p = eq + 1;
+  for (size_t i = 0; i < count; i++) {
+    char *end = NULL;
+    errno = 0;
+    v[i] = strtod(p, &end);
+    if (end == p || errno == ERANGE || (*end && *end != ',')) {
+      free(v);
+      return 0;
+    }
+    p = *end ? end + 1 : end;
+  }
+  memcpy(name, text, len);
+  name[len] = '\0';
+  *values = v;
+  *n = count;
+  return 1;
+}
+
+static int why_not(char *why, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int why_not(char *why, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, cap, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int ks_arg_sweep(const char *arg, char *name, size_t cap, int64_t *values,
+                 size_t max, size_t *n, char *why, size_t whycap) {
+  const char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || (size_t)(eq - arg) >= cap)
+    return why_not(why, whycap, "--sweep %s: want NAME=V,V,...", arg);
+  memcpy(name, arg, (size_t)(eq - arg));
+  name[eq - arg] = '\0';
+  const char *s = eq + 1;
+  size_t count = 0;
+  if (!*s)
+    return why_not(why, whycap, "--sweep %s: empty list", arg);
+  for (;;) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*s == ',' || !*s)
+      return why_not(why, whycap, "--sweep %s: an empty value", arg);
+    if (end == s || errno || v < 0 || (*end && *end != ','))
+      return why_not(why, whycap, "--sweep %s: '%.*s' is not a number", arg,
+                     (int)strcspn(s, ","), s);
+    if (count == max)
+      return why_not(why, whycap, "--sweep %s: at most %zu values", arg, max);
+    values[count++] = v;
+    if (!*end)
+      break;
+    s = end + 1;
+  }
+  *n = count;
+  return 0;
+}
