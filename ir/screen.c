@@ -615,6 +615,20 @@ static const char *inst_problem(LLVMValueRef i, int in_entry) {
       return "an alloca of a run-time size (or outside the entry block), "
              "which the NVPTX backend turns into invalid PTX";
     break;
+  case LLVMVAArg: /* the backend cannot split a vector or an aggregate */
+    switch (LLVMGetTypeKind(LLVMTypeOf(i))) {
+    case LLVMIntegerTypeKind:
+    case LLVMHalfTypeKind:
+    case LLVMBFloatTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMPointerTypeKind:
+      break;
+    default:
+      return "a va_arg of a vector or an aggregate, which the NVPTX backend "
+             "cannot compile";
+    }
+    break;
   case LLVMIndirectBr:
     return "an indirectbr, which the NVPTX backend cannot compile";
   default:
