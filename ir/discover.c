@@ -14,10 +14,7 @@
 
 #include "ir/ks_ir.h"
 
-enum {
-  CC_PTX_KERNEL = 71,
-  MAX_ANNOTATION_OPS = 64, /* operands of one !nvvm.annotations entry */
-};
+enum { CC_PTX_KERNEL = 71 };
 
 static unsigned bound_flag(const char *key, unsigned len) {
   static const struct {
@@ -33,26 +30,41 @@ static unsigned bound_flag(const char *key, unsigned len) {
   return 0;
 }
 
+/* The operands of metadata node md, malloc'd (*n of them); NULL when it
+ * has none (or memory ran out). A node may have any number: no VLA. */
+static LLVMValueRef *md_operands(LLVMValueRef md, unsigned *n) {
+  *n = LLVMGetMDNodeNumOperands(md);
+  LLVMValueRef *f = *n ? malloc(*n * sizeof *f) : NULL;
+  if (f)
+    LLVMGetMDNodeOperands(md, f);
+  else
+    *n = 0;
+  return f;
+}
+
+/* The entries of !nvvm.annotations, malloc'd (*n of them), or NULL. */
+static LLVMValueRef *annotation_entries(LLVMModuleRef m, unsigned *n) {
+  *n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+  LLVMValueRef *ops = *n ? malloc(*n * sizeof *ops) : NULL;
+  if (ops)
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  else
+    *n = 0;
+  return ops;
+}
+
 /* Reads fn's entries in !nvvm.annotations: is it a kernel (1 = yes), and
  * which launch bounds does it declare (KS_IR_OWN_*). An entry is the
  * function, then KEY, VALUE pairs (check_annotations has checked them). */
 static int scan_annotations(LLVMModuleRef m, LLVMValueRef fn, unsigned *own) {
-  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
+  unsigned n = 0;
+  LLVMValueRef *ops = annotation_entries(m, &n);
   int kernel = 0;
   *own = 0;
-  if (!ops)
-    return 0;
-  LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
   for (unsigned i = 0; i < n; i++) {
-    unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
-    if (k < 3 || k > MAX_ANNOTATION_OPS)
-      continue; /* screen.c turns the malformed ones away */
-    LLVMValueRef f[MAX_ANNOTATION_OPS];
-    LLVMGetMDNodeOperands(ops[i], f);
-    if (f[0] != fn)
-      continue;
-    for (unsigned j = 1; j + 1 < k; j += 2) {
+    unsigned k = 0;
+    LLVMValueRef *f = md_operands(ops[i], &k);
+    for (unsigned j = 1; k >= 3 && f[0] == fn && j + 1 < k; j += 2) {
       unsigned len = 0;
       const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
       if (!key || !f[j + 1] || !LLVMIsAConstantInt(f[j + 1]))
@@ -62,6 +74,7 @@ static int scan_annotations(LLVMModuleRef m, LLVMValueRef fn, unsigned *own) {
       else
         *own |= bound_flag(key, len);
     }
+    free(f);
   }
   free(ops);
   return kernel;
@@ -76,59 +89,49 @@ static unsigned long long bound_limit(const char *key, unsigned len) {
   return 1024; /* maxntid, reqntid: threads a block */
 }
 
-/* Checks every !nvvm.annotations entry that names a global as the NVPTX
- * backend reads it: the global, then pairs of a string key and an integer
- * value of at most 64 bits (anything else crashes it); launch bounds
- * within what any GPU allows. */
+/* Checks entry i (its k operands f) as the NVPTX backend reads an entry
+ * that names a global: the global, then pairs of a string key and an
+ * integer value of at most 64 bits (anything else crashes it); launch
+ * bounds within what any GPU allows. Entries about no global are skipped,
+ * as the backend skips them; an empty one crashes it. */
+static ks_status check_entry(LLVMValueRef *f, unsigned k, unsigned i,
+                             const char *tname, char *err, size_t cap) {
+  if (k == 0)
+    return ks_fail(err, cap, KS_ETEMPLATE,
+                   "template: %s: !nvvm.annotations entry %u is empty", tname,
+                   i);
+  if (!f[0] || !LLVMIsAGlobalValue(f[0]))
+    return KS_OK;
+  for (unsigned j = 1; j < k; j += 2) {
+    unsigned len = 0;
+    const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
+    LLVMValueRef v = j + 1 < k ? f[j + 1] : NULL;
+    if (!key || !v || !LLVMIsAConstantInt(v) ||
+        LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
+      return ks_fail(err, cap, KS_ETEMPLATE,
+                     "template: %s: !nvvm.annotations entry %u is not a "
+                     "global followed by \"key\", integer pairs",
+                     tname, i);
+    unsigned long long x = LLVMConstIntGetZExtValue(v);
+    if (bound_flag(key, len) && (x == 0 || x > bound_limit(key, len)))
+      return ks_fail(err, cap, KS_ETEMPLATE,
+                     "template: %s: !nvvm.annotations entry %u: %.*s=%llu "
+                     "outside [1, %llu]",
+                     tname, i, (int)len, key, x, bound_limit(key, len));
+  }
+  return KS_OK;
+}
+
 static ks_status check_annotations(LLVMModuleRef m, const char *tname,
                                    char *err, size_t cap) {
-  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
-  if (n && !ops)
-    return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
-  if (n)
-    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  unsigned n = 0;
+  LLVMValueRef *ops = annotation_entries(m, &n);
   ks_status s = KS_OK;
   for (unsigned i = 0; i < n && s == KS_OK; i++) {
-    unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
-    if (k > MAX_ANNOTATION_OPS) {
-      s = ks_fail(err, cap, KS_ETEMPLATE,
-                  "template: %s: !nvvm.annotations entry %u has %u operands "
-                  "(at most %d)",
-                  tname, i, k, MAX_ANNOTATION_OPS);
-      continue;
-    }
-    LLVMValueRef f[MAX_ANNOTATION_OPS];
-    LLVMGetMDNodeOperands(ops[i], f);
-    if (k == 0 || (f[0] && !LLVMIsAGlobalValue(f[0])) || !f[0]) {
-      if (k == 0)
-        s = ks_fail(err, cap, KS_ETEMPLATE,
-                    "template: %s: !nvvm.annotations entry %u is empty", tname,
-                    i);
-      continue; /* not about a global: the backend skips it */
-    }
-    int ok = k % 2 == 1;
-    for (unsigned j = 1; j + 1 < k && ok; j += 2) {
-      unsigned len = 0;
-      const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
-      LLVMValueRef v = f[j + 1];
-      ok = key && v && LLVMIsAConstantInt(v) &&
-           LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64;
-      if (ok && bound_flag(key, len)) {
-        unsigned long long x = LLVMConstIntGetZExtValue(v);
-        if (x == 0 || x > bound_limit(key, len))
-          return free(ops),
-                 ks_fail(err, cap, KS_ETEMPLATE,
-                         "template: %s: !nvvm.annotations entry %u: %.*s=%llu "
-                         "outside [1, %llu]",
-                         tname, i, (int)len, key, x, bound_limit(key, len));
-      }
-    }
-    if (!ok)
-      s = ks_fail(err, cap, KS_ETEMPLATE,
-                  "template: %s: !nvvm.annotations entry %u is not a global "
-                  "followed by \"key\", integer pairs",
-                  tname, i);
+    unsigned k = 0;
+    LLVMValueRef *f = md_operands(ops[i], &k);
+    s = check_entry(f, k, i, tname, err, cap);
+    free(f);
   }
   free(ops);
   return s;

@@ -127,12 +127,12 @@ ks_status ks_ir_screen_module(LLVMModuleRef m, const char *tname, char *err,
  * select or to external functions nothing provides (kspec links no
  * libdevice), fences and atomic loads or stores stronger than monotonic
  * (LLVM 19 selects neither), conversions between floating point and
- * integers wider than 64 bits, allocas of a run-time size, block
- * addresses, aliases before PTX ISA 6.3 (ptx is the ISA codegen emits,
- * x10). *isolate (may be NULL) is set when the module passes but has
- * inline asm or calls llvm.nvvm.* intrinsics not known to select on every
- * architecture and PTX ISA: codegen may end the process on those, so run
- * it where that cannot take the caller down. */
+ * integers wider than 64 bits, allocas of a run-time size, va_arg of
+ * vectors and aggregates, block addresses, aliases before PTX ISA 6.3 (ptx is
+ * the ISA codegen emits, x10). *isolate (may be NULL) is set when the module
+ * passes but has inline asm or calls llvm.nvvm.* intrinsics not known to select
+ * on every architecture and PTX ISA: codegen may end the process on those, so
+ * run it where that cannot take the caller down. */
 ks_status ks_ir_screen(LLVMModuleRef m, const char *tname, unsigned ptx,
                        int *isolate, char *err, size_t cap);
 

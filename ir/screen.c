@@ -21,6 +21,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ks_ir.h"
@@ -360,10 +361,12 @@ static ks_status check_signature(screen *sc, LLVMValueRef fn) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
   int bad = type_problem(sc, LLVMGetReturnType(fty), 0);
   unsigned n = LLVMCountParamTypes(fty);
-  LLVMTypeRef params[n ? n : 1];
-  LLVMGetParamTypes(fty, params);
-  for (unsigned i = 0; i < n && !bad; i++)
+  LLVMTypeRef *params = n ? malloc(n * sizeof *params) : NULL;
+  if (params)
+    LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < n && params && !bad; i++)
     bad = type_problem(sc, params[i], 0);
+  free(params);
   if (bad)
     return reject(sc,
                   "'%.*s' takes or returns %s, which the NVPTX backend "
@@ -611,6 +614,20 @@ static const char *inst_problem(LLVMValueRef i, int in_entry) {
     if (!LLVMIsAConstant(LLVMGetOperand(i, 0)) || !in_entry)
       return "an alloca of a run-time size (or outside the entry block), "
              "which the NVPTX backend turns into invalid PTX";
+    break;
+  case LLVMVAArg: /* the backend cannot split a vector or an aggregate */
+    switch (LLVMGetTypeKind(LLVMTypeOf(i))) {
+    case LLVMIntegerTypeKind:
+    case LLVMHalfTypeKind:
+    case LLVMBFloatTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMPointerTypeKind:
+      break;
+    default:
+      return "a va_arg of a vector or an aggregate, which the NVPTX backend "
+             "cannot compile";
+    }
     break;
   case LLVMIndirectBr:
     return "an indirectbr, which the NVPTX backend cannot compile";

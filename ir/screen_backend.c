@@ -110,6 +110,11 @@ static const char *const allowed[] = {
     "llvm.objectsize.",
     "llvm.prefetch",
     "llvm.donothing",
+    /* variable arguments in device functions (llc-19 and ptxas take them
+     * for every scalar type; screen.c refuses va_arg of the others) */
+    "llvm.va_start",
+    "llvm.va_end",
+    "llvm.va_copy",
 };
 
 /* Functions the CUDA driver provides to every module. */

@@ -6,7 +6,8 @@
  * what a crash here would show). And every llvm.nvvm.* intrinsic the
  * codegen screen lets through in-process (ir/screen.c) must compile on
  * every architecture at its lowest PTX ISA: a mistake in that list ends
- * this test's process.
+ * this test's process. The files of tests/corpus/ok are unusual but valid
+ * and must compile, so that the screen is known not to refuse too much.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -68,7 +69,8 @@ static ks_status load_and_specialize(ks_ctx *ctx, const char *name,
 }
 
 static int corpus_file(const struct dirent *e) {
-  return e->d_name[0] != '.' && strcmp(e->d_name, "cases.txt") != 0;
+  return e->d_name[0] != '.' && e->d_type != DT_DIR &&
+         strcmp(e->d_name, "cases.txt") != 0;
 }
 
 /* Every file of the corpus fails to load, or to specialize with no values
@@ -89,6 +91,52 @@ static void corpus_files(void **state) {
     ks_status s = load_and_specialize(ctx, names[i]->d_name, data, len);
     if (s == KS_OK)
       fail_msg("%s was accepted", names[i]->d_name);
+    free(data);
+    free(names[i]);
+  }
+  free(names);
+  ks_ctx_destroy(ctx);
+}
+
+/* Assembles ptx with ptxas for sm_90; skipped without ptxas. */
+static void assemble(const char *name, const char *ptx) {
+  if (!tu_have_tool(KS_PTXAS))
+    return;
+  char path[256], cmd[1024];
+  if (tu_write_temp(".ptx", ptx, strlen(ptx), path, sizeof path) != 0)
+    fail_msg("cannot write a temporary file");
+  snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -o /dev/null %s", KS_PTXAS, path);
+  int rc = system(cmd);
+  unlink(path);
+  if (rc != 0)
+    fail_msg("%s: ptxas refused the PTX", name);
+}
+
+/* Every file of corpus/ok/ loads, specializes for sm_90 and assembles:
+ * the screen refuses what LLVM cannot compile, not more. */
+static void corpus_ok(void **state) {
+  (void)state;
+  ks_ctx *ctx = context("sm_90", 85);
+  struct dirent **names = NULL;
+  int n = scandir(KS_CORPUS_DIR "/ok", &names, corpus_file, alphasort);
+  assert_true(n >= 10);
+  for (int i = 0; i < n; i++) {
+    char path[1024];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/ok/%s", KS_CORPUS_DIR, names[i]->d_name);
+    unsigned char *data = tu_read_file(path, &len);
+    assert_non_null(data);
+    ks_template *t = NULL;
+    ks_kernel *k = NULL;
+    ks_spec_req req = {0};
+    const char *ptx = NULL;
+    size_t plen = 0;
+    if (ks_template_load_mem(ctx, names[i]->d_name, data, len, &t) != KS_OK ||
+        ks_specialize(ctx, t, &req, &k) != KS_OK ||
+        ks_kernel_ptx(k, &ptx, &plen) != KS_OK)
+      fail_msg("%s: %s", names[i]->d_name, ks_errmsg(ctx));
+    assemble(names[i]->d_name, ptx);
+    ks_template_destroy(t);
     free(data);
     free(names[i]);
   }
@@ -318,9 +366,8 @@ int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(corpus_files),
-      cmocka_unit_test(bitcode_cut_short),
-      cmocka_unit_test(bitcode_flipped),
+      cmocka_unit_test(corpus_files),      cmocka_unit_test(corpus_ok),
+      cmocka_unit_test(bitcode_cut_short), cmocka_unit_test(bitcode_flipped),
       cmocka_unit_test(nvvm_everywhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,11 @@
+; accepted on sm_90: llvm.nvvm.redux.sync.add (compiled in a child process)
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr %p, i32 %n) {
+entry:
+  %r = call i32 @llvm.nvvm.redux.sync.add(i32 %n, i32 -1)
+  store i32 %r, ptr %p
+  ret void
+}
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
