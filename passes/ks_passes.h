@@ -103,6 +103,10 @@ int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * disabled; 0: full, as ks_pass_loops). */
 int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
                   ks_diag *d);
+/* Gives the loop whose latch is br a new loop ID with its properties but
+ * unroll directives replaced by llvm.loop.unroll.disable (a loop ID is
+ * made for a br without one). 1: out of memory. */
+int ks_loops_keep_rolled(LLVMValueRef br);
 
 /* ---- regpressure.c ----------------------------------------------------- */
 
@@ -134,6 +138,13 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * warp operations, shared memory, fences, waits on atomics) and kernels
  * without such shared loads. */
 int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Before unrolling (the pipeline calls it after the loops stage): keeps a
+ * clone of spec->kernel with loops, <kernel>.ks.rolled, marked to stay
+ * rolled, from which ks_pass_tcoarsen makes its serial copy; nothing when
+ * the kernel has no loop or its block rules coarsening out. */
+int ks_tcoarsen_keep_rolled(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Deletes that clone if it is still there. */
+void ks_tcoarsen_drop_rolled(LLVMModuleRef m, const ks_spec *s);
 
 /* ---- smem_promote.c, smem_atomics.c, smem_window.c ---------------------- */
 
@@ -228,7 +239,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 12
+#define KS_PIPELINE_VERSION 13
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -20,24 +20,28 @@
 
 static const char full[] = "llvm.loop.unroll.full";
 
+/* Is a loop property an unroll directive (llvm.loop.unroll.*)? */
+static int is_unroll(LLVMValueRef prop) {
+  /* a property is a node; anything else (a string, a constant: the
+   * verifier lets a malformed loop ID through) is no directive */
+  if (!prop || !LLVMIsAMDNode(prop))
+    return 0;
+  unsigned nsub = LLVMGetMDNodeNumOperands(prop);
+  if (nsub == 0 || nsub > 8)
+    return 0;
+  LLVMValueRef sub[8];
+  LLVMGetMDNodeOperands(prop, sub);
+  unsigned len = 0;
+  const char *s = sub[0] ? LLVMGetMDString(sub[0], &len) : NULL;
+  return s && len > 16 && memcmp(s, "llvm.loop.unroll", 16) == 0;
+}
+
 /* Do a loop ID's properties (ops[1..n)) hold an unroll directive already
  * (the template's own #pragma unroll N wins)? */
 static int has_unroll_hint(LLVMValueRef *ops, unsigned n) {
-  for (unsigned i = 1; i < n; i++) {
-    /* a property is a node; anything else (a string, a constant: the
-     * verifier lets a malformed loop ID through) holds no directive */
-    if (!ops[i] || !LLVMIsAMDNode(ops[i]))
-      continue;
-    unsigned nsub = LLVMGetMDNodeNumOperands(ops[i]);
-    if (nsub == 0 || nsub > 8)
-      continue;
-    LLVMValueRef sub[8];
-    LLVMGetMDNodeOperands(ops[i], sub);
-    unsigned len = 0;
-    const char *s = sub[0] ? LLVMGetMDString(sub[0], &len) : NULL;
-    if (s && len > 16 && memcmp(s, "llvm.loop.unroll", 16) == 0)
+  for (unsigned i = 1; i < n; i++)
+    if (is_unroll(ops[i]))
       return 1;
-  }
   return 0;
 }
 
@@ -100,6 +104,36 @@ int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
     if (t && LLVMGetMetadata(t, kind) && mark(c, t, kind, count))
       return ks_diag_fail(d, KS_ENOMEM, "loops: out of memory");
   }
+  return 0;
+}
+
+int ks_loops_keep_rolled(LLVMValueRef br) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(br))));
+  unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+  LLVMValueRef id = LLVMGetMetadata(br, kind);
+  unsigned n = id ? LLVMGetMDNodeNumOperands(id) : 0;
+  LLVMValueRef *ops = malloc((n ? n : 1) * sizeof *ops);
+  LLVMMetadataRef *md = malloc((n + 1) * sizeof *md);
+  if (!ops || !md) {
+    free(ops);
+    free(md);
+    return 1;
+  }
+  if (id)
+    LLVMGetMDNodeOperands(id, ops);
+  LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+  unsigned k = 0;
+  md[k++] = self;
+  for (unsigned i = 1; i < n; i++)
+    if (!is_unroll(ops[i])) /* other properties stay */
+      md[k++] = LLVMValueAsMetadata(ops[i]);
+  md[k++] = directive(c, 1);
+  LLVMMetadataRef node = LLVMMDNodeInContext2(c, md, k);
+  LLVMMetadataReplaceAllUsesWith(self, node); /* frees self */
+  LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, node));
+  free(ops);
+  free(md);
   return 0;
 }
 

@@ -12,9 +12,13 @@
  * coarsen (16-byte loads in grid-stride loops), smem_promote and
  * const_promote. tcoarsen comes after unroll, whose straight-line code it
  * copies per virtual thread, and before smem_promote, so that window
- * staging sees the coarsened loads. coarsen comes before smem_promote because
- * it may only move the updates of global atomics between blocks; smem_promote
- * then privatizes the coarsened loop's atomics.
+ * staging sees the coarsened loads; its serial copy (for the threads at the
+ * end of the data) comes from a clone of the kernel taken after the loops
+ * stage and kept rolled through unroll (ks_tcoarsen_keep_rolled): a small
+ * loop for the later stages and codegen, not a fifth copy of the unrolled
+ * body. coarsen comes before smem_promote because it may only move the
+ * updates of global atomics between blocks; smem_promote then privatizes
+ * the coarsened loop's atomics.
  *
  * The last stage, regpressure (optional), estimates the registers the final
  * IR needs against the budget of the launch bounds. When full unrolling
@@ -153,6 +157,12 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static size_t stage_index(const char *name);
+
+static int tcoarsen_on(const ks_spec *s) {
+  return !(s->disabled & (1u << stage_index("tcoarsen")));
+}
+
 /* Runs stage i on m; loops with unroll count `count` (0: full). */
 static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
                      ks_diag *d, size_t i, unsigned count, int check) {
@@ -165,8 +175,14 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
     return 1;
   if (!off && st->pass == ks_pass_loops && ks_loops_mark(m, s, count, d))
     return 1;
+  /* the serial copy of tcoarsen comes from the body before unrolling */
+  if (st->pass == ks_pass_loops && count == 0 && tcoarsen_on(s) &&
+      ks_tcoarsen_keep_rolled(m, s, d))
+    return 1;
   if (!off && st->pass && st->pass != ks_pass_loops && st->pass(m, s, d))
     return 1;
+  if (st->pass == ks_pass_tcoarsen)
+    ks_tcoarsen_drop_rolled(m, s);
   if (check && verify(m, st, d))
     return 1;
   d->stage_ms[i] += now_ms() - t0; /* verification included */

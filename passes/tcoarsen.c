@@ -25,10 +25,11 @@
  * conditional branch is taken in lockstep when the K conditions agree. When
  * they do not, the real thread leaves the lockstep copy for a second, serial
  * copy: a loop over j that runs the original body for virtual thread j, its
- * `ret` going on to virtual thread j+1. That exit is only taken where no
- * instruction that writes memory can have run before the branch (checked:
- * otherwise the kernel is declined), so the lockstep copy has done nothing
- * but compute and load, exactly as each virtual thread would have, and
+ * `ret` going on to virtual thread j+1 (the body with its loops still
+ * rolled, when the pipeline kept it: see "the rolled body"). That exit is only
+ * taken where no instruction that writes memory can have run before the branch
+ * (checked: otherwise the kernel is declined), so the lockstep copy has done
+ * nothing but compute and load, exactly as each virtual thread would have, and
  * starting again from scratch is invisible.
  *
  * K is 4 when some load of a virtual thread reads what another load of a
@@ -277,16 +278,8 @@ static int used_in(LLVMValueRef fn, LLVMValueRef v, int depth) {
   return 0;
 }
 
-/* Why the kernel cannot be coarsened, or NULL. */
-static const char *check(tc *c, char *buf, size_t cap) {
-  for (LLVMValueRef g = LLVMGetFirstGlobal(c->m); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && used_in(c->fn, g, 0))
-      return "shared memory";
-  int cyclic = 0;
-  if (order(c, &cyclic))
-    return "out of memory";
-  if (cyclic)
-    return "a loop remains";
+/* Why an instruction of c's blocks rules coarsening out, or NULL. */
+static const char *body(tc *c, char *buf, size_t cap) {
   for (int b = 0; b < c->nb; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
          i = LLVMGetNextInstruction(i)) {
@@ -300,6 +293,22 @@ static const char *check(tc *c, char *buf, size_t cap) {
       if (op == LLVMRet && LLVMGetNumOperands(i))
         return "a return value";
     }
+  return NULL;
+}
+
+/* Why the kernel cannot be coarsened, or NULL. */
+static const char *check(tc *c, char *buf, size_t cap) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(c->m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && used_in(c->fn, g, 0))
+      return "shared memory";
+  int cyclic = 0;
+  if (order(c, &cyclic))
+    return "out of memory";
+  if (cyclic)
+    return "a loop remains";
+  const char *bad = body(c, buf, cap);
+  if (bad)
+    return bad;
   /* A conditional branch where the lockstep copy may leave for the serial
    * one: no write may come before it. */
   int *dirty = calloc((size_t)c->nb, sizeof *dirty);
@@ -388,27 +397,44 @@ static int reused_loads(tc *c, int *n_tid) {
  */
 
 typedef struct copy {
+  LLVMValueRef dst;   /* the function the copy goes into */
   int nk;             /* lanes: virtual threads run in lockstep */
-  LLVMValueRef *vtid; /* their tid.x */
+  LLVMValueRef *vtid; /* their tid.x; NULL: tid.x is read (a plain clone) */
   LLVMValueRef *map;  /* [lane * ninst + index] */
   LLVMBasicBlockRef *head, *tail;
   LLVMBasicBlockRef bail; /* where diverging lanes go (nk > 1) */
   LLVMBasicBlockRef ret;  /* NULL: `ret void` */
 } copy;
 
+/* The argument of dst at the place of v's in v's function. */
+static LLVMValueRef mapped_arg(const tc *c, const copy *k, LLVMValueRef v) {
+  LLVMValueRef p = LLVMGetFirstParam(c->fn), q = LLVMGetFirstParam(k->dst);
+  for (; p && q; p = LLVMGetNextParam(p), q = LLVMGetNextParam(q))
+    if (p == v)
+      return q;
+  return v;
+}
+
 static LLVMValueRef mapped(const tc *c, const copy *k, int lane,
                            LLVMValueRef v) {
+  if (LLVMIsAArgument(v))
+    return c->fn == k->dst ? v : mapped_arg(c, k, v);
   if (!LLVMIsAInstruction(v))
     return v;
   int i = inst_index(c, v);
   return i < 0 ? v : k->map[(size_t)lane * (size_t)c->ninst + (size_t)i];
 }
 
+/* Copies the blocks of c->fn (reverse post-order: a value's definition is
+ * copied before its uses but for phis, completed at the end) into k->dst,
+ * each instruction once per lane. A loop's latch gets a new loop ID that
+ * keeps it rolled (the copies of loops are the serial copy's). */
 static int emit_copy(tc *c, copy *k, const char *tag) {
   char name[64];
+  unsigned loop = LLVMGetMDKindIDInContext(c->lc, "llvm.loop", 9);
   for (int b = 0; b < c->nb; b++) {
     snprintf(name, sizeof name, "ks.tc.%s%d", tag, b);
-    k->head[b] = LLVMAppendBasicBlockInContext(c->lc, c->fn, name);
+    k->head[b] = LLVMAppendBasicBlockInContext(c->lc, k->dst, name);
     k->tail[b] = k->head[b];
   }
   unsigned bx = c->s->block[0];
@@ -422,9 +448,9 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
         break;
       for (int l = 0; l < k->nk; l++) {
         LLVMValueRef r;
-        if (is_sreg(i, "tid.x"))
+        if (k->vtid && is_sreg(i, "tid.x"))
           r = k->vtid[l];
-        else if (is_sreg(i, "ntid.x"))
+        else if (k->vtid && is_sreg(i, "ntid.x"))
           r = LLVMConstInt(LLVMTypeOf(i), bx, 0);
         else if (LLVMIsAPHINode(i))
           r = LLVMBuildPhi(c->b, LLVMTypeOf(i), "");
@@ -438,7 +464,7 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
         out[(size_t)l * (size_t)c->ninst] = r;
       }
     }
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[b]);
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[b]), br = NULL;
     switch (LLVMGetInstructionOpcode(t)) {
     case LLVMRet:
       if (k->ret)
@@ -452,7 +478,7 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
     default: {
       int s0 = bb_index(c, LLVMGetSuccessor(t, 0));
       if (!LLVMIsConditional(t)) {
-        LLVMBuildBr(c->b, k->head[s0]);
+        br = LLVMBuildBr(c->b, k->head[s0]);
         break;
       }
       int s1 = bb_index(c, LLVMGetSuccessor(t, 1));
@@ -468,13 +494,19 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
       if (same && s0 != s1) {
         snprintf(name, sizeof name, "ks.tc.%s%d.agree", tag, b);
         LLVMBasicBlockRef go =
-            LLVMAppendBasicBlockInContext(c->lc, c->fn, name);
+            LLVMAppendBasicBlockInContext(c->lc, k->dst, name);
         LLVMBuildCondBr(c->b, same, go, k->bail);
         LLVMPositionBuilderAtEnd(c->b, go);
         k->tail[b] = go;
       }
-      LLVMBuildCondBr(c->b, c0, k->head[s0], k->head[s1]);
+      br = LLVMBuildCondBr(c->b, c0, k->head[s0], k->head[s1]);
     }
+    }
+    LLVMValueRef id = br ? LLVMGetMetadata(t, loop) : NULL;
+    if (id) {
+      LLVMSetMetadata(br, loop, id);
+      if (ks_loops_keep_rolled(br))
+        return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
     }
   }
   /* the phis' incoming values, now that every block has its copy */
@@ -520,16 +552,18 @@ static void set_reqntid(tc *c, unsigned real) {
   free(ops);
 }
 
-static int transform(tc *c) {
+/* The lockstep copy from c, the serial copy from sc (c, or the kernel's
+ * body before unrolling). */
+static int transform(tc *c, tc *sc) {
   size_t cells = (size_t)c->ninst * FACTOR + 1;
-  copy lock = {.nk = FACTOR}, serial = {.nk = 1};
+  copy lock = {.dst = c->fn, .nk = FACTOR}, serial = {.dst = c->fn, .nk = 1};
   LLVMValueRef vtid[FACTOR];
   lock.map = calloc(cells, sizeof *lock.map);
-  serial.map = calloc(cells, sizeof *serial.map);
+  serial.map = calloc((size_t)sc->ninst + 1, sizeof *serial.map);
   lock.head = calloc((size_t)c->nb, sizeof *lock.head);
   lock.tail = calloc((size_t)c->nb, sizeof *lock.tail);
-  serial.head = calloc((size_t)c->nb, sizeof *serial.head);
-  serial.tail = calloc((size_t)c->nb, sizeof *serial.tail);
+  serial.head = calloc((size_t)sc->nb + 1, sizeof *serial.head);
+  serial.tail = calloc((size_t)sc->nb + 1, sizeof *serial.tail);
   int rc = 0, nold = (int)LLVMCountBasicBlocks(c->fn);
   LLVMBasicBlockRef *old = calloc((size_t)nold, sizeof *old);
   if (old)
@@ -586,13 +620,18 @@ static int transform(tc *c) {
     LLVMPositionBuilderAtEnd(c->b, slatch);
     LLVMValueRef j1 =
         LLVMBuildNUWAdd(c->b, j, LLVMConstInt(c->i32, 1, 0), "ks.tc.j1");
-    LLVMBuildCondBr(c->b,
-                    LLVMBuildICmp(c->b, LLVMIntULT, j1,
-                                  LLVMConstInt(c->i32, FACTOR, 0), ""),
-                    shead, sexit);
+    LLVMValueRef latch =
+        LLVMBuildCondBr(c->b,
+                        LLVMBuildICmp(c->b, LLVMIntULT, j1,
+                                      LLVMConstInt(c->i32, FACTOR, 0), ""),
+                        shead, sexit);
+    if (sc != c && ks_loops_keep_rolled(latch)) {
+      rc = ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
+      goto done;
+    }
     LLVMPositionBuilderAtEnd(c->b, sexit);
     LLVMBuildRetVoid(c->b);
-    if ((rc = emit_copy(c, &serial, "serial")))
+    if ((rc = emit_copy(sc, &serial, "serial")))
       goto done;
     LLVMPositionBuilderAtEnd(c->b, shead);
     LLVMBuildBr(c->b, serial.head[0]);
@@ -657,44 +696,136 @@ static int tidy(LLVMModuleRef m, ks_diag *d) {
   return 1;
 }
 
+/* Why the launch's block rules coarsening out, or NULL. */
+static const char *block_why(const ks_spec *s, char *buf, size_t cap) {
+  if (!s->block[0])
+    return "block size not fixed (use --block)";
+  unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
+           bz = s->block[2] ? s->block[2] : 1;
+  if (bx % FACTOR)
+    snprintf(buf, cap, "block.x %u is not a multiple of %d", bx, FACTOR);
+  else if (bx / FACTOR * by * bz < WARP)
+    snprintf(buf, cap, "a real block of %ux%ux%u would hold less than a warp",
+             bx / FACTOR, by, bz);
+  /* Measured on the H100: sepfilter_rows with a 32x8 block coarsened to
+   * 8x8 ran 0.47 -> 0.68 ms, its warps spread over four rows. */
+  else if (by * bz > 1 && bx / FACTOR < WARP)
+    snprintf(buf, cap,
+             "a real block %u wide would spread each warp over several rows "
+             "(block.x of at least %d wanted)",
+             bx / FACTOR, WARP * FACTOR);
+  else
+    return NULL;
+  return buf;
+}
+
+/* ---- the rolled body -------------------------------------------------------
+ *
+ * The serial copy only runs in the real threads whose K virtual threads
+ * disagree on a branch (at the end of the data): its speed hardly counts,
+ * its size does (every later stage and codegen work on it). It is made
+ * from the kernel as the loops stage leaves it, before unrolling: a clone
+ * of the kernel, <kernel>.ks.rolled, taken then, whose loops are marked
+ * llvm.loop.unroll.disable, keeps them rolled through the unroll stage and
+ * into the serial copy (and through the optimize stage). The clone is the
+ * same function as the kernel (full unrolling preserves what a thread
+ * does), so running it for virtual thread j is running the kernel's body
+ * for j.
+ */
+
+static int rolled_name(const ks_spec *s, char *buf, size_t cap) {
+  int n = snprintf(buf, cap, "%s.ks.rolled", s->kernel);
+  return n > 0 && (size_t)n < cap;
+}
+
+int ks_tcoarsen_keep_rolled(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  char name[256], why[160];
+  if (!fn || LLVMIsDeclaration(fn) || block_why(s, why, sizeof why) ||
+      !rolled_name(s, name, sizeof name) || LLVMGetNamedFunction(m, name))
+    return 0;
+  tc c = {.m = m, .fn = fn, .s = s, .d = d, .lc = LLVMGetModuleContext(m)};
+  c.i32 = LLVMInt32TypeInContext(c.lc);
+  int cyclic = 0, rc = 0;
+  if (order(&c, &cyclic) || number(&c)) {
+    rc = ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
+  } else if (cyclic) { /* no loop: the unrolled body is as small */
+    copy k = {.nk = 1};
+    k.map = calloc((size_t)c.ninst + 1, sizeof *k.map);
+    k.head = calloc((size_t)c.nb + 1, sizeof *k.head);
+    k.tail = calloc((size_t)c.nb + 1, sizeof *k.tail);
+    if (!k.map || !k.head || !k.tail) {
+      rc = ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
+    } else {
+      k.dst = LLVMAddFunction(m, name, LLVMGlobalGetValueType(fn));
+      LLVMSetLinkage(k.dst, LLVMInternalLinkage);
+      c.b = LLVMCreateBuilderInContext(c.lc);
+      rc = emit_copy(&c, &k, "rolled");
+      LLVMDisposeBuilder(c.b);
+      if (rc)
+        LLVMDeleteFunction(k.dst);
+    }
+    free(k.map), free(k.head), free(k.tail);
+  }
+  free(c.bbs), free(c.inst), free(c.slot);
+  return rc;
+}
+
+void ks_tcoarsen_drop_rolled(LLVMModuleRef m, const ks_spec *s) {
+  char name[256];
+  LLVMValueRef r =
+      rolled_name(s, name, sizeof name) ? LLVMGetNamedFunction(m, name) : NULL;
+  if (r)
+    LLVMDeleteFunction(r);
+}
+
+/* *sc: the source of the serial copy, the rolled clone when there is one
+ * that can serve (r filled in; the caller frees its arrays), else c. */
+static int serial_source(tc *c, tc *r, tc **sc) {
+  char name[256], buf[160];
+  LLVMValueRef fn = rolled_name(c->s, name, sizeof name)
+                        ? LLVMGetNamedFunction(c->m, name)
+                        : NULL;
+  *sc = c;
+  if (!fn || LLVMIsDeclaration(fn))
+    return 0;
+  *r = (tc){.m = c->m,
+            .fn = fn,
+            .s = c->s,
+            .d = c->d,
+            .lc = c->lc,
+            .b = c->b,
+            .i32 = c->i32};
+  int cyclic = 0;
+  if (order(r, &cyclic) || number(r))
+    return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
+  if (body(r, buf, sizeof buf))
+    return 0;
+  if (read_only(r))
+    return 1;
+  *sc = r;
+  return 0;
+}
+
 int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn))
     return 0;
   const char *name = s->kernel;
-  if (!s->block[0]) {
-    ks_explain(d, PASS, "declined %s: block size not fixed (use --block)",
-               name);
+  char buf[160];
+  const char *why = block_why(s, buf, sizeof buf);
+  if (why) {
+    ks_explain(d, PASS, "declined %s: %s", name, why);
+    ks_tcoarsen_drop_rolled(m, s);
     return 0;
   }
   unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
            bz = s->block[2] ? s->block[2] : 1;
-  if (bx % FACTOR) {
-    ks_explain(d, PASS, "declined %s: block.x %u is not a multiple of %d", name,
-               bx, FACTOR);
-    return 0;
-  }
-  if (bx / FACTOR * by * bz < WARP) {
-    ks_explain(d, PASS,
-               "declined %s: a real block of %ux%ux%u would hold less than a "
-               "warp",
-               name, bx / FACTOR, by, bz);
-    return 0;
-  }
-  /* Measured on the H100: sepfilter_rows with a 32x8 block coarsened to
-   * 8x8 ran 0.47 -> 0.68 ms, its warps spread over four rows. */
-  if (by * bz > 1 && bx / FACTOR < WARP) {
-    ks_explain(d, PASS,
-               "declined %s: a real block %u wide would spread each warp "
-               "over several rows (block.x of at least %d wanted)",
-               name, bx / FACTOR, WARP * FACTOR);
-    return 0;
-  }
   tc c = {.m = m, .fn = fn, .s = s, .d = d, .lc = LLVMGetModuleContext(m)};
+  tc r = {0};
   c.i32 = LLVMInt32TypeInContext(c.lc);
-  char buf[160];
   int rc = 0;
-  const char *why = check(&c, buf, sizeof buf);
+  why = check(&c, buf, sizeof buf);
   if (!why && number(&c))
     why = "out of memory";
   int n_tid = 0, reused = why ? 0 : reused_loads(&c, &n_tid);
@@ -709,8 +840,11 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   } else {
     rc = read_only(&c);
     c.b = LLVMCreateBuilderInContext(c.lc);
-    rc = rc ? rc : transform(&c);
+    tc *sc = &c;
+    rc = rc ? rc : serial_source(&c, &r, &sc);
+    rc = rc ? rc : transform(&c, sc);
     LLVMDisposeBuilder(c.b);
+    ks_tcoarsen_drop_rolled(m, s); /* before tidy, which would work on it */
     if (!rc)
       rc = tidy(m, d);
     if (!rc) {
@@ -718,12 +852,13 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       ks_explain(d, PASS,
                  "coarsened x by %d: real block %ux%ux%u runs the %u threads "
                  "of the launch; %d of %d loads along tid.x shared with a "
-                 "neighbouring thread",
-                 FACTOR, bx / FACTOR, by, bz, bx * by * bz, reused, n_tid);
+                 "neighbouring thread%s",
+                 FACTOR, bx / FACTOR, by, bz, bx * by * bz, reused, n_tid,
+                 sc != &c ? "; the serial copy keeps its loops rolled" : "");
     }
   }
-  free(c.bbs);
-  free(c.inst);
-  free(c.slot);
+  ks_tcoarsen_drop_rolled(m, s);
+  free(c.bbs), free(c.inst), free(c.slot);
+  free(r.bbs), free(r.inst), free(r.slot);
   return rc;
 }

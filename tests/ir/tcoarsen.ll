@@ -17,6 +17,12 @@
 ; RUN: ks_passes_tool --stage tcoarsen --kernel lane --block 256 %s | FileCheck %s --check-prefix=LANE
 ; RUN: ks_passes_tool --stage tcoarsen --kernel copy --block 256 %s | FileCheck %s --check-prefix=COPY
 ; RUN: ks_passes_tool --stage tcoarsen --kernel late --block 256 %s | FileCheck %s --check-prefix=LATE
+; RUN: ks_passes_tool --stage all --kernel convloop --block 256 %s | FileCheck %s --check-prefix=LOOP
+; RUN: ks_passes_tool --stage unroll --kernel convloop --block 256 %s | FileCheck %s --check-prefix=KEPT
+; RUN: ks_passes_tool --stage tcoarsen --kernel convloop --block 256 %s | FileCheck %s --check-prefix=GONE
+; RUN: ks_passes_tool --stage unroll --kernel convloop --block 256 --no-pass tcoarsen %s | FileCheck %s --check-prefix=NOKEEP
+; RUN: ks_passes_tool --stage unroll --kernel convloop --block 250 %s | FileCheck %s --check-prefix=NOKEEP
+; RUN: ks_passes_tool --stage tcoarsen --kernel convloop --block 32,8 %s | FileCheck %s --check-prefix=NOKEEP
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -60,6 +66,35 @@ target triple = "nvptx64-nvidia-cuda"
 ; COPY: ; explain: tcoarsen: declined copy: no reuse between neighbouring threads
 ; LATE: ; explain: tcoarsen: declined late: a branch after a write to memory
 
+; A loop, fully unrolled before tcoarsen: the lockstep copy is made from
+; the unrolled body (8 taps x 4 lanes), the serial copy from a clone of the
+; kernel kept rolled (<kernel>.ks.rolled, taken after the loops stage, gone
+; after tcoarsen), its loop and the loop over the virtual threads marked
+; llvm.loop.unroll.disable so that the optimize stage leaves them rolled.
+; LOOP: ; explain: tcoarsen: coarsened x by 4: {{.*}}; the serial copy keeps its loops rolled
+; LOOP-LABEL: define void @convloop(
+; LOOP: ks.tc.lock
+; LOOP-COUNT-32: fmul float
+; LOOP-NOT: fmul float
+; LOOP: ks.tc.serial.thread:
+; LOOP: phi float
+; LOOP: fmul float
+; LOOP-NOT: fmul float
+; LOOP: br i1 {{.*}}, !llvm.loop ![[INNER:[0-9]+]]
+; LOOP: br i1 {{.*}}, label %ks.tc.serial.thread, {{.*}}, !llvm.loop ![[OUTER:[0-9]+]]
+; LOOP: ![[INNER]] = distinct !{![[INNER]], ![[MP:[0-9]+]], ![[DIS:[0-9]+]]}
+; LOOP: ![[MP]] = !{!"llvm.loop.mustprogress"}
+; LOOP: ![[DIS]] = !{!"llvm.loop.unroll.disable"}
+; LOOP: ![[OUTER]] = distinct !{![[OUTER]], ![[DIS]]}
+; KEPT: define internal void @convloop.ks.rolled(
+; KEPT: br i1 {{.*}}, !llvm.loop ![[ID:[0-9]+]]
+; KEPT: ![[ID]] = distinct !{![[ID]], ![[MP:[0-9]+]], ![[DIS:[0-9]+]]}
+; KEPT: ![[MP]] = !{!"llvm.loop.mustprogress"}
+; KEPT: ![[DIS]] = !{!"llvm.loop.unroll.disable"}
+; GONE: ; explain: tcoarsen: coarsened x by 4
+; GONE-NOT: ks.rolled
+; NOKEEP-NOT: ks.rolled
+
 ; y[i] = x[i]*f[0] + x[i+1]*f[1] + x[i+2]*f[2] for i = tid.x < n
 define void @conv(ptr %x, ptr %f, ptr %y, i32 %n) {
 entry:
@@ -87,6 +122,36 @@ body:
   %s2 = fadd float %s1, %a2
   %py = getelementptr inbounds float, ptr %y, i64 %e0
   store float %s2, ptr %py, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+; The same with a loop over 8 taps: y[i] = sum_k x[i+k]*f[k], i = tid.x < n
+define void @convloop(ptr %x, ptr %f, ptr %y, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %in = icmp slt i32 %t, %n
+  br i1 %in, label %loop, label %exit
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %s1, %loop ]
+  %i = add nsw i32 %t, %k
+  %e = sext i32 %i to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %e
+  %xv = load float, ptr %px, align 4
+  %ek = zext i32 %k to i64
+  %pf = getelementptr inbounds float, ptr %f, i64 %ek
+  %fv = load float, ptr %pf, align 4
+  %a = fmul float %xv, %fv
+  %s1 = fadd float %s, %a
+  %k1 = add nuw nsw i32 %k, 1
+  %more = icmp ult i32 %k1, 8
+  br i1 %more, label %loop, label %done, !llvm.loop !1
+done:
+  %et = sext i32 %t to i64
+  %py = getelementptr inbounds float, ptr %y, i64 %et
+  store float %s1, ptr %py, align 4
   br label %exit
 exit:
   ret void
@@ -197,3 +262,5 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
 declare void @llvm.nvvm.barrier0() convergent
 declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32) convergent
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.mustprogress"}
