@@ -85,10 +85,13 @@ static void load_child(void *arg) {
     ks_jit_child_write(msg, strnlen(msg, cap));
 }
 
-/* Loads bitcode from outside the library in a child process first: LLVM's
- * bitcode reader may crash on damaged bitcode. KS_OK when the child
- * loaded it (the caller then loads it for real); its error otherwise. */
+/* Loads IR from outside the library in a child process first: LLVM's
+ * bitcode reader may crash on damaged bitcode, and its text parser on
+ * malformed text (an inline asm constraint string overruns a buffer in
+ * LLVM 19: found by the template fuzzer). KS_OK when the child loaded it
+ * (the caller then loads it for real); its error otherwise. */
 static ks_status load_isolated(ks_template *t, const void *data, size_t len) {
+  const char *what = is_bitcode(data, len) ? "bitcode" : "IR";
   load_job j = {t, data, len};
   char *ans = NULL, how[96];
   size_t n = 0;
@@ -99,8 +102,8 @@ static ks_status load_isolated(ks_template *t, const void *data, size_t len) {
   if (ks_jit_child_run(load_child, &j, &lim, &ans, &n, how, sizeof how) != 0)
     ks_jit_fail(s,
                 "parse: %s: LLVM gave up reading it (in a child process: "
-                "%s); is the bitcode damaged?",
-                t->name, how);
+                "%s); is the %s damaged?",
+                t->name, how, what);
   else if (n >= 2 && ans[0] == 'R' && (unsigned char)ans[1] < KS_STATUS_COUNT)
     s = (ks_status)(unsigned char)ans[1] == KS_OK
             ? KS_OK
@@ -114,8 +117,8 @@ static ks_status load_isolated(ks_template *t, const void *data, size_t len) {
   } else
     ks_jit_fail(s,
                 "parse: %s: LLVM crashed reading it (in a child process: %s); "
-                "is the bitcode damaged?",
-                t->name, how);
+                "is the %s damaged?",
+                t->name, how, what);
   free(ans);
   return s;
 }
@@ -137,8 +140,7 @@ static ks_status load_bytes(ks_ctx *ctx, const char *name, const void *data,
       return KS_OK;
     }
   }
-  ks_status s =
-      trusted || !is_bitcode(data, len) ? KS_OK : load_isolated(t, data, len);
+  ks_status s = trusted ? KS_OK : load_isolated(t, data, len);
   if (s == KS_OK)
     s = analyze(t, data, len);
   if (s != KS_OK) {
