@@ -69,7 +69,7 @@ static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind,
   LLVMValueRef id = LLVMGetMetadata(br, kind);
   unsigned n = LLVMGetMDNodeNumOperands(id);
   LLVMValueRef *ops = malloc((n ? n : 1) * sizeof *ops);
-  LLVMMetadataRef *md = malloc((n + 1) * sizeof *md);
+  LLVMMetadataRef *md = malloc((n + 2) * sizeof *md); /* self, n, directive */
   if (!ops || !md) {
     free(ops);
     free(md);
@@ -114,7 +114,7 @@ int ks_loops_keep_rolled(LLVMValueRef br) {
   LLVMValueRef id = LLVMGetMetadata(br, kind);
   unsigned n = id ? LLVMGetMDNodeNumOperands(id) : 0;
   LLVMValueRef *ops = malloc((n ? n : 1) * sizeof *ops);
-  LLVMMetadataRef *md = malloc((n + 1) * sizeof *md);
+  LLVMMetadataRef *md = malloc((n + 2) * sizeof *md); /* self, n, directive */
   if (!ops || !md) {
     free(ops);
     free(md);
