@@ -152,6 +152,11 @@ static void reap(pid_t pid, int kill_it, char *how, size_t cap) {
     snprintf(how, cap, "exit status %d", WEXITSTATUS(st));
 }
 
+/* In a sanitizer build (the fuzzer's among them), the callback a sanitizer
+ * runs before it ends the process; absent otherwise. */
+extern void __sanitizer_set_death_callback(void (*cb)(void))
+    __attribute__((weak));
+
 int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
                      char **ans, size_t *n, char *how, size_t cap) {
   int fds[2];
@@ -181,6 +186,10 @@ int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
     static const int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof crashes / sizeof *crashes; i++)
       signal(crashes[i], SIG_DFL);
+    /* nor a sanitizer's death callback: libFuzzer's would save the
+     * caller's current input as a crash of the caller's own */
+    if (__sanitizer_set_death_callback)
+      __sanitizer_set_death_callback(NULL);
     child_fd = fds[1];
     LLVMInstallFatalErrorHandler(on_fatal);
     fn(arg);
