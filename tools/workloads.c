@@ -785,20 +785,22 @@ int ks_wl_set_block3(ks_wl *w, ks_dim3 b, char *err, size_t cap) {
   if (w->desc->geometry == reduce_geometry ||
       w->desc->geometry == transpose_geometry)
     return 0; /* a parameter fixes the block */
-  if (b.y <= 1 && b.z <= 1) {
-    w->desc->geometry(w, b.x);
+  if (w->desc->geometry == sepfilter_geometry && b.z <= 1) {
+    /* exactly the block asked for: 256 is 256 x 1, not 32 x 8 */
+    unsigned by = b.y ? b.y : 1;
+    w->block = (ks_dim3){b.x, by, 1};
+    w->grid = (ks_dim3){(unsigned)ceil_div(w->size, b.x),
+                        (unsigned)ceil_div(w->size, by), 1};
     return 0;
   }
-  if (w->desc->geometry != sepfilter_geometry || b.z > 1) {
+  if (b.y > 1 || b.z > 1) {
     snprintf(err, cap, "%s: the workload launches %s blocks, not %ux%ux%u",
              w->desc->name,
              w->desc->geometry == sepfilter_geometry ? "X x Y" : "1-D", b.x,
              b.y, b.z);
     return 1;
   }
-  w->block = (ks_dim3){b.x, b.y, 1};
-  w->grid = (ks_dim3){(unsigned)ceil_div(w->size, b.x),
-                      (unsigned)ceil_div(w->size, b.y), 1};
+  w->desc->geometry(w, b.x);
   return 0;
 }
 

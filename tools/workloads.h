@@ -52,9 +52,9 @@ ks_dim3 ks_wl_block(const ks_wl *w);
 /* Changes the threads per block (as ks_wl_create's block) and with them
  * the grid; the buffers stay. */
 void ks_wl_set_block(ks_wl *w, unsigned block);
-/* The same with a block of every dimension, as `--block X,Y,Z` gives it:
- * the separable filters take any X x Y; the others only X x 1 x 1 (where
- * a parameter fixes the block, as ks_wl_create, the block is kept). 0 on
+/* The block `--block X,Y,Z` asks for: the separable filters take any X x Y
+ * as it is (X alone is X x 1); the others only X x 1 x 1 (where a
+ * parameter fixes the block, as ks_wl_create, the block is kept). 0 on
  * success; else a message in err. */
 int ks_wl_set_block3(ks_wl *w, ks_dim3 block, char *err, size_t cap);
 
