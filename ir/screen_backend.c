@@ -8,10 +8,9 @@
  * malformed-input corpus) and overlap; each rule here is one llc-19 died
  * on. Its rules are what llc-19 was seen to die on, for sm_60 and sm_90 (the
  * fuzzer of tests/fuzz found the first: a fence):
- *  - calls: only intrinsics on a list known to select (not stacksave or
- *    stackrestore), no llvm.nvvm.* intrinsic on integers wider than 64
- *    bits, and no functions that no library provides (kspec links no
- *    libdevice);
+ *  - calls: no llvm.nvvm.* intrinsic on integers wider than 64 bits
+ *    (which intrinsics and functions may be called at all is screen.c's
+ *    list, checked first);
  *  - instructions: fences; atomic loads and stores stronger than
  *    monotonic; read-modify-write atomics outside the generic, global,
  *    shared and local spaces; address-space casts other than between the
@@ -50,88 +49,6 @@ enum {
   AS_LOCAL = 5,
 };
 
-/* Intrinsic name prefixes the NVPTX backend selects or expands for any
- * operand type it is given by clang or the optimizer. */
-static const char *const allowed[] = {
-    "llvm.nvvm.",
-    "llvm.memcpy.",
-    "llvm.memmove.",
-    "llvm.memset.",
-    "llvm.lifetime.",
-    "llvm.assume",
-    "llvm.expect",
-    "llvm.fma.",
-    "llvm.fmuladd.",
-    "llvm.sqrt.",
-    "llvm.fabs.",
-    "llvm.minnum.",
-    "llvm.maxnum.",
-    "llvm.minimum.",
-    "llvm.maximum.",
-    "llvm.floor.",
-    "llvm.ceil.",
-    "llvm.trunc.",
-    "llvm.rint.",
-    "llvm.nearbyint.",
-    "llvm.roundeven.",
-    "llvm.copysign.",
-    "llvm.ctpop.",
-    "llvm.ctlz.",
-    "llvm.cttz.",
-    "llvm.bswap.",
-    "llvm.bitreverse.",
-    "llvm.fshl.",
-    "llvm.fshr.",
-    "llvm.abs.",
-    "llvm.smin.",
-    "llvm.smax.",
-    "llvm.umin.",
-    "llvm.umax.",
-    "llvm.sadd.",
-    "llvm.uadd.",
-    "llvm.ssub.",
-    "llvm.usub.",
-    "llvm.smul.with.",
-    "llvm.umul.with.",
-    "llvm.vector.reduce.",
-    "llvm.trap",
-    "llvm.debugtrap",
-    "llvm.ubsantrap",
-    "llvm.ptrmask.",
-    "llvm.annotation.",
-    "llvm.var.annotation",
-    "llvm.ptr.annotation.",
-    "llvm.dbg.",
-    "llvm.invariant.",
-    "llvm.launder.invariant.",
-    "llvm.strip.invariant.",
-    "llvm.experimental.noalias.scope.decl",
-    "llvm.is.constant.",
-    "llvm.objectsize.",
-    "llvm.prefetch",
-    "llvm.donothing",
-    /* variable arguments in device functions (llc-19 and ptxas take them
-     * for every scalar type; screen.c refuses va_arg of the others) */
-    "llvm.va_start",
-    "llvm.va_end",
-    "llvm.va_copy",
-};
-
-/* Functions the CUDA driver provides to every module. */
-static const char *const runtime[] = {"vprintf", "malloc", "free",
-                                      "__assertfail"};
-
-static int listed(const char *name, size_t len, const char *const *list,
-                  size_t n, int prefix) {
-  for (size_t i = 0; i < n; i++) {
-    size_t l = strlen(list[i]);
-    if (prefix ? len >= l && memcmp(name, list[i], l) == 0
-               : len == l && memcmp(name, list[i], l) == 0)
-      return 1;
-  }
-  return 0;
-}
-
 /* The screen's state: where it is, for messages, and what is left of its
  * budget (bitcode can share types and constants into a DAG whose walk
  * would never end). */
@@ -144,40 +61,24 @@ typedef struct screen {
   size_t cap;
 } screen;
 
-/* KS_ECODEGEN with "codegen: TEMPLATE: 'FUNCTION' WHAT" (no function
- * outside one), and ", which the NVPTX backend cannot compile" after it
- * unless as_is. */
-static ks_status vreject(screen *s, int as_is, const char *fmt, va_list ap) {
+/* KS_ECODEGEN with "codegen: TEMPLATE: 'FUNCTION' WHAT, which the NVPTX
+ * backend cannot compile" (no function outside one). */
+static ks_status reject(screen *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static ks_status reject(screen *s, const char *fmt, ...) {
   char what[384];
+  va_list ap;
+  va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
   size_t len = 0;
   const char *fn = s->fn ? LLVMGetValueName2(s->fn, &len) : NULL;
-  const char *tail = as_is ? "" : ", which the NVPTX backend cannot compile";
+  static const char tail[] = ", which the NVPTX backend cannot compile";
   if (fn)
     return ks_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: '%.*s' %s%s",
                    s->tname, (int)(len > 64 ? 64 : len), fn, what, tail);
   return ks_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: %s%s", s->tname,
                  what, tail);
-}
-
-static ks_status reject(screen *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static ks_status reject(screen *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ks_status st = vreject(s, 0, fmt, ap);
-  va_end(ap);
-  return st;
-}
-
-static ks_status reject_as_is(screen *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static ks_status reject_as_is(screen *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ks_status st = vreject(s, 1, fmt, ap);
-  va_end(ap);
-  return st;
 }
 
 /* ---- types ---------------------------------------------------------------
@@ -417,40 +318,30 @@ static ks_status check_module(screen *s, LLVMModuleRef m) {
 /* ---- functions and instructions ------------------------------------------
  */
 
-/* Checks one called declaration. */
+/* Checks one called intrinsic. Which intrinsics and external functions
+ * may be called at all is screen.c's list, checked first; what it lets
+ * through but the backend dies on is an llvm.nvvm.* intrinsic on integers
+ * wider than 64 bits. */
 static ks_status check_callee(screen *s, LLVMValueRef call,
                               LLVMValueRef callee) {
   size_t len = 0;
   const char *name = LLVMGetValueName2(callee, &len);
-  if (LLVMGetIntrinsicID(callee)) {
-    if (!listed(name, len, allowed, sizeof allowed / sizeof *allowed, 1))
-      return reject_as_is(s,
-                          "calls %.*s, which the NVPTX backend cannot compile "
-                          "(use the llvm.nvvm.* form, e.g. "
-                          "__nvvm_sin_approx_f)",
-                          (int)len, name);
-    if (len >= 10 && memcmp(name, "llvm.nvvm.", 10) == 0) {
-      LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
-      unsigned np = LLVMCountParamTypes(fty);
-      LLVMTypeRef *p = malloc((np ? np : 1) * sizeof *p);
-      int wide = int_width(LLVMGetReturnType(fty)) > 64;
-      if (p)
-        LLVMGetParamTypes(fty, p);
-      for (unsigned i = 0; p && !wide && i < np; i++)
-        wide = int_width(p[i]) > 64;
-      free(p);
-      if (wide)
-        return reject(s, "calls %.*s on integers wider than 64 bits", (int)len,
-                      name);
-    }
+  if (!LLVMGetIntrinsicID(callee) || len < 10 ||
+      memcmp(name, "llvm.nvvm.", 10) != 0)
     return KS_OK;
-  }
-  if (listed(name, len, runtime, sizeof runtime / sizeof *runtime, 0))
-    return KS_OK;
-  return reject_as_is(s,
-                      "calls external function '%.*s', which nothing "
-                      "provides (kspec links no libdevice)",
-                      (int)len, name);
+  LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
+  unsigned np = LLVMCountParamTypes(fty);
+  LLVMTypeRef *p = malloc((np ? np : 1) * sizeof *p);
+  int wide = int_width(LLVMGetReturnType(fty)) > 64;
+  if (p)
+    LLVMGetParamTypes(fty, p);
+  for (unsigned i = 0; p && !wide && i < np; i++)
+    wide = int_width(p[i]) > 64;
+  free(p);
+  if (wide)
+    return reject(s, "calls %.*s on integers wider than 64 bits", (int)len,
+                  name);
+  return KS_OK;
 }
 
 static ks_status check_call(screen *s, LLVMValueRef i) {
