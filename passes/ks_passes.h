@@ -156,6 +156,11 @@ int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Window staging: read-only global loads a block re-reads at offsets known
  * after binding are loaded once into a shared tile with its halo. */
 int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Store exchange: in a square 2-D block, one store per thread contiguous
+ * along y but not along x (a transpose) goes through a shared tile, each
+ * thread storing the element of its mirror thread, so that warps write
+ * contiguous memory. */
+int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- window_expr.c ------------------------------------------------------ */
 
@@ -239,7 +244,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 13
+#define KS_PIPELINE_VERSION 14
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

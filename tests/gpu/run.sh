@@ -137,6 +137,7 @@ reduce_sum -D BLOCK=100 --size 100003
 reduce_sum -D BLOCK=1024 --size 100003
 transpose --size 333
 transpose -D TILE=7 --size 333
+transpose -D TILE=16 --size 333
 transpose -D TILE=32 --size 333
 stencil1d --size 100003
 stencil1d -D RADIUS=1 --size 100003

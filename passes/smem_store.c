@@ -1,0 +1,389 @@
+/*
+ * smem_store.c - store exchange, the third part of smem_promote: in a
+ * square 2-D block, a kernel whose threads each write one element at an
+ * address contiguous along y but not along x (a transpose's
+ * out[x*rows + y]) writes through a shared tile, so that each warp's
+ * stores land side by side in memory.
+ *
+ * What is transformed. Kernel K with a fixed block T x T (x 1), whose only
+ * write to memory is one store S of a value V (1 to 8 bytes) at address
+ * P(tx, ty), executed at most once per thread (the control-flow graph has
+ * no cycle), with nothing that reads memory after it. window_expr.c proves
+ * P(tx, ty+1) = P(tx, ty) + size from normal forms; P(tx+1, ty) is not
+ * P(tx, ty) + size (else the stores are contiguous already).
+ *
+ * The exchange. Thread (a, b) writes V to tile[b][a] where it would have
+ * stored, and a flag flag[b][a] that says it did (cleared by the thread at
+ * entry). Then, at the kernel's single return, after a barrier, thread
+ * (a, b) does what thread (b, a) would have done: if flag[a][b] is set, it
+ * stores tile[a][b] at P(b, a), an address recomputed from a clone of P's
+ * expression with the coordinates swapped. Lanes of a warp differ in a, and
+ * P(b, a) is contiguous in a: the warp's stores are coalesced. The tile's
+ * rows are padded to T + 1 elements so that the column reads hit distinct
+ * banks.
+ *
+ * Why the result is the same. Every store the original makes is made, with
+ * the same value at the same address (the clone is P's expression without
+ * poison flags, evaluated at the coordinates of the thread that computed P,
+ * which did not produce poison there: it stored). No store is added: a
+ * flag is set only where S ran. Only the thread that makes a store changes
+ * and the time: later, after a barrier. The original has no other write and
+ * no read after S, so no read of the kernel can tell (a read of another
+ * thread racing with S saw an unordered store in the original too). The
+ * barrier is reached by every thread: the graph has no cycle, one return,
+ * no unreachable block, and the kernel has no call that could exit, no
+ * barrier or shared memory of its own.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+
+#include "passes/ks_passes.h"
+
+#define PASS "smem_promote"
+
+enum {
+  MAX_BLOCKS = 1024,   /* basic blocks of a kernel this pass looks at */
+  MAX_EXCHANGE = 24576 /* bytes of shared memory for tile and flags */
+};
+
+typedef struct xctx {
+  LLVMModuleRef m;
+  LLVMValueRef fn;
+  ks_diag *d;
+  unsigned t; /* the block is t x t */
+  LLVMValueRef store, ret;
+  LLVMTypeRef ty;
+  unsigned size;
+  char what[64]; /* the stored-to argument, for messages */
+} xctx;
+
+static int is_sreg(const char *n) {
+  return !strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24);
+}
+
+static int is_barrier(const char *n) {
+  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
+         !strncmp(n, "llvm.nvvm.bar.", 14);
+}
+
+static unsigned addrspace_of(LLVMValueRef p) {
+  return LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+}
+
+/* Why an instruction rules the exchange out, or NULL. */
+static const char *hazard(LLVMValueRef i, char *buf, size_t cap) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMStore:
+    return addrspace_of(LLVMGetOperand(i, 1)) == 3 ? "it uses shared memory"
+                                                   : NULL;
+  case LLVMLoad:
+    if (addrspace_of(LLVMGetOperand(i, 0)) == 3)
+      return "it uses shared memory";
+    if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+      return "an ordered or volatile load";
+    return NULL;
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+    return "it has atomics";
+  case LLVMFence:
+    return "it has a fence";
+  case LLVMVAArg:
+  case LLVMInvoke:
+  case LLVMCallBr:
+  case LLVMUnreachable:
+  case LLVMIndirectBr:
+    return "its control flow may leave early";
+  case LLVMCall: {
+    const char *n = ks_ir_callee_name(i);
+    if (is_barrier(n))
+      return "it has barriers";
+    if (is_sreg(n) || ks_ir_pure_call(i))
+      return NULL;
+    snprintf(buf, cap, "it calls %.100s", n[0] ? n : "inline asm or a pointer");
+    return buf;
+  }
+  default:
+    return NULL;
+  }
+}
+
+/* Finds the stores to global memory (the last in c->store) and the return;
+ * the first reason the kernel rules the exchange out, or NULL. */
+static const char *scan(xctx *c, int *nstores, char *buf, size_t cap) {
+  const char *why = NULL;
+  int nret = 0;
+  *nstores = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      const char *w = why ? NULL : hazard(i, buf, cap);
+      if (w)
+        why = w;
+      if (LLVMIsAStoreInst(i) && addrspace_of(LLVMGetOperand(i, 1)) != 3) {
+        (*nstores)++;
+        c->store = i;
+      }
+      if (LLVMIsAReturnInst(i)) {
+        nret++;
+        c->ret = i;
+      }
+    }
+  if (!why && nret != 1)
+    why = "it has several returns";
+  return why;
+}
+
+/* Does the graph have a cycle, or a load after the store? 0: neither. */
+static const char *check_cfg(xctx *c) {
+  LLVMBasicBlockRef bbs[MAX_BLOCKS];
+  int state[MAX_BLOCKS] = {0}; /* 0 new, 1 on the stack, 2 done */
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    if (n == MAX_BLOCKS)
+      return "too many basic blocks";
+    bbs[n++] = bb;
+  }
+  /* iterative depth-first search from the entry: a back edge is a cycle */
+  int stack[MAX_BLOCKS], edge[MAX_BLOCKS], sp = 0;
+  stack[sp] = 0;
+  edge[sp++] = 0;
+  state[0] = 1;
+  while (sp) {
+    int v = stack[sp - 1];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[v]);
+    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+    if ((unsigned)edge[sp - 1] == ns) {
+      state[v] = 2;
+      sp--;
+      continue;
+    }
+    LLVMBasicBlockRef s = LLVMGetSuccessor(term, (unsigned)edge[sp - 1]++);
+    int w = 0;
+    while (w < n && bbs[w] != s)
+      w++;
+    if (w == n)
+      return "a branch to an unknown block";
+    if (state[w] == 1)
+      return "the store may run in a loop";
+    if (state[w] == 0) {
+      state[w] = 1;
+      stack[sp] = w;
+      edge[sp++] = 0;
+    }
+  }
+  /* nothing may read memory after the store: the rest of its block, then
+   * every block reachable from it (marked 3) */
+  LLVMBasicBlockRef sb = LLVMGetInstructionParent(c->store);
+  for (LLVMValueRef i = LLVMGetNextInstruction(c->store); i;
+       i = LLVMGetNextInstruction(i))
+    if (LLVMIsALoadInst(i))
+      return "a load after the store";
+  int work[MAX_BLOCKS], nw = 0;
+  for (int v = 0; v < n; v++)
+    if (bbs[v] == sb)
+      work[nw++] = v;
+  while (nw) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[work[--nw]]);
+    for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
+      int w = 0;
+      while (w < n && bbs[w] != s)
+        w++;
+      if (w == n || state[w] == 3)
+        continue;
+      if (bbs[w] == sb)
+        return "the store may run in a loop";
+      state[w] = 3;
+      work[nw++] = w;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(s); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsALoadInst(i))
+          return "a load after the store";
+    }
+  }
+  return NULL;
+}
+
+static unsigned used_shared(LLVMModuleRef m) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned long long n = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
+      n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+  return (unsigned)n;
+}
+
+static const char *what_of(LLVMValueRef p, char *buf, size_t cap) {
+  LLVMValueRef base = ks_ir_base_of(p);
+  size_t len = 0;
+  const char *n = LLVMGetValueName2(base, &len);
+  if (LLVMIsAArgument(base) && len)
+    snprintf(buf, cap, "%.60s", n);
+  else
+    snprintf(buf, cap, "the store");
+  return buf;
+}
+
+/* ---- the transformation ----------------------------------------------- */
+
+static LLVMValueRef call0(LLVMModuleRef m, LLVMBuilderRef b, const char *n) {
+  unsigned id = LLVMLookupIntrinsicID(n, strlen(n));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+static LLVMValueRef shared_array(LLVMModuleRef m, LLVMTypeRef elem, unsigned n,
+                                 const char *name) {
+  LLVMTypeRef t = LLVMArrayType2(elem, n);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, t, name, 3);
+  LLVMSetInitializer(g, LLVMGetUndef(t));
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetAlignment(g, 16);
+  return g;
+}
+
+static LLVMValueRef elem_ptr(LLVMBuilderRef b, LLVMValueRef arr,
+                             LLVMTypeRef elem, LLVMValueRef idx) {
+  return LLVMBuildGEP2(b, elem, arr, &idx, 1, "");
+}
+
+static int transform(xctx *c, ks_wx *x) {
+  LLVMContextRef lc = LLVMGetModuleContext(c->m);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(lc);
+  unsigned t = c->t, n = t * (t + 1);
+  LLVMValueRef tile = shared_array(c->m, c->ty, n, "ks_exchange_tile");
+  LLVMValueRef flag = shared_array(c->m, i32, n, "ks_exchange_flag");
+  LLVMValueRef zero = LLVMConstInt(i32, 0, 0), one = LLVMConstInt(i32, 1, 0);
+  LLVMValueRef pitch = LLVMConstInt(i32, t + 1, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(lc);
+
+  /* entry: the thread's coordinates, its slot, its flag cleared */
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(c->fn);
+  LLVMValueRef at = LLVMGetFirstInstruction(entry);
+  while (at && (LLVMIsAAllocaInst(at) || LLVMIsAPHINode(at)))
+    at = LLVMGetNextInstruction(at);
+  LLVMPositionBuilderBefore(b, at);
+  LLVMValueRef tx = call0(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.x");
+  LLVMValueRef ty = call0(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.y");
+  LLVMValueRef own =
+      LLVMBuildAdd(b, LLVMBuildMul(b, ty, pitch, ""), tx, "ks.exchange.own");
+  LLVMBuildStore(b, zero, elem_ptr(b, flag, i32, own));
+
+  /* the store: into the tile, and the flag set */
+  LLVMValueRef v = LLVMGetOperand(c->store, 0);
+  LLVMValueRef p = LLVMGetOperand(c->store, 1);
+  unsigned align = LLVMGetAlignment(c->store);
+  LLVMPositionBuilderBefore(b, c->store);
+  LLVMBuildStore(b, v, elem_ptr(b, tile, c->ty, own));
+  LLVMBuildStore(b, one, elem_ptr(b, flag, i32, own));
+
+  /* the return: barrier, then the swapped thread's store */
+  LLVMBasicBlockRef st =
+      LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange");
+  LLVMBasicBlockRef done =
+      LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.done");
+  LLVMPositionBuilderBefore(b, c->ret);
+  call0(c->m, b, "llvm.nvvm.barrier0");
+  LLVMValueRef swapped =
+      LLVMBuildAdd(b, LLVMBuildMul(b, tx, pitch, ""), ty, "ks.exchange.other");
+  LLVMValueRef f = LLVMBuildLoad2(b, i32, elem_ptr(b, flag, i32, swapped), "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, f, zero, ""), st, done);
+  LLVMInstructionEraseFromParent(c->ret);
+
+  LLVMPositionBuilderAtEnd(b, st);
+  LLVMValueRef val =
+      LLVMBuildLoad2(b, c->ty, elem_ptr(b, tile, c->ty, swapped), "");
+  LLVMValueRef tid[3] = {ty, tx, zero};
+  LLVMValueRef q = ks_wx_clone(x, b, p, tid);
+  int ok = q != NULL;
+  if (ok) {
+    LLVMValueRef s = LLVMBuildStore(b, val, q);
+    LLVMSetAlignment(s, align);
+  }
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  if (!ok)
+    return ks_diag_fail(c->d, KS_EPASS,
+                        PASS ": store exchange could not rebuild an address");
+  LLVMInstructionEraseFromParent(c->store);
+  ks_explain(c->d, PASS,
+             "exchanged %s: stores of a %ux%u block go through a shared tile "
+             "(%u bytes), each warp writing contiguous memory",
+             c->what, t, t, n * (c->size + 4));
+  return 0;
+}
+
+int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  /* only 2-D blocks are candidates: say nothing about others */
+  if (!fn || LLVMIsDeclaration(fn) || !s->block[0] || s->block[1] < 2)
+    return 0;
+  xctx c = {.m = m, .fn = fn, .d = d, .t = s->block[0]};
+  int nstores = 0;
+  char buf[160];
+  const char *why = scan(&c, &nstores, buf, sizeof buf);
+  if (nstores != 1)
+    return 0; /* nothing to exchange, or more than this pass handles */
+  what_of(LLVMGetOperand(c.store, 1), c.what, sizeof c.what);
+  LLVMValueRef p = LLVMGetOperand(c.store, 1);
+  c.ty = LLVMTypeOf(LLVMGetOperand(c.store, 0));
+  LLVMTypeKind k = LLVMGetTypeKind(c.ty);
+  c.size = (unsigned)LLVMABISizeOfType(LLVMGetModuleDataLayout(m), c.ty);
+  unsigned block[3] = {s->block[0], s->block[1], s->block[2] ? s->block[2] : 1};
+  ks_wx *x = ks_wx_create(m, block);
+  if (!x)
+    return ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
+  ks_wx_set_range(x, 0, block[0]);
+  ks_wx_set_range(x, 1, block[1]);
+  /* is it a candidate: contiguous along y, not along x? */
+  int nf = ks_wx_norm(x, p, -1, 0);
+  int64_t cy = 0, cx = 0;
+  unsigned tz = 0;
+  int along_y =
+      nf >= 0 && ks_wx_tid_linear(x, nf, 1, &cy, &tz) && cy == (int64_t)c.size;
+  int along_x =
+      nf >= 0 && ks_wx_tid_linear(x, nf, 0, &cx, &tz) && cx == (int64_t)c.size;
+  int rc = 0;
+  if (!along_y || along_x)
+    goto out; /* not strided the way an exchange fixes */
+  unsigned need = (block[0] + 1) * block[0] * (c.size + 4);
+  if (block[0] != block[1] || block[2] != 1) {
+    ks_explain(d, PASS, "declined exchange of %s: block %ux%ux%u is not square",
+               c.what, block[0], block[1], block[2]);
+  } else if (d->coarsen_x > 1) {
+    ks_explain(d, PASS, "declined exchange of %s: coarsened by %u", c.what,
+               d->coarsen_x);
+  } else if (why) {
+    ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
+  } else if (LLVMGetVolatile(c.store) ||
+             LLVMGetOrdering(c.store) != LLVMAtomicOrderingNotAtomic) {
+    ks_explain(d, PASS, "declined exchange of %s: an ordered or volatile store",
+               c.what);
+  } else if ((k != LLVMIntegerTypeKind && k != LLVMFloatTypeKind &&
+              k != LLVMDoubleTypeKind && k != LLVMHalfTypeKind &&
+              k != LLVMBFloatTypeKind) ||
+             c.size == 0 || c.size > 8) {
+    ks_explain(d, PASS, "declined exchange of %s: stores of %u-byte values",
+               c.what, c.size);
+  } else if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) !=
+             LLVMVoidTypeKind) {
+    ks_explain(d, PASS, "declined exchange of %s: not a void kernel", c.what);
+  } else if ((why = check_cfg(&c)) != NULL) {
+    ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
+  } else if (used_shared(m) + need > MAX_EXCHANGE) {
+    ks_explain(d, PASS,
+               "declined exchange of %s: %u bytes of shared memory over %u",
+               c.what, need, MAX_EXCHANGE - used_shared(m));
+  } else {
+    rc = transform(&c, x);
+  }
+out:
+  ks_wx_destroy(x);
+  return rc;
+}
