@@ -479,13 +479,15 @@ typedef struct ks_kernel_info {
   int local_bytes;
   int max_threads; /* of the real block (launch_block) */
   int from_cubin;  /* loaded from the disk cache's cubin (no driver JIT) */
-  /* Thread coarsening (the tcoarsen pass): each thread of the launched
-   * kernel runs coarsen_x threads of the block along x, so ks_launch,
-   * given the block of reqntid, launches launch_block = (reqntid[0] /
-   * coarsen_x, reqntid[1], reqntid[2]), the PTX's .reqntid. coarsen_x is
-   * 1 when the kernel is not coarsened (launch_block = reqntid). */
+  /* Thread coarsening: each thread of the launched kernel runs coarsen_x
+   * threads of the block along x (the tcoarsen pass) and coarsen_y along y
+   * (smem_promote's store exchange), so ks_launch, given the block of
+   * reqntid, launches launch_block = (reqntid[0] / coarsen_x, reqntid[1] /
+   * coarsen_y, reqntid[2]), the PTX's .reqntid. Each is 1 when the kernel
+   * is not coarsened that way (launch_block = reqntid when neither is). */
   unsigned coarsen_x;
   unsigned launch_block[3];
+  unsigned coarsen_y;
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
 
@@ -501,8 +503,9 @@ typedef struct ks_dim3 {
 /* Launches k on stream (a CUstream; NULL: the default stream). args are as
  * for cuLaunchKernel: one pointer per kernel argument. The block is checked
  * against the kernel's bounds and the device's limits first. block is the
- * block the kernel was specialized for; a coarsened kernel (coarsen_x > 1)
- * is launched with its real block, launch_block, and the same grid.
+ * block the kernel was specialized for; a coarsened kernel (coarsen_x or
+ * coarsen_y > 1) is launched with its real block, launch_block, and the
+ * same grid.
  * Errors: KS_EBOUNDS, KS_ELAUNCH and those of ks_kernel_load. */
 KS_API ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                            unsigned smem, void *stream, void **args);

@@ -34,10 +34,13 @@ const char *ks_kernel_explain(const ks_kernel *k) {
 
 const char *ks_kernel_name(const ks_kernel *k) { return k ? k->name : NULL; }
 
-void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x) {
+void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
+                        unsigned coarsen_y) {
   info->coarsen_x = coarsen_x > 1 ? coarsen_x : 1;
+  info->coarsen_y = coarsen_y > 1 ? coarsen_y : 1;
   memcpy(info->launch_block, info->reqntid, sizeof info->launch_block);
   info->launch_block[0] /= info->coarsen_x;
+  info->launch_block[1] /= info->coarsen_y;
 }
 
 ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out) {

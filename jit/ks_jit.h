@@ -160,8 +160,10 @@ long ks_jit_kernel_index(const ks_template *t, const char *name);
 
 /* ---- kernel and cache (specialize.c, cache.c) --------------------------- */
 
-/* Sets info's coarsen_x (0 or 1: none) and launch_block from reqntid. */
-void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x);
+/* Sets info's coarsen_x and coarsen_y (0 or 1: none) and launch_block from
+ * reqntid. */
+void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
+                        unsigned coarsen_y);
 
 struct ks_kernel {
   ks_ctx *ctx;
@@ -250,6 +252,7 @@ typedef struct ks_disk_entry {
   const char *str[KS_DISK_NSTR];
   uint32_t len[KS_DISK_NSTR];
   unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes, coarsen_x;
+  unsigned coarsen_y;
   int est_regs;
   uint64_t compile_ns; /* the original compile's time */
 } ks_disk_entry;

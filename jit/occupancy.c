@@ -295,9 +295,12 @@ ks_status ks_kernel_occupancy(ks_kernel *k, unsigned block, unsigned dyn_smem,
   ks_status s = check_block(k, block);
   if (s != KS_OK)
     return s;
-  /* a coarsened kernel runs block / coarsen_x threads per block */
+  /* a coarsened kernel runs block / (coarsen_x * coarsen_y) threads per
+   * block */
   if (k->info.reqntid[0] && k->info.coarsen_x > 1)
     block /= k->info.coarsen_x;
+  if (k->info.reqntid[0] && k->info.coarsen_y > 1)
+    block /= k->info.coarsen_y;
   if (src == KS_RES_DRIVER)
     return driver_occupancy(k, block, dyn_smem, out);
   ks_occ_input in;

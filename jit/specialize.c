@@ -544,7 +544,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->explain = d.explain ? d.explain : strdup("");
   d.explain = NULL;
   k->info.est_regs = d.est_regs;
-  ks_jit_set_coarsen(&k->info, d.coarsen_x);
+  ks_jit_set_coarsen(&k->info, d.coarsen_x, d.coarsen_y);
   int isolate = 0;
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
   if (s == KS_OK)
@@ -585,7 +585,7 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
     for (int i = 1; i < 3; i++)
       if (!k->info.reqntid[i])
         k->info.reqntid[i] = 1;
-  ks_jit_set_coarsen(&k->info, 1);
+  ks_jit_set_coarsen(&k->info, 1, 1);
   k->info.maxntid = r->spec.maxntid;
   k->info.minctasm = r->spec.minctasm;
   k->info.maxnreg = r->spec.maxnreg;

@@ -64,6 +64,10 @@ typedef struct ks_diag {
    * launch's block along x (the real block is block.x / coarsen_x); 0 or
    * 1: none. */
   unsigned coarsen_x;
+  /* Set by smem_promote's store exchange: each real thread runs this many
+   * rows of the launch's block (the real block is block.y / coarsen_y);
+   * 0 or 1: none. */
+  unsigned coarsen_y;
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */

@@ -230,6 +230,22 @@ static const char *what_of(LLVMValueRef p, char *buf, size_t cap) {
 
 /* ---- the transformation ----------------------------------------------- */
 
+/* Virtual rows per real thread: 4 where the block is large enough that a
+ * thread's one load leaves the memory system idle (t >= 16), and the
+ * kernel reads no block size that would then change. */
+static unsigned rows_per_thread(const xctx *c) {
+  if (c->t < 16 || c->t % 4)
+    return 1;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) &&
+          !strncmp(ks_ir_callee_name(i), "llvm.nvvm.read.ptx.sreg.ntid.", 29))
+        return 1;
+  return 4;
+}
+
 static LLVMValueRef call0(LLVMModuleRef m, LLVMBuilderRef b, const char *n) {
   unsigned id = LLVMLookupIntrinsicID(n, strlen(n));
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
@@ -251,28 +267,69 @@ static LLVMValueRef elem_ptr(LLVMBuilderRef b, LLVMValueRef arr,
   return LLVMBuildGEP2(b, elem, arr, &idx, 1, "");
 }
 
-static int transform(xctx *c, ks_wx *x) {
+/* The real block in the launch-bound annotations: reqntidy = rows. */
+static void set_reqntidy(xctx *c, unsigned rows) {
+  const char *nm = "nvvm.annotations";
+  unsigned n = LLVMGetNamedMetadataNumOperands(c->m, nm);
+  LLVMValueRef ops[64];
+  if (n > 64)
+    n = 64;
+  LLVMGetNamedMetadataOperands(c->m, nm, ops);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(c->m));
+  for (unsigned i = 0; i < n; i++) {
+    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
+      continue;
+    LLVMValueRef o[3];
+    LLVMGetMDNodeOperands(ops[i], o);
+    unsigned len = 0;
+    const char *key = o[1] ? LLVMGetMDString(o[1], &len) : NULL;
+    if (o[0] == c->fn && key && len == 8 && !memcmp(key, "reqntidy", 8))
+      LLVMReplaceMDNodeOperandWith(
+          ops[i], 2, LLVMValueAsMetadata(LLVMConstInt(i32, rows, 0)));
+  }
+}
+
+/* k > 1: the real block is t x t/k, and real thread (a, b) runs the
+ * virtual threads (a, b + j*t/k), j < k, one after another (the kernel's
+ * body becomes a loop), then makes their mirrors' stores. */
+static int transform(xctx *c, ks_wx *x, unsigned k) {
   LLVMContextRef lc = LLVMGetModuleContext(c->m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(lc);
-  unsigned t = c->t, n = t * (t + 1);
+  unsigned t = c->t, n = t * (t + 1), rows = t / k;
   LLVMValueRef tile = shared_array(c->m, c->ty, n, "ks_exchange_tile");
   LLVMValueRef flag = shared_array(c->m, i32, n, "ks_exchange_flag");
   LLVMValueRef zero = LLVMConstInt(i32, 0, 0), one = LLVMConstInt(i32, 1, 0);
   LLVMValueRef pitch = LLVMConstInt(i32, t + 1, 0);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(lc);
 
-  /* entry: the thread's coordinates, its slot, its flag cleared */
-  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(c->fn);
-  LLVMValueRef at = LLVMGetFirstInstruction(entry);
-  while (at && (LLVMIsAAllocaInst(at) || LLVMIsAPHINode(at)))
-    at = LLVMGetNextInstruction(at);
-  LLVMPositionBuilderBefore(b, at);
+  /* a new entry: the allocas, the real coordinates */
+  LLVMBasicBlockRef body = LLVMGetEntryBasicBlock(c->fn);
+  LLVMBasicBlockRef first =
+      LLVMInsertBasicBlockInContext(lc, body, "ks.exchange.entry");
+  LLVMPositionBuilderAtEnd(b, first);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(body), next; i; i = next) {
+    next = LLVMGetNextInstruction(i);
+    if (LLVMIsAAllocaInst(i)) {
+      LLVMInstructionRemoveFromParent(i);
+      LLVMInsertIntoBuilder(b, i);
+    }
+  }
   LLVMValueRef tx = call0(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.x");
   LLVMValueRef ty = call0(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.y");
-  LLVMValueRef own =
-      LLVMBuildAdd(b, LLVMBuildMul(b, ty, pitch, ""), tx, "ks.exchange.own");
-  LLVMBuildStore(b, zero, elem_ptr(b, flag, i32, own));
+  LLVMBuildBr(b, body);
 
+  /* the body: virtual row vy = ty + j*rows; its slot; its flag cleared */
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(body));
+  LLVMValueRef j = NULL, vy = ty;
+  if (k > 1) {
+    j = LLVMBuildPhi(b, i32, "ks.exchange.j");
+    LLVMAddIncoming(j, &zero, &first, 1);
+    vy = LLVMBuildAdd(b, ty, LLVMBuildMul(b, j, LLVMConstInt(i32, rows, 0), ""),
+                      "ks.exchange.y");
+  }
+  LLVMValueRef own =
+      LLVMBuildAdd(b, LLVMBuildMul(b, vy, pitch, ""), tx, "ks.exchange.own");
+  LLVMBuildStore(b, zero, elem_ptr(b, flag, i32, own));
   /* the store: into the tile, and the flag set */
   LLVMValueRef v = LLVMGetOperand(c->store, 0);
   LLVMValueRef p = LLVMGetOperand(c->store, 1);
@@ -281,41 +338,79 @@ static int transform(xctx *c, ks_wx *x) {
   LLVMBuildStore(b, v, elem_ptr(b, tile, c->ty, own));
   LLVMBuildStore(b, one, elem_ptr(b, flag, i32, own));
 
-  /* the return: barrier, then the swapped thread's store */
-  LLVMBasicBlockRef st =
+  /* the return: the next virtual row, or the barrier and the mirrors'
+   * stores */
+  LLVMBasicBlockRef last = LLVMGetInstructionParent(c->ret);
+  LLVMBasicBlockRef xb =
       LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange");
-  LLVMBasicBlockRef done =
-      LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.done");
   LLVMPositionBuilderBefore(b, c->ret);
-  call0(c->m, b, "llvm.nvvm.barrier0");
-  LLVMValueRef swapped =
-      LLVMBuildAdd(b, LLVMBuildMul(b, tx, pitch, ""), ty, "ks.exchange.other");
-  LLVMValueRef f = LLVMBuildLoad2(b, i32, elem_ptr(b, flag, i32, swapped), "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, f, zero, ""), st, done);
-  LLVMInstructionEraseFromParent(c->ret);
-
-  LLVMPositionBuilderAtEnd(b, st);
-  LLVMValueRef val =
-      LLVMBuildLoad2(b, c->ty, elem_ptr(b, tile, c->ty, swapped), "");
-  LLVMValueRef tid[3] = {ty, tx, zero};
-  LLVMValueRef q = ks_wx_clone(x, b, p, tid);
-  int ok = q != NULL;
-  if (ok) {
-    LLVMValueRef s = LLVMBuildStore(b, val, q);
-    LLVMSetAlignment(s, align);
+  if (k > 1) {
+    LLVMValueRef j1 = LLVMBuildAdd(b, j, one, "");
+    LLVMAddIncoming(j, &j1, &last, 1);
+    LLVMBuildCondBr(
+        b, LLVMBuildICmp(b, LLVMIntULT, j1, LLVMConstInt(i32, k, 0), ""), body,
+        xb);
+  } else {
+    LLVMBuildBr(b, xb);
   }
-  LLVMBuildBr(b, done);
-  LLVMPositionBuilderAtEnd(b, done);
+  LLVMInstructionEraseFromParent(c->ret);
+  LLVMPositionBuilderAtEnd(b, xb);
+  call0(c->m, b, "llvm.nvvm.barrier0");
+  int ok = 1;
+  for (unsigned r = 0; r < k && ok; r++) {
+    /* virtual thread (tx, my) stores for its mirror (my, tx) */
+    LLVMValueRef my =
+        r ? LLVMBuildAdd(b, ty, LLVMConstInt(i32, r * rows, 0), "") : ty;
+    LLVMValueRef other = LLVMBuildAdd(b, LLVMBuildMul(b, tx, pitch, ""), my,
+                                      "ks.exchange.other");
+    LLVMValueRef f = LLVMBuildLoad2(b, i32, elem_ptr(b, flag, i32, other), "");
+    LLVMBasicBlockRef st =
+        LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.store");
+    LLVMBasicBlockRef next =
+        LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.next");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, f, zero, ""), st, next);
+    LLVMPositionBuilderAtEnd(b, st);
+    LLVMValueRef val =
+        LLVMBuildLoad2(b, c->ty, elem_ptr(b, tile, c->ty, other), "");
+    LLVMValueRef tid[3] = {my, tx, zero};
+    LLVMValueRef q = ks_wx_clone(x, b, p, tid);
+    if ((ok = q != NULL) != 0)
+      LLVMSetAlignment(LLVMBuildStore(b, val, q), align);
+    LLVMBuildBr(b, next);
+    LLVMPositionBuilderAtEnd(b, next);
+  }
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
+  /* after the clones, which read the original coordinates */
+  if (ok && k > 1) /* the body reads the virtual row */
+    for (LLVMBasicBlockRef bb = body; bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        if (i != ty && LLVMIsACallInst(i) &&
+            !strcmp(ks_ir_callee_name(i), "llvm.nvvm.read.ptx.sreg.tid.y")) {
+          LLVMReplaceAllUsesWith(i, vy);
+          LLVMInstructionEraseFromParent(i);
+        }
+      }
+
   if (!ok)
     return ks_diag_fail(c->d, KS_EPASS,
                         PASS ": store exchange could not rebuild an address");
   LLVMInstructionEraseFromParent(c->store);
-  ks_explain(c->d, PASS,
-             "exchanged %s: stores of a %ux%u block go through a shared tile "
-             "(%u bytes), each warp writing contiguous memory",
-             c->what, t, t, n * (c->size + 4));
+  if (k > 1) {
+    set_reqntidy(c, rows);
+    c->d->coarsen_y = k;
+    ks_explain(c->d, PASS,
+               "exchanged %s: stores of a %ux%u block go through a shared tile "
+               "(%u bytes), each warp writing contiguous memory; each thread "
+               "runs %u rows (real block %ux%u)",
+               c->what, t, t, n * (c->size + 4), k, t, rows);
+  } else {
+    ks_explain(c->d, PASS,
+               "exchanged %s: stores of a %ux%u block go through a shared tile "
+               "(%u bytes), each warp writing contiguous memory",
+               c->what, t, t, n * (c->size + 4));
+  }
   return 0;
 }
 
@@ -381,7 +476,7 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                "declined exchange of %s: %u bytes of shared memory over %u",
                c.what, need, MAX_EXCHANGE - used_shared(m));
   } else {
-    rc = transform(&c, x);
+    rc = transform(&c, x, rows_per_thread(&c));
   }
 out:
   ks_wx_destroy(x);

@@ -179,7 +179,7 @@ expect 0 ptx conv1d $TARGET
 out_has "[conv1d_param_4]"
 out_lacks ".reqntid"
 expect 0 ptx transpose $TARGET -D TILE=16
-out_has ".reqntid 16, 16, 1"
+out_has ".reqntid 16, 4, 1" # 4 rows per thread (store exchange): the real block
 expect 0 ptx conv1d $TARGET -D FILTER_LEN=9 -o "$TMP/out.ptx"
 [ -s "$TMP/out" ] && bad "ptx -o: printed on stdout"
 grep -qF ".entry conv1d(" "$TMP/out.ptx" 2>/dev/null || bad "ptx -o: no PTX"

@@ -6,7 +6,7 @@
 ; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 32,32 %s | FileCheck %s --check-prefix=T
 ; RUN: ks_passes_tool --stage all --kernel transpose --block 32,32 %s | FileCheck %s --check-prefix=O3
 ; RUN: ks_passes_tool --stage all --kernel transpose --block 32,32 --no-pass smem_promote %s | FileCheck %s --check-prefix=OFF
-; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 16,16 %s | FileCheck %s --check-prefix=T16
+; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 8,8 %s | FileCheck %s --check-prefix=T8
 ; RUN: ks_passes_tool --stage smem_promote --kernel copy --block 32,32 %s | FileCheck %s --check-prefix=COPY
 ; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 32,8 %s | FileCheck %s --check-prefix=RECT
 ; RUN: ks_passes_tool --stage smem_promote --kernel inloop --block 32,32 %s | FileCheck %s --check-prefix=LOOP
@@ -26,33 +26,48 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 declare void @llvm.nvvm.barrier0()
 
 ; out[x*rows + y] = in[y*cols + x], x = ctaid.x*32 + tid.x, y = ctaid.y*32
-; + tid.y. The flag of the thread's own slot (tid.y*33 + tid.x) is cleared
-; at entry; the guarded store goes to the tile and sets the flag; after the
-; barrier at the return the mirror slot (tid.x*33 + tid.y) is read and, if
-; its flag is set, stored at the address rebuilt with the coordinates
-; swapped (x from tid.y, y from tid.x).
-; T: ; explain: smem_promote: exchanged out: stores of a 32x32 block go through a shared tile (8448 bytes), each warp writing contiguous memory
+; + tid.y. The real block is 32x8: the body becomes a loop over the
+; virtual rows vy = tid.y + 8j, j < 4, each clearing the flag of its slot
+; (vy*33 + tid.x); the guarded store goes to the tile and sets the flag.
+; After the loop, a barrier, then for each of the four rows r the mirror
+; slot (tid.x*33 + tid.y + 8r) is read and, if its flag is set, stored at
+; the address rebuilt with the coordinates swapped (x from tid.y + 8r, y
+; from tid.x).
+; T: ; explain: smem_promote: exchanged out: stores of a 32x32 block go through a shared tile (8448 bytes), each warp writing contiguous memory; each thread runs 4 rows (real block 32x8)
 ; T: @ks_exchange_tile = internal addrspace(3) global [1056 x float] undef, align 16
 ; T: @ks_exchange_flag = internal addrspace(3) global [1056 x i32] undef, align 16
 ; T-LABEL: define void @transpose(
-; T: %[[TX:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; T-NEXT: ks.exchange.entry:
+; T-NEXT: %[[TX:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; T-NEXT: %[[TY:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
-; T-NEXT: %[[M:[0-9]+]] = mul i32 %[[TY]], 33
+; T-NEXT: br label %entry
+; T: entry:
+; T-NEXT: %[[J:ks.exchange.j]] = phi i32 [ 0, %ks.exchange.entry ], [ %[[J1:[0-9]+]], %end ]
+; T-NEXT: %[[J8:[0-9]+]] = mul i32 %[[J]], 8
+; T-NEXT: %[[VY:ks.exchange.y]] = add i32 %[[TY]], %[[J8]]
+; T-NEXT: %[[M:[0-9]+]] = mul i32 %[[VY]], 33
 ; T-NEXT: %[[OWN:.+]] = add i32 %[[M]], %[[TX]]
 ; T-NEXT: %[[FP:[0-9]+]] = getelementptr i32, ptr addrspace(3) @ks_exchange_flag, i32 %[[OWN]]
 ; T-NEXT: store i32 0, ptr addrspace(3) %[[FP]]
+; T-NOT: sreg.tid.y
+; T: %y = add nuw nsw i32 %by5, %[[VY]]
 ; T: %[[V:[0-9a-z.]+]] = load float, ptr
 ; T: %[[TP:[0-9]+]] = getelementptr float, ptr addrspace(3) @ks_exchange_tile, i32 %[[OWN]]
 ; T-NEXT: store float %[[V]], ptr addrspace(3) %[[TP]]
 ; T-NEXT: %[[FP2:[0-9]+]] = getelementptr i32, ptr addrspace(3) @ks_exchange_flag, i32 %[[OWN]]
 ; T-NEXT: store i32 1, ptr addrspace(3) %[[FP2]]
 ; T-NOT: store float %[[V]], ptr %
-; T: call void @llvm.nvvm.barrier0()
+; T: end:
+; T-NEXT: %[[J1]] = add i32 %[[J]], 1
+; T-NEXT: %[[MORE:[0-9]+]] = icmp ult i32 %[[J1]], 4
+; T-NEXT: br i1 %[[MORE]], label %entry, label %ks.exchange
+; T: ks.exchange:
+; T-NEXT: call void @llvm.nvvm.barrier0()
 ; T-NEXT: %[[M2:[0-9]+]] = mul i32 %[[TX]], 33
 ; T-NEXT: %[[OTHER:.+]] = add i32 %[[M2]], %[[TY]]
 ; T: load i32, ptr addrspace(3)
-; T: br i1 %{{[0-9]+}}, label %ks.exchange, label %ks.exchange.done
-; T: ks.exchange:
+; T: br i1 %{{[0-9]+}}, label %ks.exchange.store, label %ks.exchange.next
+; T: ks.exchange.store:
 ; T: %[[W:[0-9]+]] = load float, ptr addrspace(3)
 ; T: %[[CX:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; T-NEXT: %[[X5:[0-9]+]] = shl i32 %[[CX]], 5
@@ -61,8 +76,19 @@ declare void @llvm.nvvm.barrier0()
 ; T-NEXT: %[[Y5:[0-9]+]] = shl i32 %[[CY]], 5
 ; T-NEXT: add i32 %[[Y5]], %[[TX]]
 ; T: store float %[[W]], ptr %{{[0-9]+}}, align 4
-; T: ks.exchange.done:
-; T-NEXT: ret void
+; T: ks.exchange.next:
+; T-NEXT: %[[R1:[0-9]+]] = add i32 %[[TY]], 8
+; T-NEXT: mul i32 %[[TX]], 33
+; T: ks.exchange.store2:
+; T: add i32 %{{[0-9]+}}, %[[R1]]
+; T: store float
+; T: add i32 %[[TY]], 16
+; T: store float
+; T: add i32 %[[TY]], 24
+; T: store float
+; T: ret void
+; T: !{ptr @transpose, !"reqntidx", i32 32}
+; T: !{ptr @transpose, !"reqntidy", i32 8}
 
 ; After the whole pipeline: one barrier, the global store after it.
 ; O3-LABEL: define void @transpose(
@@ -77,8 +103,16 @@ declare void @llvm.nvvm.barrier0()
 ; OFF-NOT: barrier0
 ; OFF: ret void
 
-; T16: ; explain: smem_promote: exchanged out: stores of a 16x16 block go through a shared tile (2176 bytes)
-; T16: @ks_exchange_tile = internal addrspace(3) global [272 x float]
+; A small block: one row per thread, no loop.
+; T8: ; explain: smem_promote: exchanged out: stores of a 8x8 block go through a shared tile (576 bytes), each warp writing contiguous memory
+; T8: @ks_exchange_tile = internal addrspace(3) global [72 x float]
+; T8-LABEL: define void @transpose(
+; T8-NOT: phi
+; T8: call void @llvm.nvvm.barrier0()
+; T8: store float
+; T8-NOT: store float
+; T8: ret void
+; T8: !{ptr @transpose, !"reqntidy", i32 8}
 
 ; Contiguous along x already: nothing to do, nothing said.
 ; COPY-NOT: exchange
