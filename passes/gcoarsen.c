@@ -934,14 +934,16 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     LLVMDisposeBuilder(b);
     drop_flags(c);
     d->coarsen_grid = factor;
+    int fp = LLVMGetTypeKind(LLVMTypeOf(c->v)) != LLVMIntegerTypeKind;
     ks_explain(d, PASS,
                "coarsened the grid by %u: each block sums %s (%d "
                "instructions from %%ctaid.x on) for %u consecutive blocks of "
                "the user's grid, then runs the rest once; launched with "
-               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; the "
-               "float additions' order changes, as the blocks' atomics "
-               "already leave it open",
-               factor, describe(c, c->v), c->nrange, factor, factor);
+               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s",
+               factor, describe(c, c->v), c->nrange, factor, factor,
+               fp ? "the float additions' order changes, as the blocks' "
+                    "atomics already leave it open"
+                  : "integer sums are exact");
   }
   free(c->inst);
   free(c->in_range.slot), free(c->tainted.slot), free(c->additive.slot);
