@@ -271,8 +271,10 @@ static const char *screen(gc *c, LLVMValueRef i) {
     LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
     if (LLVMGetVolatile(i))
       return "a volatile atomic";
+    if (mem_of(LLVMGetOperand(i, 0)) == MEM_SHARED)
+      return "an atomic on shared memory";
     if (mem_of(LLVMGetOperand(i, 0)) != MEM_GLOBAL)
-      return "an atomic on shared memory or an unknown pointer";
+      return "an atomic through a pointer it cannot follow";
     if (op != LLVMAtomicRMWBinOpAdd && op != LLVMAtomicRMWBinOpFAdd)
       return "an atomic other than add";
     if (LLVMGetFirstUse(i))
@@ -356,6 +358,13 @@ static int add_range(gc *c, LLVMValueRef i) {
   return 0;
 }
 
+/* Does i write memory or synchronize (the region must not)? */
+static int writes_or_waits(LLVMValueRef i) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  return op == LLVMStore || op == LLVMAtomicRMW ||
+         (op == LLVMCall && !sreg_of(i) && !ks_ir_pure_call(i));
+}
+
 /* Straight-line: the tainted values of bs after the %ctaid.x read, before
  * anything that writes or synchronizes; v is the one used beyond them. */
 static const char *straight_region(gc *c) {
@@ -363,9 +372,7 @@ static const char *straight_region(gc *c) {
   LLVMValueRef stop = NULL;
   for (LLVMValueRef i = LLVMGetNextInstruction(c->ctaid); i && !stop;
        i = LLVMGetNextInstruction(i)) {
-    LLVMOpcode op = LLVMGetInstructionOpcode(i);
-    if (LLVMIsATerminatorInst(i) || op == LLVMStore || op == LLVMAtomicRMW ||
-        (op == LLVMCall && !sreg_of(i) && !ks_ir_pure_call(i))) {
+    if (LLVMIsATerminatorInst(i) || writes_or_waits(i)) {
       stop = i;
       break;
     }
@@ -444,7 +451,9 @@ static const char *diamond_region(gc *c, LLVMValueRef br) {
     if (LLVMGetFirstUse(i))
       c->v = i;
   }
-  return c->v ? NULL : "nothing the block computes depends on %ctaid.x";
+  return c->v ? NULL
+              : "the branch on %ctaid.x guards more than the computation of "
+                "a value";
 }
 
 /* Condition 3: the region, v, and the values depending on %ctaid.x only
@@ -459,7 +468,10 @@ static const char *find_region(gc *c) {
       if (vset_has(&c->tainted, LLVMGetOperand(i, (unsigned)k)))
         vset_add(&c->tainted, i);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(c->bs);
-  int on_ctaid = br && vset_has(&c->tainted, br);
+  int on_ctaid = br && vset_has(&c->tainted, br), clean = 1;
+  for (LLVMValueRef i = c->ctaid; i != br; i = LLVMGetNextInstruction(i))
+    clean &= !writes_or_waits(i);
+  on_ctaid &= clean; /* otherwise the branch lies beyond the region */
   memset(c->tainted.slot, 0, c->tainted.cap * sizeof *c->tainted.slot);
   if (on_ctaid && (!LLVMIsABranchInst(br) || !LLVMIsConditional(br)))
     return "a switch on %ctaid.x";
@@ -476,8 +488,7 @@ static const char *find_region(gc *c) {
   for (int r = 0; r < c->nrange; r++) {
     LLVMValueRef i = c->range[r];
     LLVMOpcode op = LLVMGetInstructionOpcode(i);
-    if (op == LLVMStore || op == LLVMAtomicRMW ||
-        (op == LLVMCall && !sreg_of(i) && !ks_ir_pure_call(i))) {
+    if (writes_or_waits(i)) {
       snprintf(c->buf, sizeof c->buf,
                "the region that depends on %%ctaid.x has %s",
                op == LLVMCall ? "a barrier or a call" : "a store or atomic");
