@@ -819,36 +819,43 @@ static void drop_flags(gc *c) {
   }
 }
 
-/* The loop over the C virtual blocks, between head and tail. */
-static void build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
-                       LLVMBasicBlockRef tail, unsigned factor) {
+/* One loop over the C virtual blocks, entered from head, left for out;
+ * guarded: virtual blocks from G on are skipped. The sum leaves through
+ * *sum_out from *latch. */
+static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
+                     LLVMBasicBlockRef out, unsigned factor, int guarded,
+                     LLVMValueRef *sum_out, LLVMBasicBlockRef *latch) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ty = LLVMTypeOf(c->v);
   int fp = LLVMGetTypeKind(ty) != LLVMIntegerTypeKind;
   LLVMValueRef zero = LLVMConstNull(ty), j0 = LLVMConstInt(i32, 0, 0);
   LLVMValueRef grid = LLVMGetParam(c->fn, LLVMCountParams(c->fn) - 1);
-  LLVMBasicBlockRef h =
-      LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.loop");
-  LLVMBasicBlockRef rs = LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.r");
-  LLVMBasicBlockRef rt =
-      c->t ? LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.r.t") : NULL;
-  LLVMBasicBlockRef rf =
-      c->f ? LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.r.f") : NULL;
-  LLVMBasicBlockRef re =
-      c->be ? LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.r.end") : rs;
-  LLVMBasicBlockRef l =
-      LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.next");
-  LLVMPositionBuilderAtEnd(b, head);
-  LLVMBuildBr(b, h);
-  /* header: j, acc; vb = ctaid*C + j, below the user's grid? */
+  const char *tag = guarded ? "ks.gc.edge" : "ks.gc.loop";
+  char name[32];
+#define BLOCK_NAMED(suffix)                                                    \
+  (snprintf(name, sizeof name, "%s%s", tag, suffix),                           \
+   LLVMInsertBasicBlockInContext(c->lc, out, name))
+  LLVMBasicBlockRef h = BLOCK_NAMED("");
+  LLVMBasicBlockRef rs = BLOCK_NAMED(".r");
+  LLVMBasicBlockRef rt = c->t ? BLOCK_NAMED(".r.t") : NULL;
+  LLVMBasicBlockRef rf = c->f ? BLOCK_NAMED(".r.f") : NULL;
+  LLVMBasicBlockRef re = c->be ? BLOCK_NAMED(".r.end") : rs;
+  LLVMBasicBlockRef l = BLOCK_NAMED(".next");
+#undef BLOCK_NAMED
+  /* header: j, acc; vb = ctaid*C + j (below the user's grid?) */
   LLVMPositionBuilderAtEnd(b, h);
   LLVMValueRef j = LLVMBuildPhi(b, i32, "ks.gc.j");
   LLVMValueRef acc = LLVMBuildPhi(b, ty, "ks.gc.acc");
   LLVMValueRef vb = LLVMBuildAdd(
       b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.vb0"),
       j, "ks.gc.vb");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, vb, grid, "ks.gc.in"), rs, l);
+  if (guarded)
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, vb, grid, "ks.gc.in"), rs,
+                    l);
+  else
+    LLVMBuildBr(b, rs);
   /* the region with %ctaid.x := vb */
   vmap *mp = &c->map;
+  mp->n = 0;
   map_add(mp, c->ctaid, vb);
   map_add(mp, LLVMBasicBlockAsValue(c->bs), LLVMBasicBlockAsValue(rs));
   if (c->t)
@@ -870,20 +877,52 @@ static void build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   /* latch */
   LLVMPositionBuilderAtEnd(b, l);
   LLVMValueRef acc2 = LLVMBuildPhi(b, ty, "ks.gc.acc.next");
-  LLVMValueRef in[2] = {acc, sum};
-  LLVMBasicBlockRef from[2] = {h, re};
-  LLVMAddIncoming(acc2, in, from, 2);
+  LLVMValueRef in[2] = {sum, acc};
+  LLVMBasicBlockRef from[2] = {re, h};
+  LLVMAddIncoming(acc2, in, from, guarded ? 2 : 1);
   LLVMValueRef j1 =
       LLVMBuildNUWAdd(b, j, LLVMConstInt(i32, 1, 0), "ks.gc.j.next");
   LLVMBuildCondBr(b,
                   LLVMBuildICmp(b, LLVMIntULT, j1, LLVMConstInt(i32, factor, 0),
                                 "ks.gc.more"),
-                  h, tail);
+                  h, out);
   LLVMValueRef jv[2] = {j0, j1}, av[2] = {zero, acc2};
   LLVMBasicBlockRef jb[2] = {head, l};
   LLVMAddIncoming(j, jv, jb, 2);
   LLVMAddIncoming(acc, av, jb, 2);
-  LLVMReplaceAllUsesWith(c->v, acc2);
+  *sum_out = acc2;
+  *latch = l;
+}
+
+/* The loops over the C virtual blocks, between head and tail: where the
+ * whole group lies in the user's grid (every block but perhaps the last)
+ * one without the check vb < G, whose copies of the region become
+ * straight-line code with their loads in flight together; else one with
+ * it. v's uses take the sum. */
+static void build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
+                       LLVMBasicBlockRef tail, unsigned factor) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ty = LLVMTypeOf(c->v);
+  LLVMValueRef grid = LLVMGetParam(c->fn, LLVMCountParams(c->fn) - 1);
+  LLVMBasicBlockRef join =
+      LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.join");
+  LLVMValueRef sums[2];
+  LLVMBasicBlockRef latches[2];
+  one_loop(c, b, head, join, factor, 0, &sums[0], &latches[0]);
+  LLVMBasicBlockRef fast = LLVMGetNextBasicBlock(head);
+  one_loop(c, b, head, join, factor, 1, &sums[1], &latches[1]);
+  LLVMBasicBlockRef edge = LLVMGetNextBasicBlock(latches[0]);
+  /* ctaid*C + C-1 < G: below 2^32, as ctaid < ceil(G/C) <= 2^31 / C */
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef last = LLVMBuildAdd(
+      b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.first"),
+      LLVMConstInt(i32, factor - 1, 0), "ks.gc.last");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, last, grid, "ks.gc.full"),
+                  fast, edge);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef acc = LLVMBuildPhi(b, ty, "ks.gc.total");
+  LLVMAddIncoming(acc, sums, latches, 2);
+  LLVMBuildBr(b, tail);
+  LLVMReplaceAllUsesWith(c->v, acc);
 }
 
 /* The virtual blocks per real block: 16 for blocks of up to 256 threads,

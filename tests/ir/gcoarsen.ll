@@ -22,28 +22,44 @@ target triple = "nvptx64-nvidia-cuda"
 ; RED-SAME: the float additions' order changes
 ; RED-LABEL: define void @reduce(ptr %x, ptr %out, i32 %n, i32 %ks.grid_x)
 ; RED: %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; the whole group of 16 in the grid: the loop without the check
+; RED: ks.gc.head:
+; RED: %ks.gc.first = mul i32 %bid, 16
+; RED-NEXT: %ks.gc.last = add i32 %ks.gc.first, 15
+; RED-NEXT: %ks.gc.full = icmp ult i32 %ks.gc.last, %ks.grid_x
+; RED-NEXT: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
 ; RED: ks.gc.loop:
-; RED-NEXT: %ks.gc.j = phi i32 [ 0, %ks.gc.head ], [ %ks.gc.j.next, %ks.gc.next ]
-; RED-NEXT: %ks.gc.acc = phi float [ 0.000000e+00, %ks.gc.head ], [ %ks.gc.acc.next, %ks.gc.next ]
+; RED-NEXT: %ks.gc.j = phi i32 [ 0, %ks.gc.head ], [ %ks.gc.j.next, %ks.gc.loop.next ]
+; RED-NEXT: %ks.gc.acc = phi float [ 0.000000e+00, %ks.gc.head ], [ %ks.gc.acc.next, %ks.gc.loop.next ]
 ; RED-NEXT: %ks.gc.vb0 = mul i32 %bid, 16
 ; RED-NEXT: %ks.gc.vb = add i32 %ks.gc.vb0, %ks.gc.j
-; RED-NEXT: %ks.gc.in = icmp ult i32 %ks.gc.vb, %ks.grid_x
-; RED-NEXT: br i1 %ks.gc.in, label %ks.gc.r, label %ks.gc.next
+; RED-NEXT: br label %ks.gc.loop.r
 ; the region, evaluated for block vb: its guard, its load
-; RED: ks.gc.r:
+; RED: ks.gc.loop.r:
 ; RED: shl i32 %ks.gc.vb, 8
-; RED: br i1 %{{.*}}, label %ks.gc.r.t, label %ks.gc.r.end
-; RED: ks.gc.r.t:
+; RED: br i1 %{{.*}}, label %ks.gc.loop.r.t, label %ks.gc.loop.r.end
+; RED: ks.gc.loop.r.t:
 ; RED: load float, ptr %{{.*}}, align 4
-; RED: ks.gc.r.end:
-; RED-NEXT: %ks.gc.phi = phi float [ %{{.*}}, %ks.gc.r.t ], [ 0.000000e+00, %ks.gc.r ]
+; RED: ks.gc.loop.r.end:
+; RED-NEXT: %ks.gc.phi = phi float [ %{{.*}}, %ks.gc.loop.r.t ], [ 0.000000e+00, %ks.gc.loop.r ]
 ; RED-NEXT: %ks.gc.sum = fadd float %ks.gc.acc, %ks.gc.phi
-; RED: ks.gc.next:
-; RED-NEXT: %ks.gc.acc.next = phi float [ %ks.gc.acc, %ks.gc.loop ], [ %ks.gc.sum, %ks.gc.r.end ]
-; RED-NEXT: %ks.gc.j.next = add nuw i32 %ks.gc.j, 1
+; RED: ks.gc.loop.next:
+; RED: %ks.gc.j.next = add nuw i32 %ks.gc.j, 1
 ; RED-NEXT: %ks.gc.more = icmp ult i32 %ks.gc.j.next, 16
+; RED-NEXT: br i1 %ks.gc.more, label %ks.gc.loop, label %ks.gc.join
+; the last group: virtual blocks from grid.x on are skipped
+; RED: ks.gc.edge:
+; RED: %[[VB:.*]] = add i32 %{{.*}}, %{{.*}}
+; RED-NEXT: %ks.gc.in = icmp ult i32 %[[VB]], %ks.grid_x
+; RED-NEXT: br i1 %ks.gc.in, label %ks.gc.edge.r, label %ks.gc.edge.next
+; RED: ks.gc.edge.r.t:
+; RED: load float
+; RED: ks.gc.edge.next:
+; RED-NEXT: %[[EDGE:.*]] = phi float [ %{{.*}}, %ks.gc.edge.r.end ], [ %{{.*}}, %ks.gc.edge ]
+; RED: ks.gc.join:
+; RED-NEXT: %ks.gc.total = phi float [ %ks.gc.acc.next, %ks.gc.loop.next ], [ %[[EDGE]], %ks.gc.edge.next ]
 ; the sum goes where the value went; the tree and the atomic once
-; RED: store float %ks.gc.acc.next, ptr addrspace(3)
+; RED: store float %ks.gc.total, ptr addrspace(3)
 ; RED: call void @llvm.nvvm.barrier0()
 ; RED: atomicrmw fadd ptr %out
 ; RED-NOT: atomicrmw
@@ -114,13 +130,13 @@ done:
 ; DIRECT: ; explain: gcoarsen: coarsened the grid by 16: each block sums %xv
 ; DIRECT-LABEL: define void @direct(ptr %x, ptr %out, i32 %ks.grid_x)
 ; DIRECT: ks.gc.head:
-; DIRECT: br label %ks.gc.loop
-; DIRECT: ks.gc.r:
+; DIRECT: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
+; DIRECT: ks.gc.loop.r:
 ; DIRECT: shl i32 %ks.gc.vb, 7
 ; DIRECT: load float
 ; DIRECT: %ks.gc.sum = fadd float %ks.gc.acc,
-; DIRECT: br label %ks.gc.next
-; DIRECT: atomicrmw fadd ptr %out, float %ks.gc.acc.next
+; DIRECT: br label %ks.gc.loop.next
+; DIRECT: atomicrmw fadd ptr %out, float %ks.gc.total
 define void @direct(ptr %x, ptr %out) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -179,7 +195,7 @@ done:
 ; A warp reduction by shuffles moves sums between lanes: still sums.
 ; SHFL: ; explain: gcoarsen: coarsened the grid by 16: each block sums %xv
 ; SHFL-LABEL: define void @shfl(
-; SHFL: call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %ks.gc.acc.next, i32 16, i32 31)
+; SHFL: call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %ks.gc.total, i32 16, i32 31)
 define void @shfl(ptr %x, ptr %out) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
