@@ -488,6 +488,15 @@ typedef struct ks_kernel_info {
   unsigned coarsen_x;
   unsigned launch_block[3];
   unsigned coarsen_y;
+  /* Grid coarsening (the gcoarsen pass): each block of the launched
+   * kernel runs grid_coarsen consecutive blocks of the grid along x, so
+   * ks_launch, given grid G along x, launches ceil(G / grid_coarsen)
+   * blocks and appends G as one more argument (an unsigned 32-bit int)
+   * after the kernel's own. A program that launches the PTX itself
+   * (cuLaunchKernel) must do the same: grid.x ceil(G / grid_coarsen), and
+   * a pointer to G after the pointers to its arguments. 1 when the kernel
+   * is not grid-coarsened. */
+  unsigned grid_coarsen;
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
 
@@ -505,8 +514,12 @@ typedef struct ks_dim3 {
  * against the kernel's bounds and the device's limits first. block is the
  * block the kernel was specialized for; a coarsened kernel (coarsen_x or
  * coarsen_y > 1) is launched with its real block, launch_block, and the
- * same grid.
- * Errors: KS_EBOUNDS, KS_ELAUNCH and those of ks_kernel_load. */
+ * same grid; a grid-coarsened one (grid_coarsen > 1) with ceil(grid.x /
+ * grid_coarsen) blocks along x and grid.x as a hidden last argument, after
+ * args' own.
+ * Errors: KS_EBOUNDS, KS_ELAUNCH, KS_EINVAL (NULL args where the kernel
+ * has arguments and a hidden one is appended), KS_ENOMEM and those of
+ * ks_kernel_load. */
 KS_API ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                            unsigned smem, void *stream, void **args);
 

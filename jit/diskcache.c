@@ -51,7 +51,8 @@
 #include "jit/ks_jit.h"
 
 enum {
-  FORMAT_VERSION = 5,     /* 3: kind, est_regs; 4: coarsen_x; 5: coarsen_y */
+  FORMAT_VERSION = 5,     /* 3: kind, est_regs; 4: coarsen_x;
+                             5: coarsen_y, grid_coarsen */
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
   MAX_ENTRY = 256u << 20, /* no entry is larger */
@@ -75,7 +76,7 @@ typedef struct header {
   uint32_t est_regs;          /* ks_kernel_info.est_regs */
   uint32_t coarsen_x;         /* 0 or 1: not coarsened */
   uint32_t coarsen_y;         /* 0 or 1: not coarsened */
-  uint32_t reserved;          /* 0 */
+  uint32_t grid_coarsen;      /* 0 or 1: not coarsened */
 } header;
 _Static_assert(sizeof(header) == 120, "the header has no padding");
 
@@ -336,6 +337,9 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   if (h.coarsen_y > 1 && (!h.reqntid[1] || h.reqntid[1] % h.coarsen_y))
     return bad(why, cap, "coarsening by %u of block.y %u", h.coarsen_y,
                h.reqntid[1]);
+  if (h.grid_coarsen > 1 && (!h.reqntid[0] || h.grid_coarsen > 1024))
+    return bad(why, cap, "grid coarsening by %u with block.x %u",
+               h.grid_coarsen, h.reqntid[0]);
   if (h.est_regs > INT_MAX) /* the writer stores an int >= 0 */
     return bad(why, cap, "estimated registers %u", h.est_regs);
   memcpy(e->key, h.key, sizeof e->key);
@@ -347,6 +351,7 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->est_regs = (int)h.est_regs;
   e->coarsen_x = h.coarsen_x;
   e->coarsen_y = h.coarsen_y;
+  e->grid_coarsen = h.grid_coarsen;
   e->compile_ns = h.compile_ns;
   return 0;
 }
@@ -428,6 +433,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->info.smem_bytes = e.smem_bytes;
       k->info.est_regs = e.est_regs;
       ks_jit_set_coarsen(&k->info, e.coarsen_x, e.coarsen_y);
+      k->info.grid_coarsen = e.grid_coarsen > 1 ? e.grid_coarsen : 1;
       k->info.compile_ms = e.compile_ns / 1e6;
       k->info.from_disk = 1;
     }
@@ -460,6 +466,7 @@ unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n) {
   h.est_regs = e->est_regs > 0 ? (uint32_t)e->est_regs : 0;
   h.coarsen_x = e->coarsen_x;
   h.coarsen_y = e->coarsen_y;
+  h.grid_coarsen = e->grid_coarsen;
   size_t total = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     if (e->len[i] >= MAX_ENTRY)
@@ -607,6 +614,7 @@ static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
   e->est_regs = k->info.est_regs;
   e->coarsen_x = k->info.coarsen_x;
   e->coarsen_y = k->info.coarsen_y;
+  e->grid_coarsen = k->info.grid_coarsen;
   e->compile_ns =
       k->info.compile_ms > 0 ? (uint64_t)(k->info.compile_ms * 1e6) : 0;
 }

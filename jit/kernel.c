@@ -2,6 +2,7 @@
  * kernel.c - what a specialized kernel offers: its PTX and IR, its
  * figures, loading on the device and launching with checked geometry.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "jit/ks_jit.h"
@@ -134,12 +135,36 @@ static ks_status check_launch(const ks_kernel *k, const ks_device_info *dev,
   return KS_OK;
 }
 
+/* A grid-coarsened kernel: the user's grid.x (checked above) becomes
+ * ceil(grid.x / C) blocks, and the kernel gets grid.x after args' own. */
+static ks_status launch_grid_coarsened(ks_kernel *k, unsigned g[3],
+                                       const unsigned b[3], unsigned smem,
+                                       void *stream, void **args, char *err,
+                                       size_t cap) {
+  unsigned user_x = g[0], c = k->info.grid_coarsen;
+  void *small[32], **all = small;
+  if (k->nargs && !args)
+    return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
+  if (k->nargs + 1 > sizeof small / sizeof *small &&
+      !(all = malloc((k->nargs + 1) * sizeof *all)))
+    return ks_jit_fail(KS_ENOMEM, "launch: out of memory");
+  if (k->nargs)
+    memcpy(all, args, k->nargs * sizeof *all);
+  all[k->nargs] = &user_x;
+  g[0] = user_x / c + (user_x % c != 0);
+  ks_status s = ks_drv_launch(k->ctx->drv, k->mod.function, g, b, smem, stream,
+                              all, err, cap);
+  if (all != small)
+    free(all);
+  return s;
+}
+
 ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,
                     void *stream, void **args) {
   ks_status s = ks_kernel_load(k);
   if (s != KS_OK)
     return s;
-  const unsigned g[3] = {grid.x, grid.y, grid.z};
+  unsigned g[3] = {grid.x, grid.y, grid.z};
   const unsigned ub[3] = {block.x, block.y, block.z};
   unsigned b[3];
   s = check_launch(k, &k->ctx->dev, g, ub, smem, b);
@@ -147,6 +172,8 @@ ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,
     return s;
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
+  if (k->info.grid_coarsen > 1)
+    return launch_grid_coarsened(k, g, b, smem, stream, args, err, cap);
   return ks_drv_launch(k->ctx->drv, k->mod.function, g, b, smem, stream, args,
                        err, cap);
 }

@@ -174,6 +174,7 @@ struct ks_kernel {
   size_t ir_len;
   char *explain; /* the passes' account, never NULL once compiled */
   ks_kernel_info info;
+  unsigned nargs; /* the template kernel's arguments (not the hidden one) */
   uint64_t key[2];
   pthread_mutex_t load_lock; /* guards mod, const_bytes, ptxas_res */
   ks_drv_module mod;
@@ -253,6 +254,7 @@ typedef struct ks_disk_entry {
   uint32_t len[KS_DISK_NSTR];
   unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes, coarsen_x;
   unsigned coarsen_y;
+  unsigned grid_coarsen;
   int est_regs;
   uint64_t compile_ns; /* the original compile's time */
 } ks_disk_entry;

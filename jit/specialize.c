@@ -545,6 +545,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   d.explain = NULL;
   k->info.est_regs = d.est_regs;
   ks_jit_set_coarsen(&k->info, d.coarsen_x, d.coarsen_y);
+  k->info.grid_coarsen = d.coarsen_grid > 1 ? d.coarsen_grid : 1;
   int isolate = 0;
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
   if (s == KS_OK)
@@ -570,8 +571,8 @@ done:
   return s;
 }
 
-static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
-                             const uint64_t key[2]) {
+static ks_kernel *kernel_new(ks_ctx *ctx, const ks_template *t,
+                             const request *r, const uint64_t key[2]) {
   ks_kernel *k = calloc(1, sizeof *k);
   if (!k || !(k->name = strdup(r->spec.kernel))) {
     free(k);
@@ -586,6 +587,8 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const request *r,
       if (!k->info.reqntid[i])
         k->info.reqntid[i] = 1;
   ks_jit_set_coarsen(&k->info, 1, 1);
+  k->info.grid_coarsen = 1;
+  k->nargs = t->desc.kernels[r->kernel].nargs;
   k->info.maxntid = r->spec.maxntid;
   k->info.minctasm = r->spec.minctasm;
   k->info.maxnreg = r->spec.maxnreg;
@@ -656,7 +659,7 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
                        const uint64_t key[2], ks_kernel **out) {
   *out = NULL;
   double t0 = now_ms();
-  ks_kernel *k = kernel_new(ctx, r, key);
+  ks_kernel *k = kernel_new(ctx, t, r, key);
   if (!k)
     return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
   /* the IR of a stage is not stored: such requests always compile */

@@ -68,6 +68,10 @@ typedef struct ks_diag {
    * rows of the launch's block (the real block is block.y / coarsen_y);
    * 0 or 1: none. */
   unsigned coarsen_y;
+  /* Set by gcoarsen: each real block runs this many consecutive blocks of
+   * the user's grid along x (launch ceil(grid.x / coarsen_grid) blocks and
+   * pass grid.x as a trailing i32 argument); 0 or 1: none. */
+  unsigned coarsen_grid;
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */
@@ -131,6 +135,16 @@ int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
  * and iteration, from one 16-byte load, where P is 16-byte aligned; the
  * original loop finishes the last n % W elements. */
 int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
+/* ---- gcoarsen.c -------------------------------------------------------- */
+
+/* Grid coarsening of block-additive kernels: each real block runs C
+ * consecutive blocks of the user's grid, evaluating only the region that
+ * computes the block's per-thread value C times and summing it, then the
+ * rest (tree, atomics) once; the kernel gets a trailing i32 parameter, the
+ * user's grid.x (d->coarsen_grid = C). Declines kernels whose result is not
+ * a sum of the blocks' values (see gcoarsen.c). */
+int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- tcoarsen.c -------------------------------------------------------- */
 
@@ -248,7 +262,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 14
+#define KS_PIPELINE_VERSION 15
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -9,16 +9,17 @@
  *
  * Between unroll and optimize run the optional stages (--no-pass):
  * tcoarsen (each real thread runs K threads of the launch's block),
- * coarsen (16-byte loads in grid-stride loops), smem_promote and
- * const_promote. tcoarsen comes after unroll, whose straight-line code it
- * copies per virtual thread, and before smem_promote, so that window
- * staging sees the coarsened loads; its serial copy (for the threads at the
- * end of the data) comes from a clone of the kernel taken after the loops
- * stage and kept rolled through unroll (ks_tcoarsen_keep_rolled): a small
- * loop for the later stages and codegen, not a fifth copy of the unrolled
- * body. coarsen comes before smem_promote because it may only move the
- * updates of global atomics between blocks; smem_promote then privatizes
- * the coarsened loop's atomics.
+ * coarsen (16-byte loads in grid-stride loops), gcoarsen (each real block
+ * runs several blocks of the user's grid, where the kernel only adds
+ * the blocks' values), smem_promote and const_promote. tcoarsen comes after
+ * unroll, whose straight-line code it copies per virtual thread, and before
+ * smem_promote, so that window staging sees the coarsened loads; its serial
+ * copy (for the threads at the end of the data) comes from a clone of the
+ * kernel taken after the loops stage and kept rolled through unroll
+ * (ks_tcoarsen_keep_rolled): a small loop for the later stages and codegen, not
+ * a fifth copy of the unrolled body. coarsen comes before smem_promote because
+ * it may only move the updates of global atomics between blocks; smem_promote
+ * then privatizes the coarsened loop's atomics.
  *
  * The last stage, regpressure (optional), estimates the registers the final
  * IR needs against the budget of the launch bounds. When full unrolling
@@ -94,6 +95,7 @@ static const stage stages[] = {
      NULL, 0},
     {"tcoarsen", NULL, ks_pass_tcoarsen, 1},
     {"coarsen", NULL, ks_pass_coarsen, 1},
+    {"gcoarsen", NULL, ks_pass_gcoarsen, 1},
     {"smem_promote", NULL, ks_pass_smem_promote, 1},
     {"const_promote", NULL, ks_pass_const_promote, 1},
     {"optimize", OPTIMIZE_PASSES, NULL, 0},
@@ -293,6 +295,10 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
   }
   free(bestd.explain);
   d->est_regs = bestd.est_regs;
+  /* the launch geometry is the copy's, which may have declined */
+  d->coarsen_x = bestd.coarsen_x;
+  d->coarsen_y = bestd.coarsen_y;
+  d->coarsen_grid = bestd.coarsen_grid;
   if (bestc == 1)
     ks_explain(d, "regpressure",
                "full unroll would need ~%d registers over the budget of %d: "

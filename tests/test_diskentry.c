@@ -205,6 +205,7 @@ static void entry_exact(void **state) {
                      .reqntid = {256, 1, 1},
                      .est_regs = 40,
                      .coarsen_x = 2,
+                     .grid_coarsen = 16,
                      .compile_ns = 123456789};
   size_t n = 0;
   unsigned char *b = ks_disk_encode(&e, &n);
@@ -213,6 +214,7 @@ static void entry_exact(void **state) {
   char why[128];
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), 0);
   assert_int_equal(r.est_regs, 40);
+  assert_int_equal(r.grid_coarsen, 16);
   assert_true(r.compile_ns == 123456789);
   size_t m = 0;
   unsigned char *again = ks_disk_encode(&r, &m);
@@ -228,6 +230,14 @@ static void entry_exact(void **state) {
   memcpy(b + 40, &sum, sizeof sum);
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
   assert_non_null(strstr(why, "registers"));
+  /* grid coarsening (byte 112) without a fixed block is rejected too */
+  e.reqntid[0] = 0;
+  e.coarsen_x = 0;
+  free(b);
+  b = ks_disk_encode(&e, &n);
+  assert_non_null(b);
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
+  assert_non_null(strstr(why, "grid coarsening"));
   free(b);
 }
 

@@ -403,6 +403,64 @@ static void stress_async(void **state) {
   nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* A grid-coarsened kernel (reduce_sum, gcoarsen) is launched with
+ * ceil(grid.x / C) blocks and the user's grid.x appended to its arguments;
+ * the generic kernel as asked. */
+static void grid_coarsened_launch(void **state) {
+  (void)state;
+  ks_ctx_opts o = {.no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL, *generic = NULL;
+  ks_kernel_info info;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "reduce_sum", &t), KS_OK);
+  ks_binding b = {.name = "BLOCK", .kind = KS_VALUE_INT, .v.i = BLOCK};
+  ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.grid_coarsen, 16);
+  assert_non_null(strstr(ks_kernel_explain(k), "gcoarsen: coarsened the grid"));
+  ks_devptr x = 0, out = 0;
+  assert_int_equal(ks_mem_alloc(ctx, N * sizeof(float), &x), KS_OK);
+  assert_int_equal(ks_mem_alloc(ctx, sizeof(float), &out), KS_OK);
+  int n = N, blk = BLOCK;
+  void *args[] = {&x, &out, &n, &blk};
+  static const unsigned grids[][2] = {{1, 1}, {16, 1}, {17, 2}, {1000, 63}};
+  for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+    ks_dim3 grid = {grids[i][0], 3, 1}, block = {BLOCK, 1, 1};
+    assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+    kspec_mock_counters m = mock_now();
+    assert_int_equal(m.last_grid[0], grids[i][1]);
+    assert_int_equal(m.last_grid[1], 3);
+    assert_int_equal(m.last_block[0], BLOCK);
+    assert_int_equal(m.last_nparams, 5);
+    assert_int_equal(m.last_param, grids[i][0]);
+  }
+  /* no pointer array where the kernel has arguments */
+  assert_int_equal(
+      ks_launch(k, (ks_dim3){4, 1, 1}, (ks_dim3){BLOCK, 1, 1}, 0, NULL, NULL),
+      KS_EINVAL);
+  /* switched off, or generic: the grid and the arguments as given */
+  const char *off[] = {"gcoarsen"};
+  req.no_pass = off;
+  req.nno_pass = 1;
+  assert_int_equal(ks_specialize(ctx, t, &req, &generic), KS_OK);
+  assert_int_equal(ks_kernel_info_get(generic, &info), KS_OK);
+  assert_int_equal(info.grid_coarsen, 1);
+  assert_int_equal(ks_launch(generic, (ks_dim3){1000, 1, 1},
+                             (ks_dim3){BLOCK, 1, 1}, 0, NULL, args),
+                   KS_OK);
+  kspec_mock_counters m = mock_now();
+  assert_int_equal(m.last_grid[0], 1000);
+  assert_int_equal(m.last_nparams, 4);
+  assert_int_equal(m.last_param, BLOCK);
+  ks_mem_free(ctx, x);
+  ks_mem_free(ctx, out);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
 int main(void) {
   /* the mock, whatever the environment says: kspec opens it on first use,
    * and this handle keeps the same instance (and its counters) alive */
@@ -417,6 +475,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stress_sync),
       cmocka_unit_test(stress_async),
+      cmocka_unit_test(grid_coarsened_launch),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   dlclose(lib);

@@ -138,8 +138,22 @@ static _Atomic int64_t ctx_refs;
 static _Atomic int initialized;
 static _Atomic int64_t mem_live_bytes;
 
+/* The last launch (kspec_mock_counters.last_*), under its lock. */
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned last_geom[7]; /* grid, block, parameters */
+static uint64_t last_param;
+
 EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
+  pthread_mutex_lock(&last_lock);
+  unsigned geom[7];
+  uint64_t param = last_param;
+  memcpy(geom, last_geom, sizeof geom);
+  pthread_mutex_unlock(&last_lock);
   *out = (kspec_mock_counters){
+      .last_grid = {geom[0], geom[1], geom[2]},
+      .last_block = {geom[3], geom[4], geom[5]},
+      .last_nparams = geom[6],
+      .last_param = param,
       .launches = atomic_load(&n_launches),
       .launch_errors = atomic_load(&n_launch_errors),
       .module_loads = atomic_load(&n_loads),
@@ -1346,6 +1360,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
     return CUDA_ERROR_OUT_OF_MEMORY;
   for (unsigned i = 0; i < f->nparams; i++)
     memcpy(buf + f->param_off[i], kernelParams[i], f->param_size[i]);
+  pthread_mutex_lock(&last_lock);
+  memcpy(last_geom, g, sizeof g);
+  memcpy(last_geom + 3, b, sizeof b);
+  last_geom[6] = f->nparams;
+  last_param = 0;
+  if (f->nparams) {
+    unsigned i = f->nparams - 1;
+    memcpy(&last_param, buf + f->param_off[i],
+           f->param_size[i] < 8 ? f->param_size[i] : 8);
+  }
+  pthread_mutex_unlock(&last_lock);
   if (buf != small)
     free(buf);
   atomic_fetch_add_explicit(&f->launches, 1, memory_order_relaxed);

@@ -24,6 +24,11 @@ typedef struct kspec_mock_counters {
   uint64_t ctx_releases;   /* cuDevicePrimaryCtxRelease */
   int64_t live_modules, live_allocs, live_events, live_streams, live_links;
   int64_t ctx_refs; /* retains minus releases of the primary context */
+  /* The last launch that succeeded: its geometry, its number of
+   * parameters and the bytes of its last parameter (up to 8,
+   * little-endian). */
+  unsigned last_grid[3], last_block[3], last_nparams;
+  uint64_t last_param;
 } kspec_mock_counters;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"
