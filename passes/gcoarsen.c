@@ -898,9 +898,9 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
  * whole group lies in the user's grid (every block but perhaps the last)
  * one without the check vb < G, whose copies of the region become
  * straight-line code with their loads in flight together; else one with
- * it. v's uses take the sum. */
-static void build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
-                       LLVMBasicBlockRef tail, unsigned factor) {
+ * it, kept rolled. v's uses take the sum. 1: out of memory. */
+static int build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
+                      LLVMBasicBlockRef tail, unsigned factor) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ty = LLVMTypeOf(c->v);
   LLVMValueRef grid = LLVMGetParam(c->fn, LLVMCountParams(c->fn) - 1);
   LLVMBasicBlockRef join =
@@ -923,6 +923,9 @@ static void build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMAddIncoming(acc, sums, latches, 2);
   LLVMBuildBr(b, tail);
   LLVMReplaceAllUsesWith(c->v, acc);
+  /* the checked loop runs in the grid's last block only: kept rolled, it
+   * does not double the code that the optimize stage and codegen see */
+  return ks_loops_keep_rolled(LLVMGetBasicBlockTerminator(latches[1]));
 }
 
 /* The virtual blocks per real block: 16 for blocks of up to 256 threads,
@@ -980,8 +983,14 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       c->be = head; /* with its phis, and the region's branches to it */
     else
       c->bs = head; /* the region moved there */
-    build_loop(c, b, head, tail, factor);
+    int oom = build_loop(c, b, head, tail, factor);
     LLVMDisposeBuilder(b);
+    if (oom) {
+      free(c->inst);
+      free(c->in_range.slot), free(c->tainted.slot), free(c->additive.slot);
+      free(c);
+      return ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
+    }
     drop_flags(c);
     d->coarsen_grid = factor;
     int fp = LLVMGetTypeKind(LLVMTypeOf(c->v)) != LLVMIntegerTypeKind;

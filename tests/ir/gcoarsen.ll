@@ -75,8 +75,15 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALL-SAME: i32 {{.*}}%ks.grid_x)
 ; ALL-COUNT-1: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; ALL-NOT: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; The whole group in the grid: 16 straight-line loads; the last group's
+; checked loop stays rolled (one load, llvm.loop.unroll.disable).
+; ALL-COUNT-16: load float, ptr %ks.gc4
+; ALL: load float, ptr %ks.gc
+; ALL: br i1 %ks.gc.more{{[0-9]*}}, label %ks.gc.edge, {{.*}}!llvm.loop ![[L:[0-9]+]]
 ; ALL: atomicrmw fadd ptr %out
 ; ALL: !{ptr @reduce, !"reqntidx", i32 256}
+; ALL: ![[L]] = distinct !{![[L]], ![[D:[0-9]+]]}
+; ALL: ![[D]] = !{!"llvm.loop.unroll.disable"}
 
 ; NOTFIXED: ; explain: gcoarsen: declined reduce: block size not fixed
 ; NOTFIXED-LABEL: define void @reduce(ptr %x, ptr %out, i32 %n)
