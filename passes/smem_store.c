@@ -356,28 +356,50 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
   LLVMInstructionEraseFromParent(c->ret);
   LLVMPositionBuilderAtEnd(b, xb);
   call0(c->m, b, "llvm.nvvm.barrier0");
-  int ok = 1;
-  for (unsigned r = 0; r < k && ok; r++) {
+  /* the mirrors' stores: a loop over the rows, kept rolled (stores do not
+   * wait for each other, and one copy keeps codegen short) */
+  LLVMBasicBlockRef mh = xb, ml = NULL;
+  LLVMValueRef r = NULL, my = ty;
+  if (k > 1) {
+    mh = LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.row");
+    LLVMBuildBr(b, mh);
+    LLVMPositionBuilderAtEnd(b, mh);
+    r = LLVMBuildPhi(b, i32, "ks.exchange.r");
+    LLVMAddIncoming(r, &zero, &xb, 1);
     /* virtual thread (tx, my) stores for its mirror (my, tx) */
-    LLVMValueRef my =
-        r ? LLVMBuildAdd(b, ty, LLVMConstInt(i32, r * rows, 0), "") : ty;
-    LLVMValueRef other = LLVMBuildAdd(b, LLVMBuildMul(b, tx, pitch, ""), my,
-                                      "ks.exchange.other");
-    LLVMValueRef f = LLVMBuildLoad2(b, i32, elem_ptr(b, flag, i32, other), "");
-    LLVMBasicBlockRef st =
-        LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.store");
-    LLVMBasicBlockRef next =
-        LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.next");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, f, zero, ""), st, next);
-    LLVMPositionBuilderAtEnd(b, st);
-    LLVMValueRef val =
-        LLVMBuildLoad2(b, c->ty, elem_ptr(b, tile, c->ty, other), "");
-    LLVMValueRef tid[3] = {my, tx, zero};
-    LLVMValueRef q = ks_wx_clone(x, b, p, tid);
-    if ((ok = q != NULL) != 0)
-      LLVMSetAlignment(LLVMBuildStore(b, val, q), align);
-    LLVMBuildBr(b, next);
-    LLVMPositionBuilderAtEnd(b, next);
+    my = LLVMBuildAdd(b, ty, LLVMBuildMul(b, r, LLVMConstInt(i32, rows, 0), ""),
+                      "ks.exchange.my");
+  }
+  LLVMValueRef other =
+      LLVMBuildAdd(b, LLVMBuildMul(b, tx, pitch, ""), my, "ks.exchange.other");
+  LLVMValueRef f = LLVMBuildLoad2(b, i32, elem_ptr(b, flag, i32, other), "");
+  LLVMBasicBlockRef st =
+      LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.store");
+  LLVMBasicBlockRef after =
+      LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.next");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, f, zero, ""), st, after);
+  LLVMPositionBuilderAtEnd(b, st);
+  LLVMValueRef val =
+      LLVMBuildLoad2(b, c->ty, elem_ptr(b, tile, c->ty, other), "");
+  LLVMValueRef tid[3] = {my, tx, zero};
+  LLVMValueRef q = ks_wx_clone(x, b, p, tid);
+  int ok = q != NULL;
+  if (ok)
+    LLVMSetAlignment(LLVMBuildStore(b, val, q), align);
+  LLVMBuildBr(b, after);
+  LLVMPositionBuilderAtEnd(b, after);
+  if (k > 1) {
+    ml = after;
+    LLVMValueRef r1 = LLVMBuildAdd(b, r, one, "");
+    LLVMAddIncoming(r, &r1, &ml, 1);
+    LLVMBasicBlockRef done =
+        LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.done");
+    LLVMValueRef br = LLVMBuildCondBr(
+        b, LLVMBuildICmp(b, LLVMIntULT, r1, LLVMConstInt(i32, k, 0), ""), mh,
+        done);
+    if (ks_loops_keep_rolled(br))
+      ok = 0;
+    LLVMPositionBuilderAtEnd(b, done);
   }
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);

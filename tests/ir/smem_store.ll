@@ -29,10 +29,10 @@ declare void @llvm.nvvm.barrier0()
 ; + tid.y. The real block is 32x8: the body becomes a loop over the
 ; virtual rows vy = tid.y + 8j, j < 4, each clearing the flag of its slot
 ; (vy*33 + tid.x); the guarded store goes to the tile and sets the flag.
-; After the loop, a barrier, then for each of the four rows r the mirror
-; slot (tid.x*33 + tid.y + 8r) is read and, if its flag is set, stored at
-; the address rebuilt with the coordinates swapped (x from tid.y + 8r, y
-; from tid.x).
+; After the loop, a barrier, then a loop kept rolled over the four rows r:
+; the mirror slot (tid.x*33 + tid.y + 8r) is read and, if its flag is set,
+; stored at the address rebuilt with the coordinates swapped (x from
+; tid.y + 8r, y from tid.x).
 ; T: ; explain: smem_promote: exchanged out: stores of a 32x32 block go through a shared tile (8448 bytes), each warp writing contiguous memory; each thread runs 4 rows (real block 32x8)
 ; T: @ks_exchange_tile = internal addrspace(3) global [1056 x float] undef, align 16
 ; T: @ks_exchange_flag = internal addrspace(3) global [1056 x i32] undef, align 16
@@ -63,32 +63,34 @@ declare void @llvm.nvvm.barrier0()
 ; T-NEXT: br i1 %[[MORE]], label %entry, label %ks.exchange
 ; T: ks.exchange:
 ; T-NEXT: call void @llvm.nvvm.barrier0()
+; T-NEXT: br label %ks.exchange.row
+; T: ks.exchange.row:
+; T-NEXT: %[[R:ks.exchange.r]] = phi i32 [ 0, %ks.exchange ], [ %[[R1:[0-9]+]], %ks.exchange.next ]
+; T-NEXT: %[[R8:[0-9]+]] = mul i32 %[[R]], 8
+; T-NEXT: %[[MY:ks.exchange.my]] = add i32 %[[TY]], %[[R8]]
 ; T-NEXT: %[[M2:[0-9]+]] = mul i32 %[[TX]], 33
-; T-NEXT: %[[OTHER:.+]] = add i32 %[[M2]], %[[TY]]
+; T-NEXT: %[[OTHER:.+]] = add i32 %[[M2]], %[[MY]]
 ; T: load i32, ptr addrspace(3)
 ; T: br i1 %{{[0-9]+}}, label %ks.exchange.store, label %ks.exchange.next
 ; T: ks.exchange.store:
 ; T: %[[W:[0-9]+]] = load float, ptr addrspace(3)
 ; T: %[[CX:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; T-NEXT: %[[X5:[0-9]+]] = shl i32 %[[CX]], 5
-; T-NEXT: add i32 %[[X5]], %[[TY]]
+; T-NEXT: add i32 %[[X5]], %[[MY]]
 ; T: %[[CY:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 ; T-NEXT: %[[Y5:[0-9]+]] = shl i32 %[[CY]], 5
 ; T-NEXT: add i32 %[[Y5]], %[[TX]]
 ; T: store float %[[W]], ptr %{{[0-9]+}}, align 4
 ; T: ks.exchange.next:
-; T-NEXT: %[[R1:[0-9]+]] = add i32 %[[TY]], 8
-; T-NEXT: mul i32 %[[TX]], 33
-; T: ks.exchange.store2:
-; T: add i32 %{{[0-9]+}}, %[[R1]]
-; T: store float
-; T: add i32 %[[TY]], 16
-; T: store float
-; T: add i32 %[[TY]], 24
-; T: store float
-; T: ret void
+; T-NEXT: %[[R1]] = add i32 %[[R]], 1
+; T-NEXT: %[[RM:[0-9]+]] = icmp ult i32 %[[R1]], 4
+; T-NEXT: br i1 %[[RM]], label %ks.exchange.row, label %ks.exchange.done, !llvm.loop ![[ROLLED:[0-9]+]]
+; T: ks.exchange.done:
+; T-NEXT: ret void
 ; T: !{ptr @transpose, !"reqntidx", i32 32}
 ; T: !{ptr @transpose, !"reqntidy", i32 8}
+; T: ![[ROLLED]] = distinct !{![[ROLLED]], ![[DIS:[0-9]+]]}
+; T: ![[DIS]] = !{!"llvm.loop.unroll.disable"}
 
 ; After the whole pipeline: one barrier, the global store after it.
 ; O3-LABEL: define void @transpose(
