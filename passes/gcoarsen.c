@@ -959,7 +959,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     ks_explain(d, PASS, "declined %s: block size not fixed", s->kernel);
     return 0;
   }
-  if (d->coarsen_x > 1) {
+  if (d->coarsen_x > 1 || d->coarsen_y > 1) {
     ks_explain(d, PASS, "declined %s: tcoarsen coarsened the block", s->kernel);
     return 0;
   }

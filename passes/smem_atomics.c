@@ -1014,6 +1014,10 @@ static void check_candidates(ctx *C) {
     char other[64];
     if (shape)
       decline(k, "%s", shape);
+    /* the shared copy is set up and merged by the real block's threads,
+     * counted from the launch's block: not after thread coarsening */
+    if (C->d->coarsen_x > 1 || C->d->coarsen_y > 1)
+      decline(k, "%s", "the threads were coarsened");
     if (!R)
       decline(k, "%s", "out of memory");
     if (!k->why[0] && !has_attr(C->fn, k->index + 1, "noalias") &&

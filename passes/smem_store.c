@@ -473,9 +473,9 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (block[0] != block[1] || block[2] != 1) {
     ks_explain(d, PASS, "declined exchange of %s: block %ux%ux%u is not square",
                c.what, block[0], block[1], block[2]);
-  } else if (d->coarsen_x > 1) {
+  } else if (d->coarsen_x > 1 || d->coarsen_y > 1) {
     ks_explain(d, PASS, "declined exchange of %s: coarsened by %u", c.what,
-               d->coarsen_x);
+               d->coarsen_x > 1 ? d->coarsen_x : d->coarsen_y);
   } else if (why) {
     ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
   } else if (LLVMGetVolatile(c.store) ||

@@ -161,7 +161,11 @@ typedef struct tc {
   int ninst;
   int *slot; /* open addressing over inst: index + 1, 0 empty */
   int nslot;
+  int dim; /* the coordinate coarsened: 0 (x) or 1 (y) */
 } tc;
+
+static const char *const tid_reg[2] = {"tid.x", "tid.y"};
+static const char *const ntid_reg[2] = {"ntid.x", "ntid.y"};
 
 static int bb_index(const tc *c, LLVMBasicBlockRef bb) {
   for (int i = 0; i < c->nb; i++)
@@ -372,7 +376,7 @@ static int reused_loads(tc *c, int *n_tid) {
     if (!simple_global_load(i))
       continue;
     int f = ks_wx_norm(x, LLVMGetOperand(i, 0), -1, 0);
-    if (f < 0 || !(ks_wx_dep(x, f) & 1))
+    if (f < 0 || !(ks_wx_dep(x, f) & (1u << c->dim)))
       continue;
     ld[n] = i;
     nf[n] = f;
@@ -382,7 +386,7 @@ static int reused_loads(tc *c, int *n_tid) {
   for (int a = 0; a < n; a++) {
     int hit = 0;
     for (int delta = 1; delta < FACTOR && !hit; delta++) {
-      int f = ks_wx_norm(x, LLVMGetOperand(ld[a], 0), 0, delta);
+      int f = ks_wx_norm(x, LLVMGetOperand(ld[a], 0), c->dim, delta);
       hit = f >= 0 && bsearch(&f, sorted, (size_t)n, sizeof *sorted, by_int);
     }
     reused += hit;
@@ -437,7 +441,7 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
     k->head[b] = LLVMAppendBasicBlockInContext(c->lc, k->dst, name);
     k->tail[b] = k->head[b];
   }
-  unsigned bx = c->s->block[0];
+  unsigned bd = c->s->block[c->dim];
   for (int b = 0; b < c->nb; b++) {
     LLVMPositionBuilderAtEnd(c->b, k->head[b]);
     for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
@@ -448,10 +452,10 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
         break;
       for (int l = 0; l < k->nk; l++) {
         LLVMValueRef r;
-        if (k->vtid && is_sreg(i, "tid.x"))
+        if (k->vtid && is_sreg(i, tid_reg[c->dim]))
           r = k->vtid[l];
-        else if (k->vtid && is_sreg(i, "ntid.x"))
-          r = LLVMConstInt(LLVMTypeOf(i), bx, 0);
+        else if (k->vtid && is_sreg(i, ntid_reg[c->dim]))
+          r = LLVMConstInt(LLVMTypeOf(i), bd, 0);
         else if (LLVMIsAPHINode(i))
           r = LLVMBuildPhi(c->b, LLVMTypeOf(i), "");
         else {
@@ -529,8 +533,10 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
   return 0;
 }
 
-/* The real block in the launch-bound annotations: reqntidx B_x/K. */
+/* The real block in the launch-bound annotations: reqntidx B_x/K (or
+ * reqntidy B_y/K). */
 static void set_reqntid(tc *c, unsigned real) {
+  const char *want = c->dim ? "reqntidy" : "reqntidx";
   const char *nm = "nvvm.annotations";
   unsigned n = LLVMGetNamedMetadataNumOperands(c->m, nm);
   LLVMValueRef *ops = calloc(n + 1, sizeof *ops);
@@ -544,7 +550,7 @@ static void set_reqntid(tc *c, unsigned real) {
     LLVMGetMDNodeOperands(ops[i], o);
     unsigned len = 0;
     const char *key = o[1] ? LLVMGetMDString(o[1], &len) : NULL;
-    if (o[0] == c->fn && key && len == 8 && !memcmp(key, "reqntidx", 8))
+    if (o[0] == c->fn && key && len == 8 && !memcmp(key, want, 8))
       LLVMReplaceMDNodeOperandWith(ops[i], 2,
                                    LLVMValueAsMetadata(LLVMConstInt(
                                        c->i32, (unsigned long long)real, 0)));
@@ -577,11 +583,13 @@ static int transform(tc *c, tc *sc) {
   LLVMBasicBlockRef entry =
       LLVMInsertBasicBlockInContext(c->lc, old_entry, "ks.tc.entry");
   LLVMPositionBuilderAtEnd(c->b, entry);
-  unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.read.ptx.sreg.tid.x", 29);
+  unsigned id = LLVMLookupIntrinsicID(c->dim ? "llvm.nvvm.read.ptx.sreg.tid.y"
+                                             : "llvm.nvvm.read.ptx.sreg.tid.x",
+                                      29);
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->m, id, NULL, 0);
   LLVMValueRef t =
       LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, NULL, 0, "ks.tc.tid");
-  /* K*t + j < B_x <= 1024: no wrap */
+  /* K*t + j < B_dim <= 1024: no wrap */
   LLVMValueRef kt =
       LLVMBuildNUWMul(c->b, t, LLVMConstInt(c->i32, FACTOR, 0), "ks.tc.kt");
   LLVMSetNSW(kt, 1);
@@ -652,7 +660,7 @@ static int transform(tc *c, tc *sc) {
     }
   for (int i = 0; i < nold; i++)
     LLVMDeleteBasicBlock(old[i]);
-  set_reqntid(c, c->s->block[0] / FACTOR);
+  set_reqntid(c, c->s->block[c->dim] / FACTOR);
 done:
   free(old);
   free(lock.map), free(serial.map), free(lock.head), free(lock.tail);
@@ -696,12 +704,89 @@ static int tidy(LLVMModuleRef m, ks_diag *d) {
   return 1;
 }
 
-/* Why the launch's block rules coarsening out, or NULL. */
-static const char *block_why(const ks_spec *s, char *buf, size_t cap) {
+/* Is a (X + C), an add or a disjoint or of an instruction and a constant? */
+static int plus_const(LLVMValueRef a, LLVMValueRef *x, LLVMValueRef *k) {
+  if (!LLVMIsAInstruction(a))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(a);
+  if (op != LLVMAdd && !(op == LLVMOr && LLVMGetIsDisjoint(a)))
+    return 0;
+  *x = LLVMGetOperand(a, 0);
+  *k = LLVMGetOperand(a, 1);
+  return LLVMIsAConstantInt(*k) && !LLVMIsAConstant(*x);
+}
+
+/* Along y, lane j's row is (K*t + j) + base, and instcombine keeps the
+ * constant inside where the inner sum has other uses (or folds it into
+ * base as a disjoint or): lane j's row + 1 and lane j+1's row then differ
+ * in form, and the loads they share stay apart. After tidy, sums are
+ * rewritten with their constants outermost: a disjoint or with a constant
+ * becomes an add, (X + C) + Y becomes (X + Y) + C and (X + C) + D becomes
+ * X + (C + D), without poison flags (in modular arithmetic the same value),
+ * until no such sum is left; early-cse then merges the lanes' equal rows
+ * and what they load. */
+static int float_constants(LLVMModuleRef m, LLVMContextRef lc, LLVMValueRef fn,
+                           ks_diag *d) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(lc);
+  for (int round = 0, changed = 1; changed && round < 32; round++) {
+    changed = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        LLVMOpcode op = LLVMGetInstructionOpcode(i);
+        LLVMValueRef r = NULL, x, k;
+        if (op == LLVMOr && LLVMGetIsDisjoint(i) &&
+            LLVMIsAConstantInt(LLVMGetOperand(i, 1))) {
+          LLVMPositionBuilderBefore(b, i);
+          r = LLVMBuildAdd(b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), "");
+        } else if (op == LLVMAdd) {
+          for (unsigned side = 0; side < 2 && !r; side++) {
+            LLVMValueRef y = LLVMGetOperand(i, 1 - side);
+            if (!plus_const(LLVMGetOperand(i, side), &x, &k))
+              continue;
+            LLVMPositionBuilderBefore(b, i);
+            if (LLVMIsAConstantInt(y))
+              r = LLVMBuildAdd(b, x, LLVMConstAdd(k, y), "");
+            else
+              r = LLVMBuildAdd(b, LLVMBuildAdd(b, x, y, ""), k, "");
+          }
+        }
+        if (r) {
+          LLVMReplaceAllUsesWith(i, r);
+          LLVMInstructionEraseFromParent(i);
+          changed = 1;
+        }
+      }
+  }
+  LLVMDisposeBuilder(b);
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, "function(early-cse)", NULL, o);
+  LLVMDisposePassBuilderOptions(o);
+  if (!e)
+    return 0;
+  char *msg = LLVMGetErrorMessage(e);
+  ks_diag_fail(d, KS_EPASS, PASS ": %s", msg);
+  LLVMDisposeErrorMessage(msg);
+  return 1;
+}
+
+/* Why the launch's block rules coarsening along dim out, or NULL. */
+static const char *block_why(const ks_spec *s, int dim, char *buf, size_t cap) {
   if (!s->block[0])
     return "block size not fixed (use --block)";
   unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
            bz = s->block[2] ? s->block[2] : 1;
+  if (dim == 1) {
+    if (by % FACTOR)
+      snprintf(buf, cap, "block.y %u is not a multiple of %d", by, FACTOR);
+    else if (bx * (by / FACTOR) * bz < WARP)
+      snprintf(buf, cap, "a real block of %ux%ux%u would hold less than a warp",
+               bx, by / FACTOR, bz);
+    else
+      return NULL;
+    return buf;
+  }
   if (bx % FACTOR)
     snprintf(buf, cap, "block.x %u is not a multiple of %d", bx, FACTOR);
   else if (bx / FACTOR * by * bz < WARP)
@@ -741,7 +826,9 @@ static int rolled_name(const ks_spec *s, char *buf, size_t cap) {
 int ks_tcoarsen_keep_rolled(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   char name[256], why[160];
-  if (!fn || LLVMIsDeclaration(fn) || block_why(s, why, sizeof why) ||
+  if (!fn || LLVMIsDeclaration(fn) ||
+      (block_why(s, 0, why, sizeof why) &&
+       (s->block[1] <= 1 || block_why(s, 1, why, sizeof why))) ||
       !rolled_name(s, name, sizeof name) || LLVMGetNamedFunction(m, name))
     return 0;
   tc c = {.m = m, .fn = fn, .s = s, .d = d, .lc = LLVMGetModuleContext(m)};
@@ -795,7 +882,8 @@ static int serial_source(tc *c, tc *r, tc **sc) {
             .d = c->d,
             .lc = c->lc,
             .b = c->b,
-            .i32 = c->i32};
+            .i32 = c->i32,
+            .dim = c->dim};
   int cyclic = 0;
   if (order(r, &cyclic) || number(r))
     return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
@@ -812,27 +900,50 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!fn || LLVMIsDeclaration(fn))
     return 0;
   const char *name = s->kernel;
-  char buf[160];
-  const char *why = block_why(s, buf, sizeof buf);
-  if (why) {
-    ks_explain(d, PASS, "declined %s: %s", name, why);
+  char buf[160], xbuf[160], ybuf[160], msg[400];
+  unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
+           bz = s->block[2] ? s->block[2] : 1;
+  /* along x first; along y where x is ruled out and the block has rows */
+  const char *xwhy = block_why(s, 0, xbuf, sizeof xbuf);
+  const char *ywhy = by > 1 ? block_why(s, 1, ybuf, sizeof ybuf) : NULL;
+  if (xwhy && (by <= 1 || ywhy)) {
+    if (ywhy && strcmp(xwhy, ywhy))
+      ks_explain(d, PASS, "declined %s: %s; along y: %s", name, xwhy, ywhy);
+    else
+      ks_explain(d, PASS, "declined %s: %s", name, xwhy);
     ks_tcoarsen_drop_rolled(m, s);
     return 0;
   }
-  unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
-           bz = s->block[2] ? s->block[2] : 1;
   tc c = {.m = m, .fn = fn, .s = s, .d = d, .lc = LLVMGetModuleContext(m)};
   tc r = {0};
   c.i32 = LLVMInt32TypeInContext(c.lc);
-  int rc = 0;
-  why = check(&c, buf, sizeof buf);
+  int rc = 0, n_tid = 0, reused = 0;
+  const char *why = check(&c, buf, sizeof buf);
   if (!why && number(&c))
     why = "out of memory";
-  int n_tid = 0, reused = why ? 0 : reused_loads(&c, &n_tid);
-  if (reused < 0)
-    why = "out of memory";
-  else if (!why && !reused)
-    why = "no reuse between neighbouring threads";
+  static const char no_reuse[] = "no reuse between neighbouring threads";
+  if (!why && !xwhy) {
+    c.dim = 0;
+    reused = reused_loads(&c, &n_tid);
+    xwhy = reused < 0 ? "out of memory" : reused ? NULL : no_reuse;
+  }
+  if (!why && xwhy && strcmp(xwhy, "out of memory") && by > 1 && !ywhy) {
+    c.dim = 1;
+    reused = reused_loads(&c, &n_tid);
+    ywhy = reused < 0 ? "out of memory" : reused ? NULL : no_reuse;
+    if (!ywhy)
+      xwhy = NULL;
+  }
+  if (!why && xwhy) {
+    if (!strcmp(xwhy, "out of memory") ||
+        (ywhy && !strcmp(ywhy, "out of memory")))
+      why = "out of memory";
+    else if (ywhy && strcmp(xwhy, ywhy)) {
+      snprintf(msg, sizeof msg, "%s; along y: %s", xwhy, ywhy);
+      why = msg;
+    } else
+      why = xwhy;
+  }
   if (why && !strcmp(why, "out of memory")) {
     rc = ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
   } else if (why) {
@@ -847,13 +958,20 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     ks_tcoarsen_drop_rolled(m, s); /* before tidy, which would work on it */
     if (!rc)
       rc = tidy(m, d);
+    if (!rc && c.dim)
+      rc = float_constants(m, c.lc, fn, d);
     if (!rc) {
-      d->coarsen_x = FACTOR;
+      if (c.dim)
+        d->coarsen_y = FACTOR;
+      else
+        d->coarsen_x = FACTOR;
       ks_explain(d, PASS,
-                 "coarsened x by %d: real block %ux%ux%u runs the %u threads "
-                 "of the launch; %d of %d loads along tid.x shared with a "
+                 "coarsened %c by %d: real block %ux%ux%u runs the %u threads "
+                 "of the launch; %d of %d loads along tid.%c shared with a "
                  "neighbouring thread%s",
-                 FACTOR, bx / FACTOR, by, bz, bx * by * bz, reused, n_tid,
+                 "xy"[c.dim], FACTOR, c.dim ? bx : bx / FACTOR,
+                 c.dim ? by / FACTOR : by, bz, bx * by * bz, reused, n_tid,
+                 "xy"[c.dim],
                  sc != &c ? "; the serial copy keeps its loops rolled" : "");
     }
   }

@@ -367,9 +367,39 @@ static void window_staging_weighed(void **state) {
   assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
   TU_ASSERT_CONTAINS(ks_kernel_explain(k), "already share L1 lines");
   load(f, "sepfilter_cols");
-  assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
   TU_ASSERT_CONTAINS(ks_kernel_explain(k), "smem_promote: staged in");
   TU_ASSERT_CONTAINS(ptx_of(k), "bar.sync");
+}
+
+/* sepfilter_cols with a 32x8 block: x is ruled out (a real block 8 wide),
+ * y is not: each real thread runs 4 rows, the real block is 32x2, the
+ * launch substitutes it, and window staging (which handles coarsening
+ * along x only) steps aside. */
+static void tcoarsen_along_y(void **state) {
+  fixture *f = *state;
+  ks_launch_bounds b = {.block = {32, 8, 1}};
+  ks_kernel *k = NULL;
+  load(f, "sepfilter_cols");
+  assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "tcoarsen: coarsened y by 4: real block 32x2x1");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "declined window staging: coarsened along y by 4");
+  ks_kernel_info info;
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.coarsen_x, 1);
+  assert_int_equal(info.coarsen_y, 4);
+  assert_int_equal(info.launch_block[0], 32);
+  assert_int_equal(info.launch_block[1], 2);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 32, 2, 1");
+  /* rows: no reuse along y (each output reads its own row) */
+  load(f, "sepfilter_rows");
+  assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "along y: no reuse between neighbouring threads");
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.coarsen_y, 1);
 }
 
 /* conv1d with block 256 and the taps in memory: tcoarsen runs 4 threads
@@ -1732,6 +1762,7 @@ int main(int argc, char **argv) {
       T(window_staging),
       T(window_staging_weighed),
       T(window_staging_coarsened),
+      T(tcoarsen_along_y),
       T(bind_folds),
       T(block_folds),
       T(block_param_fixes_block),

@@ -7,6 +7,9 @@
 ; RUN: ks_passes_tool --stage all --kernel conv --block 256 %s | FileCheck %s --check-prefix=ALL
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 128,2 %s | FileCheck %s --check-prefix=XY
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 32,8 %s | FileCheck %s --check-prefix=NARROW
+; RUN: ks_passes_tool --stage tcoarsen --kernel cols --block 32,8 %s | FileCheck %s --check-prefix=COLS
+; RUN: ks_passes_tool --stage all --kernel cols --block 32,8 %s | FileCheck %s --check-prefix=COLSALL
+; RUN: ks_passes_tool --stage tcoarsen --kernel cols --block 32,6 %s | FileCheck %s --check-prefix=COLSODD
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 250 %s | FileCheck %s --check-prefix=ODD
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv %s | FileCheck %s --check-prefix=NOTFIXED
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 256 --no-pass tcoarsen %s | FileCheck %s --check-prefix=OFF
@@ -50,10 +53,28 @@ target triple = "nvptx64-nvidia-cuda"
 ; XY: !{ptr @conv, !"reqntidx", i32 32}
 ; XY: !{ptr @conv, !"reqntidy", i32 2}
 
-; A 2-D block whose real rows would be narrower than a warp is declined.
-; NARROW: ; explain: tcoarsen: declined conv: a real block 8 wide would spread each warp over several rows
+; A 2-D block whose real rows would be narrower than a warp is declined;
+; along y, conv has no reuse.
+; NARROW: ; explain: tcoarsen: declined conv: a real block 8 wide would spread each warp over several rows (block.x of at least 128 wanted); along y: no reuse between neighbouring threads
 ; NARROW-NOT: coarsened
 ; ODD: ; explain: tcoarsen: declined conv: block.x 250 is not a multiple of 4
+
+; A column stencil in a 32x8 block: x is ruled out, y is not: virtual rows
+; 4*tid.y + j, the real block 32x2; after optimize the four lanes' five
+; distinct rows are loaded once each.
+; COLS: ; explain: tcoarsen: coarsened y by 4: real block 32x2x1 runs the 256 threads of the launch; 1 of 2 loads along tid.y shared with a neighbouring thread
+; COLS-LABEL: define void @cols(
+; COLS: %ks.tc.tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+; COLS: %ks.tc.kt = shl nuw nsw i32 %ks.tc.tid, 2
+; COLS: !{ptr @cols, !"reqntidx", i32 32}
+; COLS: !{ptr @cols, !"reqntidy", i32 2}
+; COLSALL-LABEL: define void @cols(
+; COLSALL: ks.tc.lock
+; COLSALL-COUNT-5: load float, ptr
+; COLSALL-NOT: load float
+; COLSALL-COUNT-4: store float
+; COLSALL: ks.tc.serial
+; COLSODD: ; explain: tcoarsen: declined cols: a real block 8 wide would spread each warp over several rows (block.x of at least 128 wanted); along y: block.y 6 is not a multiple of 4
 ; NOTFIXED: ; explain: tcoarsen: declined conv: block size not fixed
 ; OFF: ; explain: tcoarsen: switched off
 ; OFF-NOT: ks.tc
@@ -264,3 +285,42 @@ declare void @llvm.nvvm.barrier0() convergent
 declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32) convergent
 !1 = distinct !{!1, !2}
 !2 = !{!"llvm.loop.mustprogress"}
+
+; out[y*w + x] = in[y*w + x] + in[(y+1)*w + x], y < h - 1, x < w (the
+; second row's index written (y+1)*w + x, as a column stencil's (y+k)*w + x)
+define void @cols(ptr %in, ptr %out, i32 %w, i32 %h) {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %nx = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bxn = mul i32 %bx, %nx
+  %x = add i32 %bxn, %tx
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %ny = call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+  %ty = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %byn = mul i32 %by, %ny
+  %y = add i32 %byn, %ty
+  %h1 = add i32 %h, -1
+  %c1 = icmp slt i32 %x, %w
+  %c2 = icmp slt i32 %y, %h1
+  %c = and i1 %c1, %c2
+  br i1 %c, label %then, label %end
+then:
+  %row = mul i32 %y, %w
+  %i = add i32 %row, %x
+  %i64 = sext i32 %i to i64
+  %p0 = getelementptr float, ptr %in, i64 %i64
+  %a = load float, ptr %p0, align 4
+  %y1 = add i32 %y, 1
+  %row1 = mul i32 %y1, %w
+  %j = add i32 %row1, %x
+  %j64 = sext i32 %j to i64
+  %p1 = getelementptr float, ptr %in, i64 %j64
+  %b = load float, ptr %p1, align 4
+  %s = fadd float %a, %b
+  %q = getelementptr float, ptr %out, i64 %i64
+  store float %s, ptr %q, align 4
+  br label %end
+end:
+  ret void
+}
