@@ -51,7 +51,7 @@
 
 #define PASS "tcoarsen"
 
-enum { FACTOR = 4, WARP = 32 };
+enum { FACTOR = 4, FACTOR_MAX = 8, WARP = 32 };
 
 static int is_sreg(LLVMValueRef i, const char *reg) {
   if (!LLVMIsACallInst(i))
@@ -162,6 +162,7 @@ typedef struct tc {
   int *slot; /* open addressing over inst: index + 1, 0 empty */
   int nslot;
   int dim; /* the coordinate coarsened: 0 (x) or 1 (y) */
+  int k;   /* virtual threads per real thread */
 } tc;
 
 static const char *const tid_reg[2] = {"tid.x", "tid.y"};
@@ -385,7 +386,7 @@ static int reused_loads(tc *c, int *n_tid) {
   qsort(sorted, (size_t)n, sizeof *sorted, by_int);
   for (int a = 0; a < n; a++) {
     int hit = 0;
-    for (int delta = 1; delta < FACTOR && !hit; delta++) {
+    for (int delta = 1; delta < c->k && !hit; delta++) {
       int f = ks_wx_norm(x, LLVMGetOperand(ld[a], 0), c->dim, delta);
       hit = f >= 0 && bsearch(&f, sorted, (size_t)n, sizeof *sorted, by_int);
     }
@@ -561,9 +562,9 @@ static void set_reqntid(tc *c, unsigned real) {
 /* The lockstep copy from c, the serial copy from sc (c, or the kernel's
  * body before unrolling). */
 static int transform(tc *c, tc *sc) {
-  size_t cells = (size_t)c->ninst * FACTOR + 1;
-  copy lock = {.dst = c->fn, .nk = FACTOR}, serial = {.dst = c->fn, .nk = 1};
-  LLVMValueRef vtid[FACTOR];
+  size_t cells = (size_t)c->ninst * (size_t)c->k + 1;
+  copy lock = {.dst = c->fn, .nk = c->k}, serial = {.dst = c->fn, .nk = 1};
+  LLVMValueRef vtid[FACTOR_MAX];
   lock.map = calloc(cells, sizeof *lock.map);
   serial.map = calloc((size_t)sc->ninst + 1, sizeof *serial.map);
   lock.head = calloc((size_t)c->nb, sizeof *lock.head);
@@ -590,10 +591,10 @@ static int transform(tc *c, tc *sc) {
   LLVMValueRef t =
       LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, NULL, 0, "ks.tc.tid");
   /* K*t + j < B_dim <= 1024: no wrap */
-  LLVMValueRef kt =
-      LLVMBuildNUWMul(c->b, t, LLVMConstInt(c->i32, FACTOR, 0), "ks.tc.kt");
+  LLVMValueRef kt = LLVMBuildNUWMul(
+      c->b, t, LLVMConstInt(c->i32, (unsigned)c->k, 0), "ks.tc.kt");
   LLVMSetNSW(kt, 1);
-  for (int j = 0; j < FACTOR; j++) {
+  for (int j = 0; j < c->k; j++) {
     vtid[j] =
         j ? LLVMBuildNUWAdd(c->b, kt, LLVMConstInt(c->i32, j, 0), "") : kt;
     if (j)
@@ -628,11 +629,11 @@ static int transform(tc *c, tc *sc) {
     LLVMPositionBuilderAtEnd(c->b, slatch);
     LLVMValueRef j1 =
         LLVMBuildNUWAdd(c->b, j, LLVMConstInt(c->i32, 1, 0), "ks.tc.j1");
-    LLVMValueRef latch =
-        LLVMBuildCondBr(c->b,
-                        LLVMBuildICmp(c->b, LLVMIntULT, j1,
-                                      LLVMConstInt(c->i32, FACTOR, 0), ""),
-                        shead, sexit);
+    LLVMValueRef latch = LLVMBuildCondBr(
+        c->b,
+        LLVMBuildICmp(c->b, LLVMIntULT, j1,
+                      LLVMConstInt(c->i32, (unsigned)c->k, 0), ""),
+        shead, sexit);
     if (sc != c && ks_loops_keep_rolled(latch)) {
       rc = ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
       goto done;
@@ -660,7 +661,7 @@ static int transform(tc *c, tc *sc) {
     }
   for (int i = 0; i < nold; i++)
     LLVMDeleteBasicBlock(old[i]);
-  set_reqntid(c, c->s->block[c->dim] / FACTOR);
+  set_reqntid(c, c->s->block[c->dim] / (unsigned)c->k);
 done:
   free(old);
   free(lock.map), free(serial.map), free(lock.head), free(lock.tail);
@@ -718,9 +719,10 @@ static int plus_const(LLVMValueRef a, LLVMValueRef *x, LLVMValueRef *k) {
 
 /* Along y, lane j's row is (K*t + j) + base, and instcombine keeps the
  * constant inside where the inner sum has other uses (or folds it into
- * base as a disjoint or): lane j's row + 1 and lane j+1's row then differ
- * in form, and the loads they share stay apart. After tidy, sums are
- * rewritten with their constants outermost: a disjoint or with a constant
+ * base as a disjoint or, or factors a common shift out of lane 0's row):
+ * lane j's row + 1 and lane j+1's row then differ in form, and the loads
+ * they share stay apart. Before tidy, sums are rewritten with their
+ * constants outermost: a disjoint or with a constant
  * becomes an add, (X + C) + Y becomes (X + Y) + C and (X + C) + D becomes
  * X + (C + D), without poison flags (in modular arithmetic the same value),
  * until no such sum is left; early-cse then merges the lanes' equal rows
@@ -769,6 +771,16 @@ static int float_constants(LLVMModuleRef m, LLVMContextRef lc, LLVMValueRef fn,
   ks_diag_fail(d, KS_EPASS, PASS ": %s", msg);
   LLVMDisposeErrorMessage(msg);
   return 1;
+}
+
+/* Rows per real thread along y: 8 where the block's rows allow (the loads
+ * a column stencil shares grow with the rows), else 4. */
+static int y_factor(const ks_spec *s) {
+  unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
+           bz = s->block[2] ? s->block[2] : 1;
+  return by % FACTOR_MAX == 0 && bx * (by / FACTOR_MAX) * bz >= WARP
+             ? FACTOR_MAX
+             : FACTOR;
 }
 
 /* Why the launch's block rules coarsening along dim out, or NULL. */
@@ -883,7 +895,8 @@ static int serial_source(tc *c, tc *r, tc **sc) {
             .lc = c->lc,
             .b = c->b,
             .i32 = c->i32,
-            .dim = c->dim};
+            .dim = c->dim,
+            .k = c->k};
   int cyclic = 0;
   if (order(r, &cyclic) || number(r))
     return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
@@ -924,11 +937,13 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   static const char no_reuse[] = "no reuse between neighbouring threads";
   if (!why && !xwhy) {
     c.dim = 0;
+    c.k = FACTOR;
     reused = reused_loads(&c, &n_tid);
     xwhy = reused < 0 ? "out of memory" : reused ? NULL : no_reuse;
   }
   if (!why && xwhy && strcmp(xwhy, "out of memory") && by > 1 && !ywhy) {
     c.dim = 1;
+    c.k = y_factor(s);
     reused = reused_loads(&c, &n_tid);
     ywhy = reused < 0 ? "out of memory" : reused ? NULL : no_reuse;
     if (!ywhy)
@@ -956,22 +971,22 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     rc = rc ? rc : transform(&c, sc);
     LLVMDisposeBuilder(c.b);
     ks_tcoarsen_drop_rolled(m, s); /* before tidy, which would work on it */
-    if (!rc)
-      rc = tidy(m, d);
     if (!rc && c.dim)
       rc = float_constants(m, c.lc, fn, d);
+    if (!rc)
+      rc = tidy(m, d);
     if (!rc) {
       if (c.dim)
-        d->coarsen_y = FACTOR;
+        d->coarsen_y = (unsigned)c.k;
       else
-        d->coarsen_x = FACTOR;
+        d->coarsen_x = (unsigned)c.k;
       ks_explain(d, PASS,
                  "coarsened %c by %d: real block %ux%ux%u runs the %u threads "
                  "of the launch; %d of %d loads along tid.%c shared with a "
                  "neighbouring thread%s",
-                 "xy"[c.dim], FACTOR, c.dim ? bx : bx / FACTOR,
-                 c.dim ? by / FACTOR : by, bz, bx * by * bz, reused, n_tid,
-                 "xy"[c.dim],
+                 "xy"[c.dim], c.k, c.dim ? bx : bx / (unsigned)c.k,
+                 c.dim ? by / (unsigned)c.k : by, bz, bx * by * bz, reused,
+                 n_tid, "xy"[c.dim],
                  sc != &c ? "; the serial copy keeps its loops rolled" : "");
     }
   }

@@ -373,9 +373,9 @@ static void window_staging_weighed(void **state) {
 }
 
 /* sepfilter_cols with a 32x8 block: x is ruled out (a real block 8 wide),
- * y is not: each real thread runs 4 rows, the real block is 32x2, the
+ * y is not: each real thread runs 8 rows, the real block is 32x1, the
  * launch substitutes it, and window staging (which handles coarsening
- * along x only) steps aside. */
+ * along x only) steps aside; with a 32x4 block, 4 rows. */
 static void tcoarsen_along_y(void **state) {
   fixture *f = *state;
   ks_launch_bounds b = {.block = {32, 8, 1}};
@@ -383,16 +383,22 @@ static void tcoarsen_along_y(void **state) {
   load(f, "sepfilter_cols");
   assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
   TU_ASSERT_CONTAINS(ks_kernel_explain(k),
-                     "tcoarsen: coarsened y by 4: real block 32x2x1");
+                     "tcoarsen: coarsened y by 8: real block 32x1x1");
   TU_ASSERT_CONTAINS(ks_kernel_explain(k),
-                     "declined window staging: coarsened along y by 4");
+                     "declined window staging: coarsened along y by 8");
   ks_kernel_info info;
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.coarsen_x, 1);
-  assert_int_equal(info.coarsen_y, 4);
+  assert_int_equal(info.coarsen_y, 8);
   assert_int_equal(info.launch_block[0], 32);
-  assert_int_equal(info.launch_block[1], 2);
-  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 32, 2, 1");
+  assert_int_equal(info.launch_block[1], 1);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 32, 1, 1");
+  ks_launch_bounds b4 = {.block = {32, 4, 1}};
+  assert_int_equal(spec1(f, "RADIUS", "8", &b4, &k), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "tcoarsen: coarsened y by 4: real block 32x1x1");
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.coarsen_y, 4);
   /* rows: no reuse along y (each output reads its own row) */
   load(f, "sepfilter_rows");
   assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);

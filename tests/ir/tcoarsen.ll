@@ -10,6 +10,7 @@
 ; RUN: ks_passes_tool --stage tcoarsen --kernel cols --block 32,8 %s | FileCheck %s --check-prefix=COLS
 ; RUN: ks_passes_tool --stage all --kernel cols --block 32,8 %s | FileCheck %s --check-prefix=COLSALL
 ; RUN: ks_passes_tool --stage tcoarsen --kernel cols --block 32,6 %s | FileCheck %s --check-prefix=COLSODD
+; RUN: ks_passes_tool --stage tcoarsen --kernel cols --block 32,4 %s | FileCheck %s --check-prefix=COLS4
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 250 %s | FileCheck %s --check-prefix=ODD
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv %s | FileCheck %s --check-prefix=NOTFIXED
 ; RUN: ks_passes_tool --stage tcoarsen --kernel conv --block 256 --no-pass tcoarsen %s | FileCheck %s --check-prefix=OFF
@@ -60,19 +61,21 @@ target triple = "nvptx64-nvidia-cuda"
 ; ODD: ; explain: tcoarsen: declined conv: block.x 250 is not a multiple of 4
 
 ; A column stencil in a 32x8 block: x is ruled out, y is not: virtual rows
-; 4*tid.y + j, the real block 32x2; after optimize the four lanes' five
-; distinct rows are loaded once each.
-; COLS: ; explain: tcoarsen: coarsened y by 4: real block 32x2x1 runs the 256 threads of the launch; 1 of 2 loads along tid.y shared with a neighbouring thread
+; 8*tid.y + j, the real block 32x1; after optimize the eight lanes' nine
+; distinct rows are loaded once each. A 32x4 block: 4 rows per thread.
+; COLS: ; explain: tcoarsen: coarsened y by 8: real block 32x1x1 runs the 256 threads of the launch; 1 of 2 loads along tid.y shared with a neighbouring thread
 ; COLS-LABEL: define void @cols(
 ; COLS: %ks.tc.tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
-; COLS: %ks.tc.kt = shl nuw nsw i32 %ks.tc.tid, 2
+; COLS: %ks.tc.kt = shl nuw nsw i32 %ks.tc.tid, 3
 ; COLS: !{ptr @cols, !"reqntidx", i32 32}
-; COLS: !{ptr @cols, !"reqntidy", i32 2}
+; COLS: !{ptr @cols, !"reqntidy", i32 1}
+; COLS4: ; explain: tcoarsen: coarsened y by 4: real block 32x1x1
+; COLS4: !{ptr @cols, !"reqntidy", i32 1}
 ; COLSALL-LABEL: define void @cols(
 ; COLSALL: ks.tc.lock
-; COLSALL-COUNT-5: load float, ptr
+; COLSALL-COUNT-9: load float, ptr
 ; COLSALL-NOT: load float
-; COLSALL-COUNT-4: store float
+; COLSALL-COUNT-8: store float
 ; COLSALL: ks.tc.serial
 ; COLSODD: ; explain: tcoarsen: declined cols: a real block 8 wide would spread each warp over several rows (block.x of at least 128 wanted); along y: block.y 6 is not a multiple of 4
 ; NOTFIXED: ; explain: tcoarsen: declined conv: block size not fixed
