@@ -54,10 +54,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; XY: !{ptr @conv, !"reqntidx", i32 32}
 ; XY: !{ptr @conv, !"reqntidy", i32 2}
 
-; A 2-D block whose real rows would be narrower than a warp is declined;
-; along y, conv has no reuse.
-; NARROW: ; explain: tcoarsen: declined conv: a real block 8 wide would spread each warp over several rows (block.x of at least 128 wanted); along y: no reuse between neighbouring threads
-; NARROW-NOT: coarsened
+; A 2-D block whose real rows are narrower than a warp is coarsened too
+; (each warp spans rows; the lanes' loads are merged all the same).
+; NARROW: ; explain: tcoarsen: coarsened x by 4: real block 8x8x1 runs the 256 threads of the launch; 2 of 3 loads along tid.x
+; NARROW: !{ptr @conv, !"reqntidx", i32 8}
 ; ODD: ; explain: tcoarsen: declined conv: block.x 250 is not a multiple of 4
 
 ; A column stencil in a 32x8 block: x is ruled out, y is not: virtual rows
@@ -77,7 +77,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; COLSALL-NOT: load float
 ; COLSALL-COUNT-8: store float
 ; COLSALL: ks.tc.serial
-; COLSODD: ; explain: tcoarsen: declined cols: a real block 8 wide would spread each warp over several rows (block.x of at least 128 wanted); along y: block.y 6 is not a multiple of 4
+; COLSODD: ; explain: tcoarsen: declined cols: no reuse between neighbouring threads; along y: block.y 6 is not a multiple of 4
 ; NOTFIXED: ; explain: tcoarsen: declined conv: block size not fixed
 ; OFF: ; explain: tcoarsen: switched off
 ; OFF-NOT: ks.tc
