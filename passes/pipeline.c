@@ -312,14 +312,15 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
   return 0;
 }
 
-int ks_pipeline_run(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
-                    const ks_spec *s, ks_diag *d) {
+/* Runs the stages from `first` on. */
+static int run_from(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                    const ks_spec *s, ks_diag *d, size_t first) {
   int check = verify_stages();
   size_t loops = stage_index("loops"), rp = stage_index("regpressure");
   int control = !(s->disabled & (1u << rp));
   LLVMModuleRef saved = NULL;
   size_t explain_at = 0;
-  for (size_t i = 0; i < NSTAGES; i++) {
+  for (size_t i = first; i < NSTAGES; i++) {
     if (i == loops && control && has_loops(*mp, s)) {
       saved = LLVMCloneModule(*mp);
       explain_at = d->explain_len;
@@ -350,4 +351,30 @@ fail:
   if (saved)
     LLVMDisposeModule(saved);
   return 1;
+}
+
+int ks_pipeline_run(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                    const ks_spec *s, ks_diag *d) {
+  return run_from(mp, tm, s, d, 0);
+}
+
+/* The stages before bind see the template alone: no value, block, bound,
+ * pass switch or target attribute of a request has reached the module yet,
+ * and their LLVM passes depend on nothing else but tm. */
+int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d) {
+  const ks_spec none = {0};
+  int check = verify_stages();
+  for (size_t i = 0; i < stage_index("bind"); i++)
+    if (run_stage(m, tm, &none, d, i, 0, check))
+      return 1;
+  return 0;
+}
+
+int ks_pipeline_run_prepared(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                             const ks_spec *s, ks_diag *d) {
+  return run_from(mp, tm, s, d, stage_index("bind"));
+}
+
+int ks_pipeline_prepared_stage(const char *name) {
+  return name && stage_index(name) < stage_index("bind");
 }
