@@ -274,10 +274,11 @@ int ks_pipeline_run(LLVMModuleRef *m, LLVMTargetMachineRef tm, const ks_spec *s,
 
 /* The same in two parts, for running the first once per template:
  * ks_pipeline_prepare runs the stages that depend on the template alone
- * (input, inline: those before bind) on m; ks_pipeline_run_prepared runs
- * the rest on (a copy of) such a module. Together they do what
- * ks_pipeline_run does, but for s->dump_stage naming a stage of the first
- * part (ks_pipeline_prepared_stage), which ks_pipeline_run_prepared never
+ * (input, inline: those before bind) and SROA on m; ks_pipeline_run_prepared
+ * runs the rest on (a copy of) such a module. Together they give the same
+ * PTX as ks_pipeline_run for the built-in templates (tools/ptx_identity.sh),
+ * but for s->dump_stage naming a stage of the first part
+ * (ks_pipeline_prepared_stage), which ks_pipeline_run_prepared never
  * dumps. */
 int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d);
 int ks_pipeline_run_prepared(LLVMModuleRef *m, LLVMTargetMachineRef tm,
