@@ -38,7 +38,7 @@ n=0
 grid | while read -r t p lo mid def hi blk; do
   bl=""
   [ "$blk" != - ] && bl="--block $blk"
-  for np in none tcoarsen coarsen smem_promote const_promote regpressure; do
+  for np in none tcoarsen coarsen gcoarsen smem_promote const_promote regpressure; do
     npo=""
     [ "$np" != none ] && npo="--no-pass $np"
     for v in $lo $mid $def $hi; do
