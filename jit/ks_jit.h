@@ -158,6 +158,29 @@ struct ks_template {
 /* Index of kernel name in t (NULL: the only one), or -1 with a message. */
 long ks_jit_kernel_index(const ks_template *t, const char *name);
 
+/* A template parsed into an LLVM context of its own, the stages before
+ * bind run on it (ks_pipeline_prepare) for one target: what every
+ * specialization of the template for that target starts from, as a copy
+ * (LLVMCloneModule) in the same context. Borrowed from a process-wide pool
+ * by one compile at a time, like target machines: ks_jit_tpl_get hands out
+ * a free one for (t, a, ptx), else a fresh context with prepared NULL and
+ * diag cleared, for the caller to parse and prepare into; ks_jit_tpl_put
+ * gives it back (reuse 0 after a failure: it is then disposed of). A
+ * context is retired after some compiles, since every compile leaves
+ * constants and metadata in it. */
+typedef struct ks_jit_tpl {
+  LLVMContextRef c;
+  char *diag; /* c's diagnostic sink, KS_IR_DIAG_CAP bytes */
+  LLVMModuleRef prepared;
+  uint64_t hash[2]; /* the template's */
+  const ks_arch *arch;
+  unsigned ptx;
+  unsigned uses;
+} ks_jit_tpl;
+ks_status ks_jit_tpl_get(const ks_template *t, const ks_arch *a, unsigned ptx,
+                         ks_jit_tpl *out);
+void ks_jit_tpl_put(ks_jit_tpl *t, int reuse);
+
 /* ---- kernel and cache (specialize.c, cache.c) --------------------------- */
 
 /* Sets info's coarsen_x and coarsen_y (0 or 1: none) and launch_block from

@@ -508,32 +508,72 @@ static ks_status check_memory(const ks_ctx *ctx, const ks_template *t,
   return KS_OK;
 }
 
+/* The module to specialize, in *m: a copy of the prepared template
+ * (ks_pipeline_prepare) from tp, preparing it first in a context fresh from
+ * the pool; *prepared is 1 then. With a dump of a stage that preparing
+ * runs, the template parsed afresh instead (*prepared 0), for the whole
+ * pipeline. d gets the preparing stages' times and failure. */
+static ks_status start(const ks_template *t, const request *r,
+                       LLVMTargetMachineRef tm, ks_jit_tpl *tp,
+                       LLVMModuleRef *m, int *prepared, ks_diag *d) {
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  int whole = ks_pipeline_prepared_stage(r->spec.dump_stage);
+  *m = NULL;
+  *prepared = !whole;
+  if (tp->prepared && !whole) {
+    *m = LLVMCloneModule(tp->prepared);
+    return *m ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+  }
+  LLVMModuleRef p = NULL;
+  ks_status s = ks_ir_parse(tp->c, t->bitcode, t->len, t->name, &p, err, cap);
+  if (s != KS_OK)
+    return s;
+  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(p, dl);
+  LLVMDisposeTargetData(dl);
+  LLVMSetTarget(p, "nvptx64-nvidia-cuda");
+  if (whole) {
+    *m = p;
+    return KS_OK;
+  }
+  if (ks_pipeline_prepare(p, tm, d)) {
+    LLVMDisposeModule(p);
+    return KS_EPASS; /* d says why */
+  }
+  tp->prepared = p;
+  *m = LLVMCloneModule(p);
+  return *m ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
+}
+
 /* Runs the pipeline and codegen on a private copy of the template. */
 static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
                          ks_kernel *k) {
-  char diag[KS_IR_DIAG_CAP];
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
   ks_diag d = {0};
-  LLVMContextRef c = ks_ir_context_create(diag);
   LLVMModuleRef m = NULL;
   ks_jit_tm jtm = {0};
-  ks_status s = ks_ir_parse(c, t->bitcode, t->len, t->name, &m, err, cap);
-  if (s != KS_OK)
-    goto done;
-  s = ks_jit_tm_get(ctx->arch, ctx->ptx_isa, &jtm);
-  if (s != KS_OK)
-    goto done;
-  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(jtm.tm);
-  LLVMSetModuleDataLayout(m, dl);
-  LLVMDisposeTargetData(dl);
-  LLVMSetTarget(m, "nvptx64-nvidia-cuda");
-  if (ks_pipeline_run(&m, jtm.tm, &r->spec, &d)) {
+  ks_jit_tpl tp = {0};
+  int prepared = 0;
+  ks_status s = ks_jit_tm_get(ctx->arch, ctx->ptx_isa, &jtm);
+  if (s == KS_OK)
+    s = ks_jit_tpl_get(t, ctx->arch, ctx->ptx_isa, &tp);
+  if (s == KS_OK)
+    s = start(t, r, jtm.tm, &tp, &m, &prepared, &d);
+  if (s == KS_OK &&
+      (prepared ? ks_pipeline_run_prepared(&m, jtm.tm, &r->spec, &d)
+                : ks_pipeline_run(&m, jtm.tm, &r->spec, &d)))
+    s = KS_EPASS;
+  if (s != KS_OK && d.msg[0]) {
     /* "stage: what" -> "stage: template: what" */
     int n = (int)strcspn(d.msg, ":");
     s = ks_jit_fail(d.status, "%.*s: %s%s", n, d.msg, t->name, d.msg + n);
     goto done;
   }
+  if (s != KS_OK)
+    goto done;
+  const char *diag = tp.diag;
   if (diag[0]) {
     s = ks_jit_fail(KS_EPASS, "optimize: %s: %s", t->name, diag);
     goto done;
@@ -567,7 +607,7 @@ done:
   ks_jit_tm_put(ctx->arch, ctx->ptx_isa, jtm, s == KS_OK);
   if (m)
     LLVMDisposeModule(m);
-  LLVMContextDispose(c);
+  ks_jit_tpl_put(&tp, s == KS_OK);
   return s;
 }
 

@@ -262,7 +262,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 15
+#define KS_PIPELINE_VERSION 16
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register
@@ -271,5 +271,19 @@ int ks_pipeline_stage_optional(size_t i);
  * disposed of). */
 int ks_pipeline_run(LLVMModuleRef *m, LLVMTargetMachineRef tm, const ks_spec *s,
                     ks_diag *d);
+
+/* The same in two parts, for running the first once per template:
+ * ks_pipeline_prepare runs the stages that depend on the template alone
+ * (input, inline: those before bind) and SROA on m; ks_pipeline_run_prepared
+ * runs the rest on (a copy of) such a module. Together they give the same
+ * PTX as ks_pipeline_run for the built-in templates (tools/ptx_identity.sh),
+ * but for s->dump_stage naming a stage of the first part
+ * (ks_pipeline_prepared_stage), which ks_pipeline_run_prepared never
+ * dumps. */
+int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d);
+int ks_pipeline_run_prepared(LLVMModuleRef *m, LLVMTargetMachineRef tm,
+                             const ks_spec *s, ks_diag *d);
+/* Is stage `name` one of those ks_pipeline_prepare runs? */
+int ks_pipeline_prepared_stage(const char *name);
 
 #endif /* KS_PASSES_H */

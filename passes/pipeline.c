@@ -63,13 +63,23 @@
  *   cgscc(function-attrs)  readonly on pointer arguments: with __restrict__
  *                         that is what gives ld.global.nc
  *   globaldce             helpers the inliner left behind
+ *   sroa, div-rem-pairs   local arrays whose indices unrolling made
+ *                         constant; x % y next to x / y (a division saved)
+ * O3's second sccp, bdce, adce and dse were here too. Over 33 requests of
+ * tools/ptx_identity.sh's grid, sccp, adce and dse changed nothing (opt
+ * -print-changed), bdce only reduce_sum's IR, which the later passes make
+ * up for; without the four, the PTX of the whole grid (every built-in
+ * template, bound at its range ends and default, generic, each optional
+ * pass off) is the same, 3-4% of a specialization sooner (conv1d 78.9 ->
+ * 76.3 M instructions). Without the second instcombine or
+ * correlated-propagation it is not: they stay.
  * Codegen's own IR passes (infer-address-spaces, the load/store vectorizer,
  * straight-line strength reduction, early-cse) run after this. */
 #define OPTIMIZE_PASSES                                                        \
   "function(nvvm-reflect,nvvm-intr-range,simplifycfg,sroa,early-cse<memssa>,"  \
   "sccp,instcombine<no-verify-fixpoint>,simplifycfg,correlated-propagation,"   \
-  "constraint-elimination,sccp,bdce,instcombine<no-verify-fixpoint>,"          \
-  "correlated-propagation,adce,dse,loop-mssa(licm),simplifycfg,"               \
+  "constraint-elimination,instcombine<no-verify-fixpoint>,"                    \
+  "correlated-propagation,loop-mssa(licm),simplifycfg,"                        \
   "loop-unroll<O3>,infer-alignment,instcombine<no-verify-fixpoint>,"           \
   "div-rem-pairs),cgscc(function-attrs),globaldce"
 
@@ -312,14 +322,15 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
   return 0;
 }
 
-int ks_pipeline_run(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
-                    const ks_spec *s, ks_diag *d) {
+/* Runs the stages from `first` on. */
+static int run_from(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                    const ks_spec *s, ks_diag *d, size_t first) {
   int check = verify_stages();
   size_t loops = stage_index("loops"), rp = stage_index("regpressure");
   int control = !(s->disabled & (1u << rp));
   LLVMModuleRef saved = NULL;
   size_t explain_at = 0;
-  for (size_t i = 0; i < NSTAGES; i++) {
+  for (size_t i = first; i < NSTAGES; i++) {
     if (i == loops && control && has_loops(*mp, s)) {
       saved = LLVMCloneModule(*mp);
       explain_at = d->explain_len;
@@ -350,4 +361,47 @@ fail:
   if (saved)
     LLVMDisposeModule(saved);
   return 1;
+}
+
+int ks_pipeline_run(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                    const ks_spec *s, ks_diag *d) {
+  return run_from(mp, tm, s, d, 0);
+}
+
+/* The stages before bind see the template alone: no value, block, bound,
+ * pass switch or target attribute of a request has reached the module yet,
+ * and their LLVM passes depend on nothing else but tm. Of the canonicalize
+ * stage, SROA runs here too, ahead of bind: it promotes the template's
+ * locals whatever values are bound later (a local array indexed by a
+ * parameter is left for the stage's own sroa, after bind, as before). The
+ * same PTX for every built-in template over tools/ptx_identity.sh's grid,
+ * and the stage's own sroa finds little left (transpose: 8.31 -> 8.06 M
+ * instructions a specialization). early-cse could move too (same PTX, no
+ * faster), simplifycfg not (conv1d's and stencil1d's PTX change). Its time
+ * counts as the canonicalize stage's. */
+#define PREPARE_PASSES "function(sroa)"
+
+int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d) {
+  const ks_spec none = {0};
+  int check = verify_stages();
+  for (size_t i = 0; i < stage_index("bind"); i++)
+    if (run_stage(m, tm, &none, d, i, 0, check))
+      return 1;
+  size_t canon = stage_index("canonicalize");
+  stage pre = stages[canon];
+  pre.llvm_passes = PREPARE_PASSES;
+  double t0 = now_ms();
+  if (run_llvm(m, tm, &pre, d) || (check && verify(m, &pre, d)))
+    return 1;
+  d->stage_ms[canon] += now_ms() - t0;
+  return 0;
+}
+
+int ks_pipeline_run_prepared(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
+                             const ks_spec *s, ks_diag *d) {
+  return run_from(mp, tm, s, d, stage_index("bind"));
+}
+
+int ks_pipeline_prepared_stage(const char *name) {
+  return name && stage_index(name) < stage_index("bind");
 }

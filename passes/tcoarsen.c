@@ -430,6 +430,23 @@ static LLVMValueRef mapped(const tc *c, const copy *k, int lane,
   return i < 0 ? v : k->map[(size_t)lane * (size_t)c->ninst + (size_t)i];
 }
 
+/* Is lane l's copy of i lane 0's: the same operands, no write, no phi?
+ * The lanes' copies of an instruction are adjacent, so a load reads what
+ * lane 0's read (a write of another thread in between would race). CSE
+ * would merge the copies after tidy's instcombine; not making them spares
+ * both (conv1d: its taps f[k] and their addresses, the same in every lane;
+ * 1.3 M instructions a specialization, the same PTX). */
+static int same_in_lanes(const tc *c, const copy *k, int l, LLVMValueRef i) {
+  if (writes(i) || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
+    return 0;
+  for (int o = 0; o < LLVMGetNumOperands(i); o++) {
+    LLVMValueRef v = LLVMGetOperand(i, (unsigned)o);
+    if (mapped(c, k, l, v) != mapped(c, k, 0, v))
+      return 0;
+  }
+  return 1;
+}
+
 /* Copies the blocks of c->fn (reverse post-order: a value's definition is
  * copied before its uses but for phis, completed at the end) into k->dst,
  * each instruction once per lane. A loop's latch gets a new loop ID that
@@ -459,6 +476,8 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
           r = LLVMConstInt(LLVMTypeOf(i), bd, 0);
         else if (LLVMIsAPHINode(i))
           r = LLVMBuildPhi(c->b, LLVMTypeOf(i), "");
+        else if (l > 0 && same_in_lanes(c, k, l, i))
+          r = out[0];
         else {
           r = LLVMInstructionClone(i);
           LLVMInsertIntoBuilder(c->b, r);

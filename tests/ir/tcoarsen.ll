@@ -27,6 +27,7 @@
 ; RUN: ks_passes_tool --stage unroll --kernel convloop --block 256 --no-pass tcoarsen %s | FileCheck %s --check-prefix=NOKEEP
 ; RUN: ks_passes_tool --stage unroll --kernel convloop --block 250 %s | FileCheck %s --check-prefix=NOKEEP
 ; RUN: ks_passes_tool --stage tcoarsen --kernel convloop --block 32,8 %s | FileCheck %s --check-prefix=NOKEEP
+; RUN: ks_passes_tool --stage tcoarsen --kernel uniform --block 256 %s | FileCheck %s --check-prefix=UNIFORM
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -275,6 +276,38 @@ entry:
   br i1 %big, label %more, label %exit
 more:
   store float %b, ptr %py, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+; What the four lanes compute alike is computed once (the guard on m, the
+; tap f[0]): a branch on such a value cannot diverge, so no serial copy is
+; needed; an update of memory is not merged: four atomics, one a lane.
+; UNIFORM: ; explain: tcoarsen: coarsened x by 4
+; UNIFORM-LABEL: define void @uniform(
+; UNIFORM-NOT: ks.tc.lock0.agree
+; UNIFORM-NOT: ks.tc.serial
+; UNIFORM-COUNT-4: atomicrmw add ptr %cnt, i32 1
+; UNIFORM-NOT: atomicrmw
+; UNIFORM: ret void
+define void @uniform(ptr %x, ptr %f, ptr %y, ptr %cnt, i32 %m) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ok = icmp sgt i32 %m, 0
+  br i1 %ok, label %body, label %exit
+body:
+  %e0 = zext i32 %t to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %e0
+  %p1 = getelementptr inbounds float, ptr %p0, i64 1
+  %x0 = load float, ptr %p0, align 4
+  %x1 = load float, ptr %p1, align 4
+  %f0 = load float, ptr %f, align 4
+  %a0 = fmul float %x0, %f0
+  %s = fadd float %a0, %x1
+  %py = getelementptr inbounds float, ptr %y, i64 %e0
+  store float %s, ptr %py, align 4
+  %old = atomicrmw add ptr %cnt, i32 1 monotonic
   br label %exit
 exit:
   ret void
