@@ -35,6 +35,7 @@
  * barrier or shared memory of its own.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -267,13 +268,14 @@ static LLVMValueRef elem_ptr(LLVMBuilderRef b, LLVMValueRef arr,
   return LLVMBuildGEP2(b, elem, arr, &idx, 1, "");
 }
 
-/* The real block in the launch-bound annotations: reqntidy = rows. */
-static void set_reqntidy(xctx *c, unsigned rows) {
+/* The real block in the launch-bound annotations: reqntidy = rows. 1: out
+ * of memory. */
+static int set_reqntidy(xctx *c, unsigned rows) {
   const char *nm = "nvvm.annotations";
   unsigned n = LLVMGetNamedMetadataNumOperands(c->m, nm);
-  LLVMValueRef ops[64];
-  if (n > 64)
-    n = 64;
+  LLVMValueRef *ops = calloc((size_t)n + 1, sizeof *ops);
+  if (!ops)
+    return 1;
   LLVMGetNamedMetadataOperands(c->m, nm, ops);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(c->m));
   for (unsigned i = 0; i < n; i++) {
@@ -287,6 +289,8 @@ static void set_reqntidy(xctx *c, unsigned rows) {
       LLVMReplaceMDNodeOperandWith(
           ops[i], 2, LLVMValueAsMetadata(LLVMConstInt(i32, rows, 0)));
   }
+  free(ops);
+  return 0;
 }
 
 /* k > 1: the real block is t x t/k, and real thread (a, b) runs the
@@ -420,7 +424,8 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
                         PASS ": store exchange could not rebuild an address");
   LLVMInstructionEraseFromParent(c->store);
   if (k > 1) {
-    set_reqntidy(c, rows);
+    if (set_reqntidy(c, rows))
+      return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
     c->d->coarsen_y = k;
     ks_explain(c->d, PASS,
                "exchanged %s: stores of a %ux%u block go through a shared tile "
