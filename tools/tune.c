@@ -388,10 +388,13 @@ static void print_table(const tool *o, const ks_tune_result *r,
     point_text(o, &b->point, pt, sizeof pt);
     printf("best: #%ld %s threads=%u: %.4f ms (IQR %.4f)", r->best, pt,
            b->point.threads, b->median, b->q3 - b->q1);
-    if (def && def->cls == KS_TUNE_MEASURED)
+    if (def && def->cls == KS_TUNE_MEASURED) {
       printf("; default (no bounds, %u threads): %.4f ms, gain %.1f%%",
              def->point.threads, def->median,
              100.0 * (def->median - b->median) / def->median);
+      if (def->median < b->median)
+        printf("; no variant beat the default: keep it");
+    }
     printf("\n");
   } else {
     printf("best: none (no variant measured)\n");
