@@ -372,9 +372,10 @@ static void window_staging_weighed(void **state) {
   TU_ASSERT_CONTAINS(ptx_of(k), "bar.sync");
 }
 
-/* sepfilter_cols with a 32x8 block: x finds no reuse, y does: each real thread runs 8 rows, the real block is 32x1, the
- * launch substitutes it, and window staging (which handles coarsening
- * along x only) steps aside; with a 32x4 block, 4 rows. */
+/* sepfilter_cols with a 32x8 block: x finds no reuse, y does: each real thread
+ * runs 8 rows, the real block is 32x1, the launch substitutes it, and window
+ * staging (which handles coarsening along x only) steps aside; with a 32x4
+ * block, 4 rows. */
 static void tcoarsen_along_y(void **state) {
   fixture *f = *state;
   ks_launch_bounds b = {.block = {32, 8, 1}};
