@@ -79,14 +79,6 @@ typedef struct vset {
   unsigned cap; /* a power of two */
 } vset;
 
-static unsigned hash_ptr(const void *p) {
-  uint64_t v = (uint64_t)(uintptr_t)p;
-  v ^= v >> 33;
-  v *= 0xff51afd7ed558ccdull;
-  v ^= v >> 33;
-  return (unsigned)v;
-}
-
 static int vset_init(vset *s, unsigned n) {
   s->cap = 16;
   while (s->cap < 2 * n + 2)
@@ -96,7 +88,8 @@ static int vset_init(vset *s, unsigned n) {
 }
 
 static int vset_has(const vset *s, LLVMValueRef v) {
-  for (unsigned h = hash_ptr(v) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
+  for (unsigned h = ks_ir_hash_ptr(v) & (s->cap - 1);;
+       h = (h + 1) & (s->cap - 1)) {
     if (!s->slot[h])
       return 0;
     if (s->slot[h] == v)
@@ -106,7 +99,7 @@ static int vset_has(const vset *s, LLVMValueRef v) {
 
 /* Adds v; 1 when it was new. The set is sized for every instruction. */
 static int vset_add(vset *s, LLVMValueRef v) {
-  unsigned h = hash_ptr(v) & (s->cap - 1);
+  unsigned h = ks_ir_hash_ptr(v) & (s->cap - 1);
   for (; s->slot[h]; h = (h + 1) & (s->cap - 1))
     if (s->slot[h] == v)
       return 0;

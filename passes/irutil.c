@@ -1,9 +1,14 @@
 /*
  * irutil.c - small questions about IR that several passes ask: what a call
  * calls, whether it may touch memory a kernel shares, what object a
- * pointer comes from.
+ * pointer comes from, how much shared memory a module has; and the
+ * launch-bound annotation that coarsening passes rewrite.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <llvm-c/Target.h>
 
 #include "passes/ks_passes.h"
 
@@ -39,4 +44,53 @@ LLVMValueRef ks_ir_base_of(LLVMValueRef p) {
     p = LLVMGetOperand(p, 0);
   }
   return p;
+}
+
+int ks_ir_is_barrier(LLVMValueRef i) {
+  if (!LLVMIsACallInst(i))
+    return 0;
+  const char *n = ks_ir_callee_name(i);
+  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
+         !strncmp(n, "llvm.nvvm.bar.", 14);
+}
+
+unsigned ks_ir_shared_globals(LLVMModuleRef m) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned long long n = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
+      n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+  return (unsigned)n;
+}
+
+int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n) {
+  const char *nm = "nvvm.annotations";
+  const char *want = dim ? "reqntidy" : "reqntidx";
+  unsigned count = LLVMGetNamedMetadataNumOperands(m, nm);
+  LLVMValueRef *ops = calloc((size_t)count + 1, sizeof *ops);
+  if (!ops)
+    return 1;
+  LLVMGetNamedMetadataOperands(m, nm, ops);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  for (unsigned i = 0; i < count; i++) {
+    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
+      continue;
+    LLVMValueRef o[3];
+    LLVMGetMDNodeOperands(ops[i], o);
+    unsigned len = 0;
+    const char *key = o[1] ? LLVMGetMDString(o[1], &len) : NULL;
+    if (o[0] == fn && key && len == 8 && !memcmp(key, want, 8))
+      LLVMReplaceMDNodeOperandWith(
+          ops[i], 2, LLVMValueAsMetadata(LLVMConstInt(i32, n, 0)));
+  }
+  free(ops);
+  return 0;
+}
+
+unsigned ks_ir_hash_ptr(const void *p) {
+  uint64_t v = (uint64_t)(uintptr_t)p;
+  v ^= v >> 33;
+  v *= 0xff51afd7ed558ccdull;
+  v ^= v >> 33;
+  return (unsigned)v;
 }

@@ -94,6 +94,17 @@ const char *ks_ir_callee_name(LLVMValueRef call);
 int ks_ir_pure_call(LLVMValueRef call);
 /* The object a pointer is derived from, through GEPs and casts. */
 LLVMValueRef ks_ir_base_of(LLVMValueRef p);
+/* Is i a call of a block-wide barrier (llvm.nvvm.barrier*, llvm.nvvm.bar.*)? */
+int ks_ir_is_barrier(LLVMValueRef i);
+/* Bytes of all the shared-memory (address space 3) globals of m, without
+ * padding: the passes' budget (ks_ir_shared_bytes, in ir/, is the exact
+ * static shared memory of one kernel). */
+unsigned ks_ir_shared_globals(LLVMModuleRef m);
+/* Sets fn's launch-bound annotation reqntid<dim> ("x", "y") to n, the real
+ * block after coarsening. 1: out of memory. */
+int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
+/* A hash of a pointer, for open addressing over IR values. */
+unsigned ks_ir_hash_ptr(const void *p);
 
 /* ---- bind.c ------------------------------------------------------------ */
 

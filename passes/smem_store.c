@@ -64,11 +64,6 @@ static int is_sreg(const char *n) {
   return !strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24);
 }
 
-static int is_barrier(const char *n) {
-  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
-         !strncmp(n, "llvm.nvvm.bar.", 14);
-}
-
 static unsigned addrspace_of(LLVMValueRef p) {
   return LLVMGetPointerAddressSpace(LLVMTypeOf(p));
 }
@@ -98,7 +93,7 @@ static const char *hazard(LLVMValueRef i, char *buf, size_t cap) {
     return "its control flow may leave early";
   case LLVMCall: {
     const char *n = ks_ir_callee_name(i);
-    if (is_barrier(n))
+    if (ks_ir_is_barrier(i))
       return "it has barriers";
     if (is_sreg(n) || ks_ir_pure_call(i))
       return NULL;
@@ -209,15 +204,6 @@ static const char *check_cfg(xctx *c) {
   return NULL;
 }
 
-static unsigned used_shared(LLVMModuleRef m) {
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  unsigned long long n = 0;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
-      n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
-  return (unsigned)n;
-}
-
 static const char *what_of(LLVMValueRef p, char *buf, size_t cap) {
   LLVMValueRef base = ks_ir_base_of(p);
   size_t len = 0;
@@ -266,31 +252,6 @@ static LLVMValueRef shared_array(LLVMModuleRef m, LLVMTypeRef elem, unsigned n,
 static LLVMValueRef elem_ptr(LLVMBuilderRef b, LLVMValueRef arr,
                              LLVMTypeRef elem, LLVMValueRef idx) {
   return LLVMBuildGEP2(b, elem, arr, &idx, 1, "");
-}
-
-/* The real block in the launch-bound annotations: reqntidy = rows. 1: out
- * of memory. */
-static int set_reqntidy(xctx *c, unsigned rows) {
-  const char *nm = "nvvm.annotations";
-  unsigned n = LLVMGetNamedMetadataNumOperands(c->m, nm);
-  LLVMValueRef *ops = calloc((size_t)n + 1, sizeof *ops);
-  if (!ops)
-    return 1;
-  LLVMGetNamedMetadataOperands(c->m, nm, ops);
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(c->m));
-  for (unsigned i = 0; i < n; i++) {
-    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
-      continue;
-    LLVMValueRef o[3];
-    LLVMGetMDNodeOperands(ops[i], o);
-    unsigned len = 0;
-    const char *key = o[1] ? LLVMGetMDString(o[1], &len) : NULL;
-    if (o[0] == c->fn && key && len == 8 && !memcmp(key, "reqntidy", 8))
-      LLVMReplaceMDNodeOperandWith(
-          ops[i], 2, LLVMValueAsMetadata(LLVMConstInt(i32, rows, 0)));
-  }
-  free(ops);
-  return 0;
 }
 
 /* k > 1: the real block is t x t/k, and real thread (a, b) runs the
@@ -424,7 +385,7 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
                         PASS ": store exchange could not rebuild an address");
   LLVMInstructionEraseFromParent(c->store);
   if (k > 1) {
-    if (set_reqntidy(c, rows))
+    if (ks_ir_set_reqntid(c->m, c->fn, 1, rows))
       return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
     c->d->coarsen_y = k;
     ks_explain(c->d, PASS,
@@ -475,6 +436,7 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!along_y || along_x)
     goto out; /* not strided the way an exchange fixes */
   unsigned need = (block[0] + 1) * block[0] * (c.size + 4);
+  unsigned have = ks_ir_shared_globals(m);
   if (block[0] != block[1] || block[2] != 1) {
     ks_explain(d, PASS, "declined exchange of %s: block %ux%ux%u is not square",
                c.what, block[0], block[1], block[2]);
@@ -498,10 +460,10 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     ks_explain(d, PASS, "declined exchange of %s: not a void kernel", c.what);
   } else if ((why = check_cfg(&c)) != NULL) {
     ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
-  } else if (used_shared(m) + need > MAX_EXCHANGE) {
+  } else if (have + need > MAX_EXCHANGE) {
     ks_explain(d, PASS,
                "declined exchange of %s: %u bytes of shared memory over %u",
-               c.what, need, MAX_EXCHANGE - used_shared(m));
+               c.what, need, MAX_EXCHANGE - have);
   } else {
     rc = transform(&c, x, rows_per_thread(&c));
   }

@@ -428,20 +428,12 @@ static int hazard(LLVMValueRef i) {
   }
 }
 
-static int is_barrier(LLVMValueRef i) {
-  if (!LLVMIsACallInst(i))
-    return 0;
-  const char *n = ks_ir_callee_name(i);
-  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
-         !strncmp(n, "llvm.nvvm.bar.", 14);
-}
-
 static LLVMValueRef find_barrier(LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i))
-      if (is_barrier(i))
+      if (ks_ir_is_barrier(i))
         return i;
   return NULL;
 }
@@ -955,15 +947,6 @@ static int guard_k(wctx *c, wgroup *g) {
 
 /* ---- the tile --------------------------------------------------------------
  */
-
-static unsigned used_shared(LLVMModuleRef m) {
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  unsigned long long n = 0;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
-      n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
-  return (unsigned)n;
-}
 
 /* Rows of the tile and their stride: the window along x gives one row per
  * tid.y, padded so that a warp spanning rows reads distinct banks; along y,
@@ -1497,7 +1480,7 @@ static void weigh(wctx *c, wgroup *g) {
 
 static int run(wctx *c) {
   int barrier = find_barrier(c->fn) != NULL, any = 0;
-  unsigned total = used_shared(c->m);
+  unsigned total = ks_ir_shared_globals(c->m);
   for (int i = 0; i < c->ng; i++)
     analyze(c, &c->g[i], barrier, &total);
   for (int i = 0; i < c->ng; i++) {

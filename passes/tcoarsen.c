@@ -175,16 +175,8 @@ static int bb_index(const tc *c, LLVMBasicBlockRef bb) {
   return -1;
 }
 
-static unsigned hash_ptr(const void *p) {
-  uint64_t v = (uint64_t)(uintptr_t)p;
-  v ^= v >> 33;
-  v *= 0xff51afd7ed558ccdull;
-  v ^= v >> 33;
-  return (unsigned)v;
-}
-
 static int inst_index(const tc *c, LLVMValueRef v) {
-  unsigned h = hash_ptr(v) & (unsigned)(c->nslot - 1);
+  unsigned h = ks_ir_hash_ptr(v) & (unsigned)(c->nslot - 1);
   for (;; h = (h + 1) & (unsigned)(c->nslot - 1)) {
     int s = c->slot[h];
     if (!s)
@@ -257,7 +249,7 @@ static int number(tc *c) {
   for (int b = 0; b < c->nb; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[b]); i;
          i = LLVMGetNextInstruction(i)) {
-      unsigned h = hash_ptr(i) & (unsigned)(c->nslot - 1);
+      unsigned h = ks_ir_hash_ptr(i) & (unsigned)(c->nslot - 1);
       while (c->slot[h])
         h = (h + 1) & (unsigned)(c->nslot - 1);
       c->inst[c->ninst] = i;
@@ -553,31 +545,6 @@ static int emit_copy(tc *c, copy *k, const char *tag) {
   return 0;
 }
 
-/* The real block in the launch-bound annotations: reqntidx B_x/K (or
- * reqntidy B_y/K). */
-static void set_reqntid(tc *c, unsigned real) {
-  const char *want = c->dim ? "reqntidy" : "reqntidx";
-  const char *nm = "nvvm.annotations";
-  unsigned n = LLVMGetNamedMetadataNumOperands(c->m, nm);
-  LLVMValueRef *ops = calloc(n + 1, sizeof *ops);
-  if (!ops)
-    return;
-  LLVMGetNamedMetadataOperands(c->m, nm, ops);
-  for (unsigned i = 0; i < n; i++) {
-    if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
-      continue;
-    LLVMValueRef o[3];
-    LLVMGetMDNodeOperands(ops[i], o);
-    unsigned len = 0;
-    const char *key = o[1] ? LLVMGetMDString(o[1], &len) : NULL;
-    if (o[0] == c->fn && key && len == 8 && !memcmp(key, want, 8))
-      LLVMReplaceMDNodeOperandWith(ops[i], 2,
-                                   LLVMValueAsMetadata(LLVMConstInt(
-                                       c->i32, (unsigned long long)real, 0)));
-  }
-  free(ops);
-}
-
 /* The lockstep copy from c, the serial copy from sc (c, or the kernel's
  * body before unrolling). */
 static int transform(tc *c, tc *sc) {
@@ -680,7 +647,10 @@ static int transform(tc *c, tc *sc) {
     }
   for (int i = 0; i < nold; i++)
     LLVMDeleteBasicBlock(old[i]);
-  set_reqntid(c, c->s->block[c->dim] / (unsigned)c->k);
+  /* the real block in the launch-bound annotations: reqntid B/K */
+  if (ks_ir_set_reqntid(c->m, c->fn, c->dim,
+                        c->s->block[c->dim] / (unsigned)c->k))
+    rc = ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
 done:
   free(old);
   free(lock.map), free(serial.map), free(lock.head), free(lock.tail);
