@@ -15,7 +15,8 @@ nvcc=$(command -v nvcc || true)
 [ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] ||
   nvcc=/usr/local/cuda/bin/nvcc
 cuda="-DKSPEC_BENCH_CUDA=OFF"
-targets="kspec kspec-tool kspec-bench test_gpu_templates test_gpu_window test_gpu_cubin \
+targets="kspec kspec-tool kspec-bench kspec-latency test_gpu_templates test_gpu_window \
+  test_gpu_cubin \
   test_gpu_occupancy"
 if [ -n "$nvcc" ]; then
   cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"
@@ -35,6 +36,7 @@ for t in "$b"/tests/test_gpu_* "$b"/tests/gpu/test_gpu_*; do
   case "$t" in *test_gpu_cubin) continue ;; esac
   [ -x "$t" ] && cp "$t" "$p/bin/"
 done
+cp "$b/tools/kspec-latency" "$p/bin/" # per-stage compile times, not installed
 rm -rf "$root/.dev/gpu-cubin"
 mkdir -p "$root/.dev/gpu-cubin/bin"
 for t in "$b"/tests/test_gpu_cubin "$b"/tests/gpu/test_gpu_cubin; do

@@ -148,9 +148,11 @@ out:
   return rc;
 }
 
-/* Median ms of cold specializations of template `name` with its defaults. */
+/* Median ms of cold specializations of template `name` with its defaults;
+ * with the block of the benchmark's workload (size elements) when `block`,
+ * which lets the passes that need a fixed block run, else with none. */
 static int kspec_latency(const char *arch, unsigned isa, const char *name,
-                         int reps, double *med) {
+                         size_t size, int block, int reps, double *med) {
   double t[256];
   /* cold: no disk cache, or every run after the first would be a hit */
   ks_ctx_opts o = {
@@ -159,11 +161,22 @@ static int kspec_latency(const char *arch, unsigned isa, const char *name,
     ks_ctx *ctx = NULL;
     ks_template *tp = NULL;
     ks_kernel *k = NULL;
+    ks_wl *w = NULL;
+    char err[512];
     if (ks_ctx_create(&o, &ctx) != KS_OK ||
         ks_template_load(ctx, name, &tp) != KS_OK)
       return die("latency", ks_errmsg(ctx));
     ks_binding b[8];
     ks_spec_req req = {.bindings = b, .nbindings = default_bindings(tp, b, 8)};
+    if (block) {
+      if (ks_wl_prepare(ctx, tp, NULL, size, NULL, 0, 0, 1, &w, err,
+                        sizeof err) != KS_OK)
+        return die("latency", err);
+      ks_dim3 blk = ks_wl_block(w);
+      req.bounds.block[0] = blk.x;
+      req.bounds.block[1] = blk.y;
+      req.bounds.block[2] = blk.z;
+    }
     double t0 = now_ms();
     ks_status s = ks_specialize(ctx, tp, &req, &k);
     double dt = now_ms() - t0;
@@ -171,6 +184,7 @@ static int kspec_latency(const char *arch, unsigned isa, const char *name,
       return die("latency", ks_errmsg(ctx));
     if (i >= 0) /* i == -1 warms LLVM up */
       t[i] = dt;
+    ks_wl_destroy(w);
     ks_template_destroy(tp);
     ks_ctx_destroy(ctx);
   }
@@ -346,10 +360,15 @@ static int latency_child(char **argv) {
   return 0;
 }
 
+/* The medians of a cold specialization's parts (ms). */
+typedef struct cold_times {
+  double tload, spec, kload, total;
+} cold_times;
+
 /* (a) cold: template load -> loaded function, no cache; LLVM warmed up
  * once, the driver started before the clock. */
-static int lat_cold(const char *arch, unsigned isa, int load, double *med) {
-  double t[LAT_REPS];
+static int lat_cold(const char *arch, unsigned isa, int load, cold_times *out) {
+  double t[4][LAT_REPS];
   ks_ctx_opts o = {
       .arch = arch, .ptx_isa = isa, .no_driver = !load, .no_disk_cache = 1};
   for (int i = -1; i < LAT_REPS; i++) {
@@ -363,16 +382,28 @@ static int lat_cold(const char *arch, unsigned isa, int load, double *med) {
         (load && ks_device_query(ctx, &dev) != KS_OK))
       return die("latency", ks_errmsg(ctx));
     double t0 = now_ms();
-    if (ks_template_load(ctx, "conv1d", &tp) != KS_OK ||
-        ks_specialize(ctx, tp, &req, &k) != KS_OK ||
-        (load && ks_kernel_load(k) != KS_OK))
+    if (ks_template_load(ctx, "conv1d", &tp) != KS_OK)
       return die("latency", ks_errmsg(ctx));
-    if (i >= 0)
-      t[i] = now_ms() - t0;
+    double t1 = now_ms();
+    if (ks_specialize(ctx, tp, &req, &k) != KS_OK)
+      return die("latency", ks_errmsg(ctx));
+    double t2 = now_ms();
+    if (load && ks_kernel_load(k) != KS_OK)
+      return die("latency", ks_errmsg(ctx));
+    double t3 = now_ms();
+    if (i >= 0) {
+      t[0][i] = t1 - t0;
+      t[1][i] = t2 - t1;
+      t[2][i] = t3 - t2;
+      t[3][i] = t3 - t0;
+    }
     ks_template_destroy(tp);
     ks_ctx_destroy(ctx);
   }
-  *med = median(t, LAT_REPS);
+  out->tload = median(t[0], LAT_REPS);
+  out->spec = median(t[1], LAT_REPS);
+  out->kload = median(t[2], LAT_REPS);
+  out->total = median(t[3], LAT_REPS);
   return 0;
 }
 
@@ -474,7 +505,8 @@ static int latency_table(void) {
             ks_errmsg(ctx));
   const char *arch = ctx ? ks_ctx_arch(ctx) : "sm_90";
   unsigned isa = ctx ? ks_ctx_ptx_isa(ctx) : 85;
-  double cold = 0, hit = 0, nv = 0;
+  double hit = 0, nv = 0;
+  cold_times cold = {0};
   fresh_times fr = {0};
   int bad = 0;
   printf("latency of conv1d FILTER_LEN=32, block 256, %s, PTX ISA %u.%u%s%s "
@@ -483,9 +515,16 @@ static int latency_table(void) {
          gpu ? dev.name : "");
   int rc_cold = lat_cold(arch, isa, gpu, &cold);
   bad |= rc_cold;
-  if (!rc_cold)
+  if (!rc_cold) {
+    printf("| cold: template load | %.3f ms |\n", cold.tload);
+    printf("| cold: ks_specialize (template -> PTX) | %.2f ms |\n", cold.spec);
+    if (gpu)
+      printf("| cold: ks_kernel_load (the driver's load of the PTX) | %.2f ms "
+             "|\n",
+             cold.kload);
     printf("| cold: template load -> %s, no cache (%d runs) | %.2f ms |\n",
-           gpu ? "loaded function" : "PTX", LAT_REPS, cold);
+           gpu ? "loaded function" : "PTX", LAT_REPS, cold.total);
+  }
   int rc_fresh = lat_fresh(arch, isa, gpu, &fr);
   bad |= rc_fresh;
   if (!rc_fresh) {
@@ -572,21 +611,26 @@ int main(int argc, char **argv) {
     bad |= bench_template(ctx, runs[i].name,
                           quick ? runs[i].size / 16 : runs[i].size, reps, gbs);
   printf("\nspecialization latency (template -> PTX, median of %d cold "
-         "runs, LLVM start-up excluded)\n\n| kernel | kspec ms | NVRTC ms | "
-         "NVRTC / kspec |\n|---|---:|---:|---:|\n",
+         "runs, LLVM start-up excluded): defaults bound, no block (the "
+         "passes that need one decline), and with the block above (every "
+         "pass)\n\n| kernel | kspec ms, no block | kspec ms, block | NVRTC ms "
+         "| NVRTC / kspec (no block; block) |\n|---|---:|---:|---:|---:|\n",
          reps);
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    double ms = 0, nv = 0;
-    if (kspec_latency(ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx), runs[i].name, reps,
-                      &ms)) {
+    size_t size = quick ? runs[i].size / 16 : runs[i].size;
+    double ms = 0, mb = 0, nv = 0;
+    if (kspec_latency(ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx), runs[i].name, size,
+                      0, reps, &ms) ||
+        kspec_latency(ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx), runs[i].name, size,
+                      1, reps, &mb)) {
       bad = 1;
       continue;
     }
     if (i == 0 && nvrtc_latency(ks_ctx_arch(ctx), reps, &nv) == 0)
-      printf("| %s (FILTER_LEN=32) | %.2f | %.2f | %.1fx |\n", runs[i].name, ms,
-             nv, nv / ms);
+      printf("| %s (FILTER_LEN=32) | %.2f | %.2f | %.2f | %.1fx; %.1fx |\n",
+             runs[i].name, ms, mb, nv, nv / ms, nv / mb);
     else
-      printf("| %s | %.2f | | |\n", runs[i].name, ms);
+      printf("| %s | %.2f | %.2f | | |\n", runs[i].name, ms, mb);
   }
   ks_ctx_destroy(ctx);
   return bad ? EXIT_FAILURE : EXIT_SUCCESS;
