@@ -55,6 +55,7 @@
   X(cuLinkComplete)                                                            \
   X(cuLinkDestroy)                                                             \
   X(cuModuleGetFunction)                                                       \
+  X(cuModuleGetGlobal)                                                         \
   X(cuModuleUnload)                                                            \
   X(cuFuncGetAttribute)                                                        \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
@@ -65,6 +66,8 @@
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyDtoD)                                                              \
+  X(cuMemcpyDtoDAsync)                                                         \
+  X(cuStreamWaitEvent)                                                         \
   X(cuMemsetD8)                                                                \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
@@ -644,6 +647,73 @@ ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
     return st;
   return check(d, d->cu.cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, n),
                "cuMemcpyDtoD", KS_EDRIVER, err, cap);
+}
+
+ks_status ks_drv_dtod_async(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
+                            void *stream, char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d,
+               d->cu.cuMemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, n,
+                                       (CUstream)stream),
+               "cuMemcpyDtoDAsync", KS_ELAUNCH, err, cap);
+}
+
+ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
+                               const char *name, uint64_t *ptr, size_t *bytes,
+                               char *err, size_t cap) {
+  CUdeviceptr p = 0;
+  size_t n = 0;
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  st = check(d, d->cu.cuModuleGetGlobal(&p, &n, (CUmodule)m->module, name),
+             "cuModuleGetGlobal", KS_ELOAD, err, cap);
+  *ptr = st ? 0 : (uint64_t)p;
+  *bytes = st ? 0 : n;
+  return st;
+}
+
+ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap) {
+  CUevent e = NULL;
+  ks_status st = bind(d, err, cap);
+
+  *ev = NULL;
+  if (st)
+    return st;
+  st = check(d, d->cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
+             "cuEventCreate", KS_EDRIVER, err, cap);
+  if (!st)
+    *ev = e;
+  return st;
+}
+
+void ks_drv_event_destroy(ks_drv *d, void *ev) {
+  if (d && ev && d->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS)
+    d->cu.cuEventDestroy((CUevent)ev);
+}
+
+ks_status ks_drv_event_record(ks_drv *d, void *ev, void *stream, char *err,
+                              size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuEventRecord((CUevent)ev, (CUstream)stream),
+               "cuEventRecord", KS_ELAUNCH, err, cap);
+}
+
+ks_status ks_drv_stream_wait(ks_drv *d, void *stream, void *ev, char *err,
+                             size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d, d->cu.cuStreamWaitEvent((CUstream)stream, (CUevent)ev, 0),
+               "cuStreamWaitEvent", KS_ELAUNCH, err, cap);
 }
 
 ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,

@@ -88,6 +88,23 @@ ks_status ks_drv_dtoh(ks_drv *d, void *dst, uint64_t src, size_t n, char *err,
                       size_t cap);
 ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
                       char *err, size_t cap);
+/* cuMemcpyDtoDAsync on stream (a CUstream; NULL: the default stream);
+ * failures are KS_ELAUNCH. */
+ks_status ks_drv_dtod_async(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
+                            void *stream, char *err, size_t cap);
+/* cuModuleGetGlobal: the address and size of m's global `name` (KS_ELOAD
+ * when it has none). */
+ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
+                               const char *name, uint64_t *ptr, size_t *bytes,
+                               char *err, size_t cap);
+/* An event without timing, to order one stream after another: record it
+ * on one (KS_ELAUNCH on failure), make another wait for it. */
+ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap);
+void ks_drv_event_destroy(ks_drv *d, void *ev);
+ks_status ks_drv_event_record(ks_drv *d, void *ev, void *stream, char *err,
+                              size_t cap);
+ks_status ks_drv_stream_wait(ks_drv *d, void *stream, void *ev, char *err,
+                             size_t cap);
 ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,
                          char *err, size_t cap);
 /* cuCtxSynchronize: asynchronous faults surface here (KS_ELAUNCH). */

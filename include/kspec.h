@@ -461,6 +461,9 @@ KS_API const char *ks_kernel_explain(const ks_kernel *k);
 /* The kernel's symbol name in the PTX. */
 KS_API const char *ks_kernel_name(const ks_kernel *k);
 
+/* The most buffers of one kernel with constant copies (ks_kernel_info). */
+#define KS_CMEM_MAX 4
+
 typedef struct ks_kernel_info {
   unsigned reqntid[3]; /* 0 when not fixed */
   unsigned maxntid;
@@ -497,6 +500,19 @@ typedef struct ks_kernel_info {
    * a pointer to G after the pointers to its arguments. 1 when the kernel
    * is not grid-coarsened. */
   unsigned grid_coarsen;
+  /* Constant copies (the const_promote pass): a read-only buffer argument
+   * whose loads are all at offsets known at specialization (filter taps)
+   * is read from a __constant__ copy. Before each launch, ks_launch copies
+   * the first const_copy_bytes[i] bytes of the buffer that pointer argument
+   * const_copy_arg[i] points to into the module's .const symbol
+   * ks_cmem_<const_copy_arg[i]>, on the launch's stream, after the
+   * kernel's previous launch (whatever its stream) has finished. A program
+   * that launches the PTX itself must do the same (cuModuleGetGlobal,
+   * cuMemcpyDtoDAsync) and must not run two launches of one module at
+   * once. const_copies is 0 when there are none. */
+  unsigned const_copies;
+  unsigned const_copy_arg[KS_CMEM_MAX];
+  unsigned const_copy_bytes[KS_CMEM_MAX];
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
 

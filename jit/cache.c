@@ -49,7 +49,10 @@ void ks_kernel_free(ks_kernel *k, ks_drv *drv) {
     return;
   if (k->loaded && drv)
     ks_drv_module_unload(drv, &k->mod);
+  if (k->cmem_event && drv)
+    ks_drv_event_destroy(drv, k->cmem_event);
   pthread_mutex_destroy(&k->load_lock);
+  pthread_mutex_destroy(&k->launch_lock);
   free(k->name);
   free(k->ptx);
   free(k->ir);

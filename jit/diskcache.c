@@ -51,8 +51,8 @@
 #include "jit/ks_jit.h"
 
 enum {
-  FORMAT_VERSION = 5,     /* 3: kind, est_regs; 4: coarsen_x;
-                             5: coarsen_y, grid_coarsen */
+  FORMAT_VERSION = 6,     /* 3: kind, est_regs; 4: coarsen_x;
+                             5: coarsen_y, grid_coarsen; 6: const copies */
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
   MAX_ENTRY = 256u << 20, /* no entry is larger */
@@ -77,8 +77,11 @@ typedef struct header {
   uint32_t coarsen_x;         /* 0 or 1: not coarsened */
   uint32_t coarsen_y;         /* 0 or 1: not coarsened */
   uint32_t grid_coarsen;      /* 0 or 1: not coarsened */
+  uint32_t const_copies;      /* ks_kernel_info.const_copy_* */
+  uint32_t const_copy_arg[KS_CMEM_MAX], const_copy_bytes[KS_CMEM_MAX];
+  uint32_t zero; /* written 0, to a multiple of 8 bytes */
 } header;
-_Static_assert(sizeof(header) == 120, "the header has no padding");
+_Static_assert(sizeof(header) == 160, "the header has no padding");
 
 struct ks_disk {
   int dirfd;
@@ -340,6 +343,15 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   if (h.grid_coarsen > 1 && (!h.reqntid[0] || h.grid_coarsen > 1024))
     return bad(why, cap, "grid coarsening by %u with block.x %u",
                h.grid_coarsen, h.reqntid[0]);
+  if (h.zero)
+    return bad(why, cap, "reserved header field not 0");
+  if (h.const_copies > KS_CMEM_MAX)
+    return bad(why, cap, "%u constant copies", h.const_copies);
+  for (unsigned i = 0; i < h.const_copies; i++)
+    if (h.const_copy_arg[i] > 4096 || !h.const_copy_bytes[i] ||
+        h.const_copy_bytes[i] > 65536)
+      return bad(why, cap, "constant copy of %u bytes from argument %u",
+                 h.const_copy_bytes[i], h.const_copy_arg[i]);
   if (h.est_regs > INT_MAX) /* the writer stores an int >= 0 */
     return bad(why, cap, "estimated registers %u", h.est_regs);
   memcpy(e->key, h.key, sizeof e->key);
@@ -352,6 +364,9 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->coarsen_x = h.coarsen_x;
   e->coarsen_y = h.coarsen_y;
   e->grid_coarsen = h.grid_coarsen;
+  e->const_copies = h.const_copies;
+  memcpy(e->const_copy_arg, h.const_copy_arg, sizeof e->const_copy_arg);
+  memcpy(e->const_copy_bytes, h.const_copy_bytes, sizeof e->const_copy_bytes);
   e->compile_ns = h.compile_ns;
   return 0;
 }
@@ -434,6 +449,11 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->info.est_regs = e.est_regs;
       ks_jit_set_coarsen(&k->info, e.coarsen_x, e.coarsen_y);
       k->info.grid_coarsen = e.grid_coarsen > 1 ? e.grid_coarsen : 1;
+      k->info.const_copies = e.const_copies;
+      memcpy(k->info.const_copy_arg, e.const_copy_arg,
+             sizeof k->info.const_copy_arg);
+      memcpy(k->info.const_copy_bytes, e.const_copy_bytes,
+             sizeof k->info.const_copy_bytes);
       k->info.compile_ms = e.compile_ns / 1e6;
       k->info.from_disk = 1;
     }
@@ -467,6 +487,9 @@ unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n) {
   h.coarsen_x = e->coarsen_x;
   h.coarsen_y = e->coarsen_y;
   h.grid_coarsen = e->grid_coarsen;
+  h.const_copies = e->const_copies;
+  memcpy(h.const_copy_arg, e->const_copy_arg, sizeof h.const_copy_arg);
+  memcpy(h.const_copy_bytes, e->const_copy_bytes, sizeof h.const_copy_bytes);
   size_t total = sizeof h;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     if (e->len[i] >= MAX_ENTRY)
@@ -615,6 +638,10 @@ static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
   e->coarsen_x = k->info.coarsen_x;
   e->coarsen_y = k->info.coarsen_y;
   e->grid_coarsen = k->info.grid_coarsen;
+  e->const_copies = k->info.const_copies;
+  memcpy(e->const_copy_arg, k->info.const_copy_arg, sizeof e->const_copy_arg);
+  memcpy(e->const_copy_bytes, k->info.const_copy_bytes,
+         sizeof e->const_copy_bytes);
   e->compile_ns =
       k->info.compile_ms > 0 ? (uint64_t)(k->info.compile_ms * 1e6) : 0;
 }

@@ -2,6 +2,7 @@
  * kernel.c - what a specialized kernel offers: its PTX and IR, its
  * figures, loading on the device and launching with checked geometry.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,24 @@ static ks_status load_locked(ks_kernel *k, ks_drv *drv) {
   k->info.local_bytes = a.local_bytes;
   k->info.max_threads = a.max_threads;
   k->const_bytes = a.const_bytes;
+  for (unsigned i = 0; i < k->info.const_copies; i++) {
+    char sym[32];
+    size_t n = 0;
+    unsigned arg = k->info.const_copy_arg[i];
+    snprintf(sym, sizeof sym, "ks_cmem_%u", arg);
+    s = arg < k->nargs ? ks_drv_module_global(drv, &k->mod, sym,
+                                              &k->cmem_ptr[i], &n, err, cap)
+                       : KS_ELOAD;
+    if (s == KS_OK && n < k->info.const_copy_bytes[i])
+      s = KS_ELOAD;
+    if (s != KS_OK) {
+      ks_drv_module_unload(drv, &k->mod);
+      return ks_jit_fail(KS_ELOAD,
+                         "load: %s: no constant copy %s of %u bytes for "
+                         "argument %u in the module",
+                         k->name, sym, k->info.const_copy_bytes[i], arg);
+    }
+  }
   k->info.loaded = 1;
   k->loaded = 1;
   return KS_OK;
@@ -159,6 +178,55 @@ static ks_status launch_grid_coarsened(ks_kernel *k, unsigned g[3],
   return s;
 }
 
+static ks_status launch_plain(ks_kernel *k, unsigned g[3], const unsigned b[3],
+                              unsigned smem, void *stream, void **args,
+                              char *err, size_t cap) {
+  if (k->info.grid_coarsen > 1)
+    return launch_grid_coarsened(k, g, b, smem, stream, args, err, cap);
+  return ks_drv_launch(k->ctx->drv, k->mod.function, g, b, smem, stream, args,
+                       err, cap);
+}
+
+/* A kernel with constant copies: on the launch's stream, after the
+ * kernel's previous launch (on whichever stream) has finished, each
+ * buffer's first bytes go to its .const symbol, then the kernel runs. A
+ * NULL buffer is not copied: no thread of a correct launch reads it. */
+static ks_status launch_with_copies(ks_kernel *k, unsigned g[3],
+                                    const unsigned b[3], unsigned smem,
+                                    void *stream, void **args, char *err,
+                                    size_t cap) {
+  ks_drv *drv = k->ctx->drv;
+  if (!args)
+    return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
+  for (unsigned i = 0; i < k->info.const_copies; i++)
+    if (!args[k->info.const_copy_arg[i]])
+      return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
+                         k->name, k->info.const_copy_arg[i]);
+  pthread_mutex_lock(&k->launch_lock);
+  ks_status s = KS_OK;
+  if (!k->cmem_event)
+    s = ks_drv_event_create(drv, &k->cmem_event, err, cap);
+  if (s == KS_OK && k->cmem_launched && k->cmem_stream != stream)
+    s = ks_drv_stream_wait(drv, stream, k->cmem_event, err, cap);
+  for (unsigned i = 0; s == KS_OK && i < k->info.const_copies; i++) {
+    uint64_t src = 0;
+    memcpy(&src, args[k->info.const_copy_arg[i]], sizeof src);
+    if (src)
+      s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src,
+                            k->info.const_copy_bytes[i], stream, err, cap);
+  }
+  if (s == KS_OK)
+    s = launch_plain(k, g, b, smem, stream, args, err, cap);
+  if (s == KS_OK)
+    s = ks_drv_event_record(drv, k->cmem_event, stream, err, cap);
+  if (s == KS_OK) {
+    k->cmem_stream = stream;
+    k->cmem_launched = 1;
+  }
+  pthread_mutex_unlock(&k->launch_lock);
+  return s; /* the message is in err, the thread's error buffer */
+}
+
 ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,
                     void *stream, void **args) {
   ks_status s = ks_kernel_load(k);
@@ -172,8 +240,7 @@ ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,
     return s;
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
-  if (k->info.grid_coarsen > 1)
-    return launch_grid_coarsened(k, g, b, smem, stream, args, err, cap);
-  return ks_drv_launch(k->ctx->drv, k->mod.function, g, b, smem, stream, args,
-                       err, cap);
+  if (k->info.const_copies)
+    return launch_with_copies(k, g, b, smem, stream, args, err, cap);
+  return launch_plain(k, g, b, smem, stream, args, err, cap);
 }

@@ -205,6 +205,15 @@ struct ks_kernel {
   int const_bytes;               /* the driver's, once loaded */
   ks_kernel_resources ptxas_res; /* valid when ptxas_done */
   int ptxas_done;
+  /* Constant copies (info.const_copies): the .const symbols' addresses,
+   * set at load; launch_lock keeps copy and launch together, and the
+   * event, recorded after each launch on cmem_stream, orders a launch on
+   * another stream after it. */
+  uint64_t cmem_ptr[KS_CMEM_MAX];
+  pthread_mutex_t launch_lock;
+  void *cmem_event;
+  void *cmem_stream;
+  int cmem_launched;
 };
 
 /* The cache's counters (ks_cache_counters, in ns where it says ms). */
@@ -278,6 +287,8 @@ typedef struct ks_disk_entry {
   unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes, coarsen_x;
   unsigned coarsen_y;
   unsigned grid_coarsen;
+  unsigned const_copies, const_copy_arg[KS_CMEM_MAX],
+      const_copy_bytes[KS_CMEM_MAX];
   int est_regs;
   uint64_t compile_ns; /* the original compile's time */
 } ks_disk_entry;

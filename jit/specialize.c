@@ -586,6 +586,11 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->info.est_regs = d.est_regs;
   ks_jit_set_coarsen(&k->info, d.coarsen_x, d.coarsen_y);
   k->info.grid_coarsen = d.coarsen_grid > 1 ? d.coarsen_grid : 1;
+  k->info.const_copies = d.cmem_n;
+  for (unsigned i = 0; i < d.cmem_n; i++) {
+    k->info.const_copy_arg[i] = d.cmem_arg[i];
+    k->info.const_copy_bytes[i] = d.cmem_bytes[i];
+  }
   int isolate = 0;
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
   if (s == KS_OK)
@@ -621,6 +626,7 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const ks_template *t,
   k->ctx = ctx;
   memcpy(k->key, key, sizeof k->key);
   pthread_mutex_init(&k->load_lock, NULL);
+  pthread_mutex_init(&k->launch_lock, NULL);
   memcpy(k->info.reqntid, r->spec.block, sizeof k->info.reqntid);
   if (r->spec.block[0])
     for (int i = 1; i < 3; i++)

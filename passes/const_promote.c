@@ -11,6 +11,18 @@
  * is the promise worth anything until the load; that writes through other,
  * overlapping arguments are excluded too is part of the request's contract
  * (kspec.h, ks_bake).
+ *
+ * Constant memory. A read-only pointer argument whose loads are at offsets
+ * that binding and unrolling made constant (filter taps: c[k + RADIUS] for
+ * every k) gets a __constant__ copy: a .const symbol ks_cmem_<argument> of
+ * the bytes those loads cover, which ks_launch fills from the argument's
+ * buffer before every launch, in the launch's stream (ks_kernel_info's
+ * const_copy_*). The loads then read it, and ptxas folds them into the
+ * arithmetic as constant-bank operands: no load instruction at all, where
+ * the non-coherent path still issues one per tap. Only loads that const_nc
+ * marked !invariant.load move: those no write of the kernel can precede,
+ * so the value at launch is one the original may read. The copy of bytes
+ * [0, N) is what every thread that runs such a load reads anyway.
  */
 #include <math.h>
 #include <stdio.h>
@@ -302,6 +314,121 @@ static int bake_one(LLVMModuleRef m, LLVMValueRef fn, const ks_spec_bake *b,
   return 0;
 }
 
+/* ---- constant memory -------------------------------------------------- */
+
+enum {
+  CMEM_MAX_BYTES = 4096, /* per argument: taps, not tables */
+  CMEM_MIN_LOADS = 4     /* fewer do not pay for a copy per launch */
+};
+
+static int baked(const ks_spec *s, unsigned arg) {
+  for (size_t i = 0; i < s->nbakes; i++)
+    if (s->bakes[i].arg_index == arg)
+      return 1;
+  return 0;
+}
+
+/* The largest power of two dividing off, at most 16 (0: 16). */
+static unsigned offset_align(int64_t off) {
+  unsigned a = 16;
+  while (a > 1 && off % a)
+    a /= 2;
+  return a;
+}
+
+/* Load ld of a constant offset from argument arg that may read the
+ * launch-time copy: !invariant.load, in fn, a scalar or vector of at most
+ * 16 bytes at offset *off >= 0. */
+static int cmem_load(LLVMTargetDataRef dl, LLVMValueRef fn, LLVMValueRef arg,
+                     unsigned inv, LLVMValueRef ld, int64_t *off) {
+  LLVMTypeRef ty = LLVMTypeOf(ld);
+  LLVMTypeKind k = LLVMGetTypeKind(ty);
+  if (!LLVMGetMetadata(ld, inv) ||
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(ld)) != fn ||
+      (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) ||
+      LLVMABISizeOfType(dl, ty) > 16 ||
+      ks_const_base(dl, LLVMGetOperand(ld, 0), off) != arg || *off < 0)
+    return 0;
+  return 1;
+}
+
+/* Moves argument i's eligible loads to a ks_cmem_<i> symbol; records the
+ * copy in d. */
+static int cmem_arg(LLVMModuleRef m, LLVMValueRef fn, unsigned i, ks_diag *d) {
+  LLVMValueRef arg = LLVMGetParam(fn, i);
+  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+  LLVMContextRef lc = LLVMGetModuleContext(m);
+  unsigned inv = LLVMGetMDKindIDInContext(lc, "invariant.load", 14);
+  LLVMValueRef *loads = NULL;
+  size_t n = 0, moved = 0;
+  char name[64], sym[32];
+  if (ks_const_readonly(arg, &loads, &n)) {
+    free(loads);
+    return 0; /* const_nc said why */
+  }
+  int64_t end = 0, off;
+  for (size_t j = 0; j < n; j++)
+    if (cmem_load(dl, fn, arg, inv, loads[j], &off)) {
+      int64_t e = off + (int64_t)LLVMABISizeOfType(dl, LLVMTypeOf(loads[j]));
+      end = e > end ? e : end;
+      moved++;
+    }
+  ks_const_arg_name(arg, name, sizeof name);
+  snprintf(sym, sizeof sym, "ks_cmem_%u", i);
+  const char *why = NULL;
+  if (moved < CMEM_MIN_LOADS)
+    why = moved ? "fewer loads at constant offsets than pay for a copy" : NULL;
+  else if (end > CMEM_MAX_BYTES)
+    why = "its constant offsets span more than 4096 bytes";
+  else if (d->cmem_n == KS_CMEM_MAX)
+    why = "four buffers already have constant copies";
+  else if (LLVMGetNamedGlobal(m, sym))
+    why = "the module already has a global of the copy's name";
+  if (why || moved < CMEM_MIN_LOADS) {
+    if (why)
+      ks_explain(d, pass, "%s: not copied to constant memory: %s", name, why);
+    free(loads);
+    return 0;
+  }
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(lc), i64 = LLVMInt64TypeInContext(lc);
+  LLVMTypeRef aty = LLVMArrayType2(i8, (uint64_t)end);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, aty, sym, 4);
+  LLVMSetInitializer(g, LLVMConstNull(aty));
+  LLVMSetExternallyInitialized(g, 1);
+  LLVMSetAlignment(g, 16);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(lc);
+  for (size_t j = 0; j < n; j++) {
+    LLVMValueRef ld = loads[j];
+    if (!cmem_load(dl, fn, arg, inv, ld, &off))
+      continue;
+    LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)off, 0);
+    LLVMValueRef at = LLVMConstInBoundsGEP2(i8, g, &idx, 1);
+    LLVMPositionBuilderBefore(b, ld);
+    LLVMValueRef nl = LLVMBuildLoad2(b, LLVMTypeOf(ld), at, "");
+    unsigned a = LLVMGetAlignment(ld), oa = offset_align(off);
+    LLVMSetAlignment(nl, a < oa ? a : oa);
+    LLVMSetMetadata(nl, inv, LLVMGetMetadata(ld, inv));
+    LLVMValueRef p = LLVMGetOperand(ld, 0);
+    LLVMReplaceAllUsesWith(ld, nl);
+    LLVMInstructionEraseFromParent(ld);
+    while (is_address_step(p) && LLVMIsAInstruction(p) && !LLVMGetFirstUse(p)) {
+      LLVMValueRef base = LLVMGetOperand(p, 0);
+      LLVMInstructionEraseFromParent(p);
+      p = base;
+    }
+  }
+  LLVMDisposeBuilder(b);
+  free(loads);
+  d->cmem_arg[d->cmem_n] = i;
+  d->cmem_bytes[d->cmem_n] = (unsigned)end;
+  d->cmem_n++;
+  ks_explain(d, pass,
+             "%s: %zu loads read constant memory (%s, %lld bytes copied from "
+             "%s before each launch)",
+             name, moved, sym, (long long)end, name);
+  return 0;
+}
+
 int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn))
@@ -310,5 +437,15 @@ int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   for (size_t i = 0; i < s->nbakes; i++)
     if (bake_one(m, fn, &s->bakes[i], d))
       return 1;
-  return ks_const_nc(m, fn, d);
+  if (ks_const_nc(m, fn, d))
+    return 1;
+  d->cmem_n = 0;
+  for (unsigned i = 0; i < LLVMCountParams(fn); i++) {
+    LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(fn, i));
+    if (LLVMGetTypeKind(ty) == LLVMPointerTypeKind &&
+        LLVMGetPointerAddressSpace(ty) == 0 && !baked(s, i) &&
+        cmem_arg(m, fn, i, d))
+      return 1;
+  }
+  return 0;
 }

@@ -72,6 +72,11 @@ typedef struct ks_diag {
    * the user's grid along x (launch ceil(grid.x / coarsen_grid) blocks and
    * pass grid.x as a trailing i32 argument); 0 or 1: none. */
   unsigned coarsen_grid;
+  /* Set by const_promote: before each launch, the first cmem_bytes[i]
+   * bytes of the buffer of pointer argument cmem_arg[i] are copied to the
+   * module's .const symbol ks_cmem_<cmem_arg[i]>. */
+  unsigned cmem_n;
+  unsigned cmem_arg[KS_CMEM_MAX], cmem_bytes[KS_CMEM_MAX];
 } ks_diag;
 
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */
@@ -273,7 +278,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 16
+#define KS_PIPELINE_VERSION 17
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -38,7 +38,7 @@
 enum { NKEYS = 20, NTHREADS = 8, PER_THREAD = 200 };
 
 /* The disk entry's header (jit/diskcache.c), before its strings. */
-enum { HEADER_BYTES = 120 };
+enum { HEADER_BYTES = 160 };
 
 typedef struct fixture {
   ks_ctx *ctx;

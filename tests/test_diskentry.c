@@ -206,6 +206,9 @@ static void entry_exact(void **state) {
                      .est_regs = 40,
                      .coarsen_x = 2,
                      .grid_coarsen = 16,
+                     .const_copies = 2,
+                     .const_copy_arg = {1, 3},
+                     .const_copy_bytes = {128, 68},
                      .compile_ns = 123456789};
   size_t n = 0;
   unsigned char *b = ks_disk_encode(&e, &n);
@@ -215,6 +218,9 @@ static void entry_exact(void **state) {
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), 0);
   assert_int_equal(r.est_regs, 40);
   assert_int_equal(r.grid_coarsen, 16);
+  assert_int_equal(r.const_copies, 2);
+  assert_int_equal(r.const_copy_arg[1], 3);
+  assert_int_equal(r.const_copy_bytes[0], 128);
   assert_true(r.compile_ns == 123456789);
   size_t m = 0;
   unsigned char *again = ks_disk_encode(&r, &m);
@@ -230,6 +236,16 @@ static void entry_exact(void **state) {
   memcpy(b + 40, &sum, sizeof sum);
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
   assert_non_null(strstr(why, "registers"));
+  /* more constant copies than a kernel can have (byte 120) */
+  uint32_t five = 5;
+  memcpy(b + 104, &(uint32_t){40}, sizeof(uint32_t));
+  memcpy(b + 120, &five, sizeof five);
+  sum = 0;
+  memcpy(b + 40, &sum, sizeof sum);
+  sum = XXH3_64bits(b, n);
+  memcpy(b + 40, &sum, sizeof sum);
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
+  assert_non_null(strstr(why, "constant copies"));
   /* grid coarsening (byte 112) without a fixed block is rejected too */
   e.reqntid[0] = 0;
   e.coarsen_x = 0;

@@ -402,8 +402,9 @@ static void tcoarsen_along_y(void **state) {
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.coarsen_y, 4);
   /* rows: along x, the real block 8x8 (each warp spans four rows); the
-   * lanes' clamped indices are merged: 20 loads of in and 17 of the taps
-   * for 4 outputs (with the serial copy's 2, 39; 87 unmerged) */
+   * lanes' clamped indices are merged: 20 loads of in for 4 outputs (with
+   * the serial copy's 2, 22; 87 unmerged, with the taps), and the 17 taps
+   * read their constant copy */
   load(f, "sepfilter_rows");
   assert_int_equal(spec1(f, "RADIUS", "8", &b, &k), KS_OK);
   TU_ASSERT_CONTAINS(ks_kernel_explain(k),
@@ -414,7 +415,10 @@ static void tcoarsen_along_y(void **state) {
   int loads = 0;
   for (const char *p = ptx_of(k); (p = strstr(p, "ld.global")); p++)
     loads++;
-  assert_in_range(loads, 37, 45);
+  assert_in_range(loads, 20, 26);
+  TU_ASSERT_CONTAINS(ptx_of(k), "ld.const");
+  assert_int_equal(info.const_copies, 1);
+  assert_int_equal(info.const_copy_bytes[0], 17 * 4);
 }
 
 /* conv1d with block 256 and the taps in memory: tcoarsen runs 4 threads
@@ -1300,14 +1304,16 @@ static void const_promote_bake_partial(void **state) {
   TU_ASSERT_CONTAINS(ptx_of(k), "[conv1d_param_1]");
 }
 
-/* Read-only inputs take ld.global.nc where nothing can write before them;
- * with a barrier (reduce_sum) they stay coherent. */
+/* Read-only inputs take ld.global.nc where nothing can write before them
+ * (the 5 of in; the 5 taps read their constant copy); with a barrier
+ * (reduce_sum) they stay coherent. */
 static void const_promote_nc(void **state) {
   fixture *f = *state;
   ks_kernel *k = NULL;
   load(f, "sepfilter_rows");
   assert_int_equal(spec1(f, "RADIUS", "2", NULL, &k), KS_OK);
-  assert_int_equal(count_of(ptx_of(k), "ld.global.nc.f32"), 10);
+  assert_int_equal(count_of(ptx_of(k), "ld.global.nc.f32"), 5);
+  TU_ASSERT_CONTAINS(ptx_of(k), ".visible .const .align 16 .b8 ks_cmem_1[20];");
   load(f, "reduce_sum");
   assert_int_equal(spec1(f, NULL, NULL, NULL, &k), KS_OK);
   TU_ASSERT_NOT_CONTAINS(ptx_of(k), "ld.global.nc");

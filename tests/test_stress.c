@@ -461,6 +461,112 @@ static void grid_coarsened_launch(void **state) {
   ks_ctx_destroy(ctx);
 }
 
+/* conv1d's taps read a constant copy: each launch first copies f's 128
+ * bytes into the module's ks_cmem_1 (on the launch's stream), and a launch
+ * on another stream than the last waits for it; a NULL f is not copied;
+ * the copies come back from the disk cache with the PTX. */
+static void const_copy_launch(void **state) {
+  (void)state;
+  char dir[] = "/tmp/kspec_cmem_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  ks_ctx_opts o = {.cache_dir = dir};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL, *off = NULL;
+  ks_kernel_info info;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 32};
+  ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.const_copies, 1);
+  assert_int_equal(info.const_copy_arg[0], 1);
+  assert_int_equal(info.const_copy_bytes[0], 128);
+  ks_devptr x = 0, f = 0, y = 0, none = 0;
+  float taps[32];
+  for (int i = 0; i < 32; i++)
+    taps[i] = 0.5f + (float)i;
+  assert_int_equal(ks_mem_alloc(ctx, (N + 31) * sizeof(float), &x), KS_OK);
+  assert_int_equal(ks_mem_alloc(ctx, sizeof taps, &f), KS_OK);
+  assert_int_equal(ks_mem_alloc(ctx, N * sizeof(float), &y), KS_OK);
+  assert_int_equal(ks_memcpy_htod(ctx, f, taps, sizeof taps), KS_OK);
+  int n = N, len = 32;
+  void *args[] = {&x, &f, &y, &n, &len};
+  ks_dim3 grid = {N / BLOCK, 1, 1}, block = {BLOCK, 1, 1};
+  kspec_mock_counters m0 = mock_now();
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  kspec_mock_counters m = mock_now();
+  assert_int_equal(m.const_copies - m0.const_copies, 2);
+  assert_int_equal(m.stream_waits - m0.stream_waits, 0);
+  assert_int_equal(m.last_copy_bytes, 128);
+  uint64_t head = 0;
+  memcpy(&head, taps, sizeof head);
+  assert_true(m.last_copy_head == head);
+  /* another stream: ordered after the last launch, once */
+  void *lib = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_LOCAL);
+  assert_non_null(lib);
+  int (*stream_create)(void **, unsigned) =
+      (int (*)(void **, unsigned))dlsym(lib, "cuStreamCreate");
+  int (*stream_destroy)(void *) =
+      (int (*)(void *))dlsym(lib, "cuStreamDestroy_v2");
+  assert_non_null(stream_create);
+  assert_non_null(stream_destroy);
+  void *st = NULL;
+  assert_int_equal(stream_create(&st, 0), 0);
+  assert_int_equal(ks_launch(k, grid, block, 0, st, args), KS_OK);
+  assert_int_equal(ks_launch(k, grid, block, 0, st, args), KS_OK);
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  m = mock_now();
+  assert_int_equal(m.const_copies - m0.const_copies, 5);
+  assert_int_equal(m.stream_waits - m0.stream_waits, 2);
+  /* a NULL buffer is not copied; no arguments is refused */
+  void *args0[] = {&x, &none, &y, &n, &len};
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args0), KS_OK);
+  assert_int_equal(mock_now().const_copies - m0.const_copies, 5);
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, NULL), KS_EINVAL);
+  /* switched off: no copy */
+  const char *nopass[] = {"const_promote"};
+  req.no_pass = nopass;
+  req.nno_pass = 1;
+  assert_int_equal(ks_specialize(ctx, t, &req, &off), KS_OK);
+  assert_int_equal(ks_kernel_info_get(off, &info), KS_OK);
+  assert_int_equal(info.const_copies, 0);
+  assert_int_equal(ks_launch(off, grid, block, 0, NULL, args), KS_OK);
+  assert_int_equal(mock_now().const_copies - m0.const_copies, 5);
+  assert_int_equal(stream_destroy(st), 0);
+  dlclose(lib);
+  ks_mem_free(ctx, x);
+  ks_mem_free(ctx, f);
+  ks_mem_free(ctx, y);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  /* a fresh context: from the disk cache, with its copy */
+  req.no_pass = NULL;
+  req.nno_pass = 0;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_true(info.from_disk);
+  assert_int_equal(info.const_copies, 1);
+  assert_int_equal(info.const_copy_arg[0], 1);
+  assert_int_equal(info.const_copy_bytes[0], 128);
+  assert_int_equal(ks_mem_alloc(ctx, (N + 31) * sizeof(float), &x), KS_OK);
+  assert_int_equal(ks_mem_alloc(ctx, sizeof taps, &f), KS_OK);
+  assert_int_equal(ks_mem_alloc(ctx, N * sizeof(float), &y), KS_OK);
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  assert_int_equal(mock_now().const_copies - m0.const_copies, 6);
+  ks_mem_free(ctx, x);
+  ks_mem_free(ctx, f);
+  ks_mem_free(ctx, y);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  assert_int_equal(mock_now().live_events, 0);
+  nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void) {
   /* the mock, whatever the environment says: kspec opens it on first use,
    * and this handle keeps the same instance (and its counters) alive */
@@ -476,6 +582,7 @@ int main(void) {
       cmocka_unit_test(stress_sync),
       cmocka_unit_test(stress_async),
       cmocka_unit_test(grid_coarsened_launch),
+      cmocka_unit_test(const_copy_launch),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   dlclose(lib);

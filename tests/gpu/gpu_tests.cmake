@@ -22,3 +22,10 @@ target_link_libraries(test_gpu_cubin PRIVATE kspec_internal m)
 target_include_directories(test_gpu_cubin PRIVATE ${LLVM_INCLUDE_DIRS})
 add_test(NAME gpu_cubin COMMAND test_gpu_cubin)
 set_tests_properties(gpu_cubin PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# Constant copies (const_promote): each launch gets its own taps, on one
+# stream and across two.
+add_executable(test_gpu_cmem ${CMAKE_CURRENT_LIST_DIR}/test_cmem.c)
+target_link_libraries(test_gpu_cmem PRIVATE kspec m ${CMAKE_DL_LIBS})
+add_test(NAME gpu_cmem COMMAND test_gpu_cmem)
+set_tests_properties(gpu_cmem PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -61,6 +61,13 @@ else
   note "gpu window staging: FAIL (see gpu_window.log)"
 fi
 tail -1 "$out/gpu_window.log"
+if test_gpu_cmem >"$out/gpu_cmem.log" 2>&1; then
+  note "gpu constant copies: PASS"
+else
+  status=1
+  note "gpu constant copies: FAIL (see gpu_cmem.log)"
+fi
+tail -3 "$out/gpu_cmem.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then

@@ -42,12 +42,15 @@ target triple = "nvptx64-nvidia-cuda"
 ; CONV: %ks.tc.j1 = add nuw i32 %ks.tc.j, 1
 ; CONV: !{ptr @conv, !"reqntidx", i32 64}
 
-; After optimize: the taps are loaded once for the four lanes (ld.global.nc,
-; decided on the original), the four outputs stored in a row.
+; After optimize: the taps are read once for the four lanes, from their
+; constant copy (const_promote; f itself is no longer read), the four
+; outputs stored in a row.
+; ALL: @ks_cmem_1 = addrspace(4) externally_initialized global [12 x i8] zeroinitializer, align 16
 ; ALL-LABEL: define void @conv(
+; ALL-NOT: load float, ptr %f
 ; ALL: ks.tc.lock
-; ALL: load float, ptr %f, align 4, !invariant.load
-; ALL-NOT: load float, ptr %f,
+; ALL: load float, ptr addrspace(4) @ks_cmem_1, align 16, !invariant.load
+; ALL-NOT: load float, ptr %f
 ; ALL-COUNT-4: store float
 ; ALL: ks.tc.serial
 

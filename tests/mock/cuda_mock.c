@@ -133,7 +133,7 @@ static int reg_has(const void *p, int kind) {
  */
 
 static _Atomic uint64_t n_launches, n_launch_errors, n_loads, n_rejected,
-    n_unloads, n_links, n_retains, n_releases;
+    n_unloads, n_links, n_retains, n_releases, n_const_copies, n_stream_waits;
 static _Atomic int64_t ctx_refs;
 static _Atomic int initialized;
 static _Atomic int64_t mem_live_bytes;
@@ -142,11 +142,12 @@ static _Atomic int64_t mem_live_bytes;
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned last_geom[7]; /* grid, block, parameters */
 static uint64_t last_param;
+static uint64_t last_copy_bytes, last_copy_head; /* to a module's global */
 
 EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
   pthread_mutex_lock(&last_lock);
   unsigned geom[7];
-  uint64_t param = last_param;
+  uint64_t param = last_param, cbytes = last_copy_bytes, chead = last_copy_head;
   memcpy(geom, last_geom, sizeof geom);
   pthread_mutex_unlock(&last_lock);
   *out = (kspec_mock_counters){
@@ -168,6 +169,10 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
       .live_streams = atomic_load(&nlive[K_STREAM]),
       .live_links = atomic_load(&nlive[K_LINK]),
       .ctx_refs = atomic_load(&ctx_refs),
+      .const_copies = atomic_load(&n_const_copies),
+      .stream_waits = atomic_load(&n_stream_waits),
+      .last_copy_bytes = cbytes,
+      .last_copy_head = chead,
   };
 }
 
@@ -544,6 +549,13 @@ struct CUfunc_st {
   _Atomic uint64_t launches;
 };
 
+/* A .visible .const variable of a module, with its storage. */
+typedef struct mock_global {
+  char *name;
+  size_t bytes;
+  unsigned char *data;
+} mock_global;
+
 struct CUmod_st {
   obj hdr;
   int ptx_version; /* x10 */
@@ -551,6 +563,8 @@ struct CUmod_st {
   int smem, cmem; /* static shared and constant bytes */
   size_t nfuncs;
   struct CUfunc_st *funcs;
+  size_t nglobals;
+  mock_global *globals;
 };
 
 /* The text with comments blanked (newlines kept, for line numbers). */
@@ -747,13 +761,61 @@ typedef struct ptx_info {
   int version, sm, smem, cmem;
   size_t nfuncs;
   struct CUfunc_st *funcs;
+  size_t nglobals;
+  mock_global *globals;
 } ptx_info;
+
+static void globals_free(mock_global *g, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(g[i].name);
+    free(g[i].data);
+  }
+  free(g);
+}
 
 static void ptx_info_free(ptx_info *pi) {
   for (size_t i = 0; i < pi->nfuncs; i++)
     free(pi->funcs[i].name);
   free(pi->funcs);
+  globals_free(pi->globals, pi->nglobals);
   memset(pi, 0, sizeof *pi);
+}
+
+/* The ".visible .const ... NAME[N];" variables of text, zero-filled;
+ * CUDA_ERROR_OUT_OF_MEMORY when memory ran out. */
+static CUresult parse_globals(const char *text, ptx_info *out) {
+  for (const char *p = find_tok(text, text, ".const"); p;
+       p = find_tok(text, p + 1, ".const")) {
+    const char *ls = p;
+    while (ls > text && ls[-1] != '\n')
+      ls--;
+    const char *end = strchr(p, ';'), *vis = find_tok(text, ls, ".visible");
+    if (!end || !vis || vis > p)
+      continue;
+    const char *br = memchr(p, '[', (size_t)(end - p)), *nm = br;
+    while (nm && nm > p && ident_char(nm[-1]))
+      nm--;
+    if (!br || nm == br)
+      continue;
+    unsigned align = 0;
+    size_t bytes = decl_bytes(p + 6, end, &align);
+    mock_global *grown =
+        realloc(out->globals, (out->nglobals + 1) * sizeof *grown);
+    if (!grown)
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    out->globals = grown;
+    mock_global *g = &out->globals[out->nglobals];
+    g->name = strndup(nm, (size_t)(br - nm));
+    g->data = calloc(1, bytes ? bytes : 1);
+    g->bytes = bytes;
+    if (!g->name || !g->data) {
+      free(g->name);
+      free(g->data);
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    out->nglobals++;
+  }
+  return CUDA_SUCCESS;
 }
 
 /* One entry: its name, parameters, directives and body from the ".entry"
@@ -887,6 +949,10 @@ static CUresult parse_ptx(const char *ptx, jit_logs *l, ptx_info *out) {
   }
   out->smem = state_bytes(t, ".shared");
   out->cmem = state_bytes(t, ".const");
+  r = parse_globals(t, out);
+  if (r != CUDA_SUCCESS)
+    goto done;
+  r = CUDA_ERROR_INVALID_PTX;
   for (const char *p = find_tok(t, t, ".entry"); p;
        p = find_tok(t, p + 1, ".entry")) {
     struct CUfunc_st *grown =
@@ -975,6 +1041,8 @@ static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
   m->cmem = pi.cmem;
   m->nfuncs = pi.nfuncs;
   m->funcs = pi.funcs;
+  m->nglobals = pi.nglobals;
+  m->globals = pi.globals;
   for (size_t i = 0; i < m->nfuncs; i++)
     m->funcs[i].mod = m;
   reg_add(&m->hdr, K_MODULE);
@@ -1004,6 +1072,7 @@ CUresult cuModuleUnload(CUmodule hmod) {
   for (size_t i = 0; i < hmod->nfuncs; i++)
     free(hmod->funcs[i].name);
   free(hmod->funcs);
+  globals_free(hmod->globals, hmod->nglobals);
   free(hmod);
   atomic_fetch_add(&n_unloads, 1);
   return CUDA_SUCCESS;
@@ -1024,6 +1093,42 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
       return CUDA_SUCCESS;
     }
   return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+                           const char *name) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!name)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!reg_has(hmod, K_MODULE))
+    return CUDA_ERROR_INVALID_HANDLE;
+  for (size_t i = 0; i < hmod->nglobals; i++)
+    if (!strcmp(hmod->globals[i].name, name)) {
+      if (dptr)
+        *dptr = (CUdeviceptr)(uintptr_t)hmod->globals[i].data;
+      if (bytes)
+        *bytes = hmod->globals[i].bytes;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+/* [p, p+n) within a global of a live module. */
+static int global_range_ok(CUdeviceptr p, size_t n) {
+  int ok = 0;
+  pthread_rwlock_rdlock(&reg_lock);
+  for (obj *o = live[K_MODULE]; o && !ok; o = o->next) {
+    const struct CUmod_st *m = (const struct CUmod_st *)o;
+    for (size_t i = 0; i < m->nglobals && !ok; i++) {
+      uintptr_t lo = (uintptr_t)m->globals[i].data;
+      ok = p >= lo && p - lo <= m->globals[i].bytes &&
+           n <= m->globals[i].bytes - (p - lo);
+    }
+  }
+  pthread_rwlock_unlock(&reg_lock);
+  return ok;
 }
 
 /* f belongs to a live module. */
@@ -1484,6 +1589,34 @@ CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+                           size_t ByteCount, CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!stream_ok(hStream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!ByteCount)
+    return CUDA_SUCCESS;
+  int to_global = global_range_ok(dstDevice, ByteCount);
+  if ((!to_global && !range_ok(dstDevice, ByteCount)) ||
+      !range_ok(srcDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  memmove((void *)(uintptr_t)dstDevice, (const void *)(uintptr_t)srcDevice,
+          ByteCount);
+  if (to_global) {
+    uint64_t head = 0;
+    memcpy(&head, (const void *)(uintptr_t)dstDevice,
+           ByteCount < 8 ? ByteCount : 8);
+    pthread_mutex_lock(&last_lock);
+    last_copy_bytes = ByteCount;
+    last_copy_head = head;
+    pthread_mutex_unlock(&last_lock);
+    atomic_fetch_add(&n_const_copies, 1);
+  }
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
   CUresult r = need_ctx();
   if (r != CUDA_SUCCESS)
@@ -1541,6 +1674,19 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   atomic_store(&hEvent->ns, (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
   atomic_store(&hEvent->recorded, 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
+                           unsigned int Flags) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!reg_has(hEvent, K_EVENT) || !stream_ok(hStream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (Flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  atomic_fetch_add(&n_stream_waits, 1);
   return CUDA_SUCCESS;
 }
 

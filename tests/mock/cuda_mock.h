@@ -29,6 +29,10 @@ typedef struct kspec_mock_counters {
    * little-endian). */
   unsigned last_grid[3], last_block[3], last_nparams;
   uint64_t last_param;
+  /* cuMemcpyDtoDAsync calls into a module's .const variable, and the last
+   * one's bytes and first 8 bytes copied; cuStreamWaitEvent calls. */
+  uint64_t const_copies, stream_waits;
+  uint64_t last_copy_bytes, last_copy_head;
 } kspec_mock_counters;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"

@@ -21,6 +21,7 @@ host_ir() {
       -e 's/^\(declare .*@sreg_[a-z]*_[xyz]()\) #[0-9]*/\1/' \
       -e 's/"target-cpu"="sm_[0-9]*" "target-features"="[^"]*"//' \
       -e 's/^attributes #0 = { /attributes #0 = { sanitize_address /' \
+      -e 's/ addrspace(4)//g' \
       -e '/^!nvvm.annotations/d' "$1" > "$2"
 }
 
