@@ -175,9 +175,15 @@ out_has ".reqntid 32, 1, 1" # coarsened by 4: the real block
 out_has ".maxnreg 64"
 out_has ".target sm_90"
 out_lacks "[conv1d_param_4]"
+# what a program launching the PTX itself must do, on stderr
+grep -qF "note: launch with block 32x1x1" "$TMP/err" ||
+  bad "$last: no note of the real block"
+grep -qF "copy the first 64 bytes of argument 1's buffer to .const ks_cmem_1" \
+  "$TMP/err" || bad "$last: no note of the constant copy"
 expect 0 ptx conv1d $TARGET
 out_has "[conv1d_param_4]"
 out_lacks ".reqntid"
+[ -s "$TMP/err" ] && bad "$last: a note for a kernel that needs none"
 expect 0 ptx transpose $TARGET -D TILE=16
 out_has ".reqntid 16, 4, 1" # 4 rows per thread (store exchange): the real block
 expect 0 ptx conv1d $TARGET -D FILTER_LEN=9 -o "$TMP/out.ptx"

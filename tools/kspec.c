@@ -486,6 +486,31 @@ static ks_spec_req request_of(const options *o) {
 }
 
 /* ptx and ir: specialize once and print. */
+/* What a program that launches the PTX itself (cuLaunchKernel) must do
+ * beyond the user's block and arguments; one note on stderr each. */
+static void launch_notes(const ks_kernel *k) {
+  ks_kernel_info in;
+  if (ks_kernel_info_get(k, &in) != KS_OK)
+    return;
+  if (in.coarsen_x > 1 || in.coarsen_y > 1)
+    fprintf(stderr,
+            "kspec: note: launch with block %ux%ux%u (each thread runs "
+            "%ux%u threads of block %ux%ux%u)\n",
+            in.launch_block[0], in.launch_block[1], in.launch_block[2],
+            in.coarsen_x, in.coarsen_y, in.reqntid[0], in.reqntid[1],
+            in.reqntid[2]);
+  if (in.grid_coarsen > 1)
+    fprintf(stderr,
+            "kspec: note: launch ceil(grid.x / %u) blocks along x and pass "
+            "grid.x (u32) after the arguments\n",
+            in.grid_coarsen);
+  for (unsigned i = 0; i < in.const_copies; i++)
+    fprintf(stderr,
+            "kspec: note: before each launch copy the first %u bytes of "
+            "argument %u's buffer to .const ks_cmem_%u\n",
+            in.const_copy_bytes[i], in.const_copy_arg[i], in.const_copy_arg[i]);
+}
+
 static int cmd_emit(const options *o, int want_ir) {
   ks_ctx_opts co = {.arch = o->arch, .ptx_isa = o->ptx_isa};
   ks_ctx *ctx = NULL;
@@ -507,6 +532,8 @@ static int cmd_emit(const options *o, int want_ir) {
     rc = fail(ks_errmsg(ctx));
   else
     rc = write_text(o->out, text, len);
+  if (rc == EXIT_SUCCESS && !want_ir)
+    launch_notes(k);
   warnings(ctx);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
