@@ -138,6 +138,11 @@ int ks_loops_keep_rolled(LLVMValueRef br);
  * its CFG, weighted by width in 32-bit registers) and reports it with the
  * budget of the launch bounds (ks_diag.est_regs, .reg_budget). */
 int ks_pass_regpressure(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
+/* unclamp.c: the block with the most selects of thread-affine indices
+ * against uniform bounds (clamps) gets a copy without them, run where the
+ * whole block of threads is inside every bound. */
+int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* The estimate for fn, a function of m; -1 on no memory. */
 int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
 /* Registers per thread the launch bounds of s allow (255 without bounds);
@@ -278,7 +283,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 17
+#define KS_PIPELINE_VERSION 18
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

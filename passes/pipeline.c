@@ -9,6 +9,8 @@
  *
  * Between unroll and optimize run the optional stages (--no-pass):
  * tcoarsen (each real thread runs K threads of the launch's block),
+ * unclamp (a copy of the busiest block without its clamps, for the blocks
+ * of the grid away from the edges),
  * coarsen (16-byte loads in grid-stride loops), gcoarsen (each real block
  * runs several blocks of the user's grid, where the kernel only adds
  * the blocks' values), smem_promote and const_promote. tcoarsen comes after
@@ -104,6 +106,7 @@ static const stage stages[] = {
      "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
      NULL, 0},
     {"tcoarsen", NULL, ks_pass_tcoarsen, 1},
+    {"unclamp", NULL, ks_pass_unclamp, 1},
     {"coarsen", NULL, ks_pass_coarsen, 1},
     {"gcoarsen", NULL, ks_pass_gcoarsen, 1},
     {"smem_promote", NULL, ks_pass_smem_promote, 1},

@@ -111,6 +111,9 @@ typedef struct wctx {
   LLVMBasicBlockRef *bbs; /* the function's blocks, with their predecessors */
   int nbb;
   int *npred, (*pred)[4], *mark;
+  /* find_guard: the branch conditions on the way to the group's loads */
+  conj path[64];
+  int npath;
 } wctx;
 
 static const char *arg_name(LLVMValueRef a, char *buf, size_t n) {
@@ -584,6 +587,29 @@ other:
   return 0;
 }
 
+/* Does x hold (want 1) or fail (want 0) wherever the path's conditions do:
+ * is it one of them, or a part of one that must hold with it (an operand
+ * of a conjunction that holds, of a disjunction that fails)? */
+static int implied_in(LLVMValueRef v, int pol, LLVMValueRef x, int want,
+                      int depth) {
+  if (v == x)
+    return pol == want;
+  if (depth > 8 || !LLVMIsAInstruction(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if ((pol && op == LLVMAnd) || (!pol && op == LLVMOr))
+    return implied_in(LLVMGetOperand(v, 0), pol, x, want, depth + 1) ||
+           implied_in(LLVMGetOperand(v, 1), pol, x, want, depth + 1);
+  return 0;
+}
+
+static int implied(const wctx *c, LLVMValueRef x, int want) {
+  for (int i = 0; i < c->npath; i++)
+    if (implied_in(c->path[i].v, c->path[i].pol, x, want, 0))
+      return 1;
+  return 0;
+}
+
 static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth) {
   if (depth > 16) {
     decline(c, g, "guard too deep");
@@ -605,11 +631,29 @@ static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth) {
       else if (!pol && is_const_bool(b, 1))
         both = 1, b = e; /* a ? true : e */
     }
-    if (both)
+    if (both) {
+      /* a uniform conjunction (unclamp's check) is one condition */
+      int whole = ks_wx_norm(c->x, v, -1, 0);
+      if (whole >= 0 && !ks_wx_dep(c->x, whole)) {
+        if (g->nuni == MAX_CONJ) {
+          decline(c, g, "guard of over %d conditions", MAX_CONJ);
+          return 0;
+        }
+        g->uni[g->nuni++] = (conj){v, pol};
+        return 1;
+      }
       return add_conj(c, g, a, pol, depth + 1) &&
              add_conj(c, g, b, pol, depth + 1);
+    }
     if (op == LLVMXor && is_const_bool(b, 1))
       return add_conj(c, g, a, !pol, depth + 1);
+    /* !(a && b) where b holds on the path is !a; (a || b) where b fails
+     * is a (tcoarsen's agreement test and'ed with a guard on tid.y) */
+    int keep = (!pol && op == LLVMAnd) || (pol && op == LLVMOr);
+    if (keep && implied(c, b, op == LLVMAnd))
+      return add_conj(c, g, a, pol, depth + 1);
+    if (keep && implied(c, a, op == LLVMAnd))
+      return add_conj(c, g, b, pol, depth + 1);
   }
   if (is_const_bool(v, (unsigned long long)pol))
     return 1;
@@ -645,6 +689,18 @@ static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth) {
 
 /* The conditions of the branches from the entry to the loads' block. */
 static int find_guard(wctx *c, wgroup *g) {
+  /* first the conditions themselves, for add_conj's simplifications */
+  c->npath = 0;
+  for (int b = bb_index(c, g->bb), steps = 0;
+       b > 0 && c->npred[b] == 1 && steps <= c->nbb; steps++) {
+    int p = c->pred[b][0];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[p]);
+    if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) &&
+        LLVMGetSuccessor(t, 0) != LLVMGetSuccessor(t, 1) && c->npath < 64)
+      c->path[c->npath++] =
+          (conj){LLVMGetCondition(t), LLVMGetSuccessor(t, 0) == c->bbs[b]};
+    b = p;
+  }
   int b = bb_index(c, g->bb);
   for (int steps = 0; b != 0; steps++) {
     if (c->npred[b] != 1 || steps > c->nbb) {
