@@ -117,7 +117,8 @@ fi
 if part sanitize; then
 echo "== compute-sanitizer: memcheck, racecheck, synccheck, initcheck;"
 echo "   every template, generic and specialized, every optional pass on and off"
-nopass="--no-pass tcoarsen --no-pass coarsen --no-pass smem_promote"
+nopass="--no-pass tcoarsen --no-pass unclamp --no-pass coarsen"
+nopass="$nopass --no-pass gcoarsen --no-pass smem_promote"
 nopass="$nopass --no-pass const_promote --no-pass regpressure"
 tools="memcheck racecheck synccheck initcheck"
 cat >"$out/sanitize.cases" <<'CASES'
@@ -130,6 +131,7 @@ sepfilter_rows --size 333
 sepfilter_rows -D RADIUS=3 --size 333
 sepfilter_rows -D RADIUS=8 --block 32,8 --size 333
 sepfilter_rows -D RADIUS=32 --size 333
+sepfilter_rows -D RADIUS=32 --block 32,8 --size 333
 sepfilter_cols --size 333
 sepfilter_cols -D RADIUS=3 --size 333
 sepfilter_cols -D RADIUS=8 --block 32,8 --size 333
