@@ -34,6 +34,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cuda.h> /* types only */
+
 #include "kspec.h"
 #include "mock/cuda_mock.h"
 
@@ -507,14 +509,15 @@ static void const_copy_launch(void **state) {
   /* another stream: ordered after the last launch, once */
   void *lib = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_LOCAL);
   assert_non_null(lib);
-  int (*stream_create)(void **, unsigned) =
-      (int (*)(void **, unsigned))dlsym(lib, "cuStreamCreate");
-  int (*stream_destroy)(void *) =
-      (int (*)(void *))dlsym(lib, "cuStreamDestroy_v2");
+  /* the functions' own types: a call through another is undefined */
+  CUresult (*stream_create)(CUstream *, unsigned) =
+      (CUresult(*)(CUstream *, unsigned))dlsym(lib, "cuStreamCreate");
+  CUresult (*stream_destroy)(CUstream) =
+      (CUresult(*)(CUstream))dlsym(lib, "cuStreamDestroy_v2");
   assert_non_null(stream_create);
   assert_non_null(stream_destroy);
-  void *st = NULL;
-  assert_int_equal(stream_create(&st, 0), 0);
+  CUstream st = NULL;
+  assert_int_equal(stream_create(&st, 0), CUDA_SUCCESS);
   assert_int_equal(ks_launch(k, grid, block, 0, st, args), KS_OK);
   assert_int_equal(ks_launch(k, grid, block, 0, st, args), KS_OK);
   assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
@@ -535,7 +538,7 @@ static void const_copy_launch(void **state) {
   assert_int_equal(info.const_copies, 0);
   assert_int_equal(ks_launch(off, grid, block, 0, NULL, args), KS_OK);
   assert_int_equal(mock_now().const_copies - m0.const_copies, 5);
-  assert_int_equal(stream_destroy(st), 0);
+  assert_int_equal(stream_destroy(st), CUDA_SUCCESS);
   dlclose(lib);
   ks_mem_free(ctx, x);
   ks_mem_free(ctx, f);

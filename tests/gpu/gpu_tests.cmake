@@ -27,5 +27,6 @@ set_tests_properties(gpu_cubin PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 # stream and across two.
 add_executable(test_gpu_cmem ${CMAKE_CURRENT_LIST_DIR}/test_cmem.c)
 target_link_libraries(test_gpu_cmem PRIVATE kspec m ${CMAKE_DL_LIBS})
+target_include_directories(test_gpu_cmem PRIVATE ${KSPEC_CUDA_INCLUDE})
 add_test(NAME gpu_cmem COMMAND test_gpu_cmem)
 set_tests_properties(gpu_cmem PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -18,12 +18,15 @@
 #include <string.h>
 #include <time.h>
 
+#include <cuda.h> /* types only */
+
 #include "kspec.h"
 
 enum { TAPS = 32, N = 1 << 24, BLOCK = 256, ROUNDS = 4 };
 
-typedef int (*stream_create_fn)(void **, unsigned);
-typedef int (*stream_destroy_fn)(void *);
+/* the functions' own types: a call through another is undefined */
+typedef CUresult (*stream_create_fn)(CUstream *, unsigned);
+typedef CUresult (*stream_destroy_fn)(CUstream);
 
 static int fail(const char *what, const ks_ctx *ctx) {
   fprintf(stderr, "test_cmem: %s: %s\n", what, ctx ? ks_errmsg(ctx) : "");
@@ -104,7 +107,7 @@ int main(void) {
       ks_memcpy_htod(ctx, df[0], taps[0], sizeof taps[0]) != KS_OK ||
       ks_memcpy_htod(ctx, df[1], taps[1], sizeof taps[1]) != KS_OK)
     return fail("memory", ctx);
-  void *st[2] = {NULL, NULL};
+  CUstream st[2] = {NULL, NULL};
   if (stream_create(&st[0], 0) || stream_create(&st[1], 0))
     return fail("cuStreamCreate", NULL);
 
