@@ -11,6 +11,12 @@
  *   exit:  barrier;  for (j = tid; j < N; j += nthreads)
  *            if (smem[j] != 0) atomicrmw add P[LO + j * G], smem[j]
  *
+ * With a fixed block of W > 1 warps and the budget for it, the copy is W
+ * copies, one per warp (warp = linear tid / 32 updates smem[warp * N +
+ * (e - LO) / G]), and the merge adds the W copies of a bin before its one
+ * global atomic: the warps of a block no longer contend for a bin (the
+ * histogram, 256 bins: 0.502 -> 0.486 ms on the H100, CUB 0.501).
+ *
  * where every index e the kernel can use lies in [LO, LO + (N-1) * G] and is
  * LO modulo G. Every `ret` becomes a branch to the exit, so threads that
  * finish early still take part in both barriers and the merge.
@@ -456,7 +462,8 @@ typedef struct cand {
   wide lo, g;     /* byte b of P lives at smem[(b - lo) / g] */
   unsigned align; /* the least alignment of the atomics */
   unsigned long long elems;
-  LLVMValueRef smem; /* [elems x ty] addrspace(3) */
+  unsigned copies;   /* one per warp of a fixed block, else 1 */
+  LLVMValueRef smem; /* [copies * elems x ty] addrspace(3) */
   char why[256];     /* non-empty: declined, and why */
 } cand;
 
@@ -844,12 +851,13 @@ static LLVMValueRef smem_at(ctx *C, cand *k, LLVMValueRef j64) {
 
 static void emit_init(ctx *C, cand *k, LLVMBasicBlockRef before) {
   loop l;
-  loop_open(C, &l, k->elems, before, "ks.init");
+  unsigned long long n = k->elems * k->copies;
+  loop_open(C, &l, n, before, "ks.init");
   LLVMValueRef j64 = LLVMBuildZExt(C->b, l.j, LLVMInt64TypeInContext(C->c), "");
   LLVMValueRef st =
       LLVMBuildStore(C->b, LLVMConstInt(k->ty, 0, 0), smem_at(C, k, j64));
   LLVMSetAlignment(st, k->size);
-  loop_close(C, &l, k->elems);
+  loop_close(C, &l, n);
 }
 
 static void emit_merge(ctx *C, cand *k) {
@@ -859,6 +867,13 @@ static void emit_merge(ctx *C, cand *k) {
   LLVMValueRef j64 = LLVMBuildZExt(C->b, l.j, i64, "");
   LLVMValueRef v = LLVMBuildLoad2(C->b, k->ty, smem_at(C, k, j64), "part");
   LLVMSetAlignment(v, k->size);
+  for (unsigned c = 1; c < k->copies; c++) { /* the other warps' copies */
+    LLVMValueRef at =
+        LLVMBuildAdd(C->b, j64, i64c(C, (wide)(c * k->elems)), "");
+    LLVMValueRef w = LLVMBuildLoad2(C->b, k->ty, smem_at(C, k, at), "part");
+    LLVMSetAlignment(w, k->size);
+    v = LLVMBuildAdd(C->b, v, w, "");
+  }
   LLVMBasicBlockRef add =
       LLVMInsertBasicBlockInContext(C->c, l.after, "ks.add");
   LLVMBasicBlockRef next =
@@ -901,6 +916,12 @@ static void rewrite_atomic(ctx *C, cand *k, LLVMValueRef atomic) {
   LLVMValueRef e = LLVMBuildSub(C->b, emit_index(C, &a), i64c(C, k->lo), "");
   /* exact: e is lo modulo g (a shift, once simplified) */
   e = LLVMBuildExactUDiv(C->b, e, i64c(C, k->g), "");
+  if (k->copies > 1) { /* the warp's copy: + (ltid / 32) * elems */
+    LLVMValueRef w = LLVMBuildLShr(C->b, C->ltid, i32c(C, 5), "");
+    w = LLVMBuildZExt(C->b, w, LLVMInt64TypeInContext(C->c), "");
+    e = LLVMBuildAdd(C->b, e,
+                     LLVMBuildMul(C->b, w, i64c(C, (wide)k->elems), ""), "");
+  }
   LLVMValueRef p = smem_at(C, k, e);
   LLVMValueRef n = LLVMBuildAtomicRMW(C->b, LLVMGetAtomicRMWBinOp(atomic), p,
                                       LLVMGetOperand(atomic, 1),
@@ -912,7 +933,7 @@ static void rewrite_atomic(ctx *C, cand *k, LLVMValueRef atomic) {
 static LLVMValueRef add_smem(ctx *C, cand *k) {
   char name[96];
   snprintf(name, sizeof name, "ks_smem_%s", k->name);
-  LLVMTypeRef at = LLVMArrayType2(k->ty, k->elems);
+  LLVMTypeRef at = LLVMArrayType2(k->ty, k->elems * k->copies);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(C->m, at, name, AS_SHARED);
   /* NVPTX cannot initialize shared memory: the kernel zeroes it. */
   LLVMSetInitializer(g, LLVMGetUndef(at));
@@ -1043,6 +1064,23 @@ static void check_candidates(ctx *C) {
     if (!k->why[0])
       budget -= bytes;
   }
+  /* One copy per warp where the block is fixed and the budget allows:
+   * the warps of a block then update different copies of a bin (CUB's
+   * and the hand-written histogram's layout); the merge sums them. */
+  unsigned threads =
+      C->s->block[0] ? C->s->block[0] * (C->s->block[1] ? C->s->block[1] : 1) *
+                           (C->s->block[2] ? C->s->block[2] : 1)
+                     : 0;
+  unsigned warps = (threads + 31) / 32;
+  for (unsigned i = 0; i < C->ncands; i++) {
+    cand *k = &C->cands[i];
+    k->copies = 1;
+    unsigned long long more = k->elems * k->size * (warps - 1ull);
+    if (!k->why[0] && warps > 1 && warps <= 32 && more <= budget) {
+      k->copies = warps;
+      budget -= more;
+    }
+  }
   free(R);
 }
 
@@ -1057,10 +1095,14 @@ static void explain(ctx *C) {
     if (k->lo != 0 || k->g != k->size)
       snprintf(where, sizeof where, " (bytes %lld + %lld j of %s)",
                (long long)k->lo, (long long)k->g, k->name);
+    char copies[64] = "";
+    if (k->copies > 1)
+      snprintf(copies, sizeof copies, " x %u copies (one per warp)", k->copies);
     ks_explain(C->d, PASS,
-               "promoted %s: %llu bins x %u B = %llu B of shared memory%s, "
+               "promoted %s: %llu bins x %u B%s = %llu B of shared memory%s, "
                "merged with one atomic per non-zero bin",
-               k->name, k->elems, k->size, k->elems * k->size, where);
+               k->name, k->elems, k->size, copies,
+               k->elems * k->size * k->copies, where);
   }
 }
 

@@ -209,15 +209,15 @@ out_has "smem_promote, const_promote"
 
 # ---- smem_promote: histogram's atomics privatized, or not when switched off ----
 expect 0 explain histogram $TARGET -D BINS=256 --block 256
-out_has "smem_promote: promoted hist: 256 bins x 4 B = 1024 B of shared memory"
-out_has "static shared memory: 1024 bytes"
+out_has "smem_promote: promoted hist: 256 bins x 4 B x 8 copies (one per warp) = 8192 B of shared memory"
+out_has "static shared memory: 8192 bytes"
 expect 0 explain histogram $TARGET
 out_has "smem_promote: declined hist:"
 expect 0 explain histogram $TARGET -D BINS=256 --block 256 --no-pass smem_promote
 out_has "smem_promote: switched off"
 out_lacks "promoted hist"
 expect 0 ptx histogram $TARGET -D BINS=256 --block 256
-out_has "ks_smem_hist[1024]"
+out_has "ks_smem_hist[8192]"
 out_has "atom.shared.add.u32"
 out_has "bar.sync"
 out_has "atom.global.add.u32"
@@ -435,7 +435,7 @@ if [ -n "$ptxas" ]; then
   out_has "spill stores    0 B"
   out_has "limited by"
   expect 0 stats histogram $TARGET -D BINS=256 --block 256 --no-driver --json
-  out_has '"static_smem":1024'
+  out_has '"static_smem":8192'
   out_has '"spill_stores":0'
   if command -v python3 >/dev/null; then
     python3 -m json.tool "$TMP/out" >/dev/null 2>&1 || bad "$last: not JSON"

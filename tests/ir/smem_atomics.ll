@@ -46,27 +46,32 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT: ret void
 ; CHECK: }
 
-; After O3, with a 256-thread block: one zeroing store and one merge step
-; per thread (no loops left), shared atomics in the loop.
-; O3: @ks_smem_hist = internal addrspace(3) global [256 x i32] undef
+; After O3, with a 256-thread block: one copy per warp (8), zeroed by 8
+; stores per thread, each warp's atomics to its own copy (+ 256 * (tid /
+; 32), which O3 makes (tid << 3) & 1792), and one merge step per thread
+; that sums the 8 copies of its bin.
+; O3: ; explain: smem_promote: promoted hist: 256 bins x 4 B x 8 copies (one per warp) = 8192 B of shared memory
+; O3: @ks_smem_hist = internal addrspace(3) global [2048 x i32] undef
 ; O3-LABEL: define void @k(
-; O3: store i32 0, ptr addrspace(3)
+; O3-COUNT-8: store i32 0, ptr addrspace(3)
+; O3: ks.init.done:
 ; O3-NEXT: {{(tail )?}}call void @llvm.nvvm.barrier0()
+; O3: and i32 %{{.*}}, 1792
 ; O3: atomicrmw add ptr addrspace(3) {{.*}} i32 1 monotonic
 ; O3: {{(tail )?}}call void @llvm.nvvm.barrier0()
-; O3: load i32, ptr addrspace(3)
-; O3: atomicrmw add ptr %{{.*}}, i32 %part monotonic
+; O3-COUNT-8: load i32, ptr addrspace(3)
+; O3: atomicrmw add ptr %{{.*}}, i32 %{{.*}} monotonic
 ; O3-NOT: phi i32 [ %
 ; O3: ret void
 
 ; A 3-D block: the linear id is tid.x + 16 * (tid.y + 8 * tid.z); 256
-; threads, one element each.
+; threads, one element of each of the 8 warps' copies each.
 ; YZ-LABEL: define void @k(
 ; YZ-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.tid.y()
 ; YZ-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.tid.z()
 ; YZ: store i32 0, ptr addrspace(3)
 ; YZ: atomicrmw add ptr addrspace(3)
-; YZ: atomicrmw add ptr %{{.*}}, i32 %part monotonic
+; YZ: atomicrmw add ptr %{{.*}}, i32 %{{.*}} monotonic
 
 ; OFF: ; explain: smem_promote: switched off
 ; OFF-NOT: addrspace(3)
