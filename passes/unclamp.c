@@ -273,10 +273,13 @@ static int count_in(uc *u, LLVMBasicBlockRef bb, int collect) {
   return n;
 }
 
-/* May bb be copied: no phi, its values used in it or by its successors'
- * phis, a plain branch or return at its end. */
+/* May bb be copied: not the entry block, no phi, its values used in it or
+ * by its successors' phis, a plain branch or return at its end. */
 static int copyable(LLVMBasicBlockRef bb) {
   LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(bb));
+  if (bb == entry) /* the check must come first: not in the entry block */
+    return 0;
   if (!term || !(LLVMIsABranchInst(term) || LLVMIsAReturnInst(term)))
     return 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
