@@ -506,10 +506,12 @@ typedef struct ks_kernel_info {
    * the first const_copy_bytes[i] bytes of the buffer that pointer argument
    * const_copy_arg[i] points to into the module's .const symbol
    * ks_cmem_<const_copy_arg[i]>, on the launch's stream, after the
-   * kernel's previous launch (whatever its stream) has finished. A program
-   * that launches the PTX itself must do the same (cuModuleGetGlobal,
-   * cuMemcpyDtoDAsync) and must not run two launches of one module at
-   * once. const_copies is 0 when there are none. */
+   * kernel's previous launch (whatever its stream) has finished; the
+   * buffer must hold those bytes (a launch with a smaller one fails with
+   * KS_ELAUNCH naming the argument; a NULL pointer is not copied). A
+   * program that launches the PTX itself must do the same
+   * (cuModuleGetGlobal, cuMemcpyDtoDAsync) and must not run two launches
+   * of one module at once. const_copies is 0 when there are none. */
   unsigned const_copies;
   unsigned const_copy_arg[KS_CMEM_MAX];
   unsigned const_copy_bytes[KS_CMEM_MAX];

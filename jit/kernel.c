@@ -214,6 +214,15 @@ static ks_status launch_with_copies(ks_kernel *k, unsigned g[3],
     if (src)
       s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src,
                             k->info.const_copy_bytes[i], stream, err, cap);
+    if (s != KS_OK) { /* which buffer: one too small is the usual cause */
+      char why[512];
+      snprintf(why, sizeof why, "%s", err);
+      s = ks_jit_fail(s,
+                      "launch: %s: the constant copy of argument %u (its "
+                      "first %u bytes): %s",
+                      k->name, k->info.const_copy_arg[i],
+                      k->info.const_copy_bytes[i], why);
+    }
   }
   if (s == KS_OK)
     s = launch_plain(k, g, b, smem, stream, args, err, cap);

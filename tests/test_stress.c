@@ -524,6 +524,14 @@ static void const_copy_launch(void **state) {
   m = mock_now();
   assert_int_equal(m.const_copies - m0.const_copies, 5);
   assert_int_equal(m.stream_waits - m0.stream_waits, 2);
+  /* a buffer smaller than the copy: a launch error naming the argument */
+  ks_devptr small = 0;
+  assert_int_equal(ks_mem_alloc(ctx, 64, &small), KS_OK);
+  void *args_small[] = {&x, &small, &y, &n, &len};
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args_small), KS_ELAUNCH);
+  assert_non_null(strstr(ks_errmsg(ctx), "constant copy of argument 1"));
+  assert_int_equal(mock_now().const_copies - m0.const_copies, 5);
+  ks_mem_free(ctx, small);
   /* a NULL buffer is not copied; no arguments is refused */
   void *args0[] = {&x, &none, &y, &n, &len};
   assert_int_equal(ks_launch(k, grid, block, 0, NULL, args0), KS_OK);
