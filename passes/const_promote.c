@@ -21,8 +21,10 @@
  * arithmetic as constant-bank operands: no load instruction at all, where
  * the non-coherent path still issues one per tap. Only loads that const_nc
  * marked !invariant.load move: those no write of the kernel can precede,
- * so the value at launch is one the original may read. The copy of bytes
- * [0, N) is what every thread that runs such a load reads anyway.
+ * so the value at launch is one the original may read. The copy is bytes
+ * [0, N), N the end of the farthest such load: the buffer must hold them
+ * (kspec.h). Arguments passed by value (byval) are not buffers: left
+ * alone.
  */
 #include <math.h>
 #include <stdio.h>
@@ -440,11 +442,12 @@ int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (ks_const_nc(m, fn, d))
     return 1;
   d->cmem_n = 0;
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
   for (unsigned i = 0; i < LLVMCountParams(fn); i++) {
     LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(fn, i));
     if (LLVMGetTypeKind(ty) == LLVMPointerTypeKind &&
         LLVMGetPointerAddressSpace(ty) == 0 && !baked(s, i) &&
-        cmem_arg(m, fn, i, d))
+        !LLVMGetEnumAttributeAtIndex(fn, i + 1, byval) && cmem_arg(m, fn, i, d))
       return 1;
   }
   return 0;

@@ -13,6 +13,7 @@
 ; RUN: ks_passes_tool --kernel written --stage const_promote %s | FileCheck %s --check-prefix=WRITTEN
 ; RUN: ks_passes_tool --kernel after --stage const_promote %s | FileCheck %s --check-prefix=AFTER
 ; RUN: ks_passes_tool --kernel below --stage const_promote %s | FileCheck %s --check-prefix=BELOW
+; RUN: ks_passes_tool --kernel byval --stage const_promote %s | FileCheck %s --check-prefix=BYVAL
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -144,12 +145,32 @@ define void @below(ptr %f, ptr %y) {
   ret void
 }
 
+; A struct passed by value is read at constant offsets too, but it is no
+; buffer in device memory: never copied.
+; BYVAL-NOT: ks_cmem
+%taps = type { [8 x float] }
+define void @byval(ptr byval(%taps) align 4 %f, ptr %y) {
+  %f0 = load float, ptr %f, align 4
+  %pf1 = getelementptr inbounds float, ptr %f, i64 1
+  %f1 = load float, ptr %pf1, align 4
+  %pf2 = getelementptr inbounds float, ptr %f, i64 2
+  %f2 = load float, ptr %pf2, align 4
+  %pf3 = getelementptr inbounds float, ptr %f, i64 3
+  %f3 = load float, ptr %pf3, align 4
+  %s1 = fadd float %f0, %f1
+  %s2 = fadd float %s1, %f2
+  %s3 = fadd float %s2, %f3
+  store float %s3, ptr %y, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
 !0 = !{ptr @taps, !"kernel", i32 1}
 !1 = !{ptr @few, !"kernel", i32 1}
 !2 = !{ptr @far, !"kernel", i32 1}
 !3 = !{ptr @written, !"kernel", i32 1}
 !4 = !{ptr @after, !"kernel", i32 1}
 !5 = !{ptr @below, !"kernel", i32 1}
+!6 = !{ptr @byval, !"kernel", i32 1}
