@@ -21,8 +21,10 @@
  * Over the block's real threads, tid[d] in [0, B_d), e runs from e0 to
  * e0 + c*(B_d-1) in steps of c; computed in 64 bits, if both ends lie in
  * the 32-bit range, e never wraps and takes only values between them, so
- * "P(e, W) selects D for every thread" holds exactly when it holds at both
- * ends. The block B gets a copy F where every such S is D; a new block
+ * "P(e, W) selects D for every thread" holds exactly when it holds at the
+ * end where it is hardest (the top for slt/sle, the bottom for sgt/sge);
+ * lanes whose e differ by constants share one such test (see "the check"
+ * below). The block B gets a copy F where every such S is D; a new block
  * before B tests the conjunction of those conditions, the same for every
  * thread of the block (the ends depend on uniform values only), and runs F
  * when it holds, else B. F computes what B computes: each S it replaced
@@ -38,8 +40,10 @@
  * is then P + k*tid + c to window_expr, not an extension of a sum. A zext
  * (X + C) likewise, C = 0 included, the check also testing X + C >= 0.
  *
- * Where. The block with the most such selects (at least 4), with no phi,
- * whose values are used only in it (or by phis of its successors). Window
+ * Where. The block with the most such selects (at least 4, at most 512),
+ * not the entry block, with no phi, whose values are used only in it (or
+ * by phis of its successors); nothing when the bounds fall into more than
+ * 16 groups of lanes or 8 bounds in a group. Window
  * staging (smem_promote, later) then sees F's loads at P + k*tid + c, a
  * window it can stage, while B keeps the clamped loads for the edge blocks.
  * The copy doubles the block's code: the later stages and codegen take
