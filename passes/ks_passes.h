@@ -201,6 +201,11 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * contiguous memory. */
 int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* smem_atomics.c, first in smem_promote: a shared array declared larger
+ * than its accesses can reach, once values and block are bound (reduce_sum's
+ * sh[1024] with BLOCK=256), shrinks to what they reach. */
+int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
 /* ---- window_expr.c ------------------------------------------------------ */
 
 /* Normal forms of index expressions over arguments, constants and special

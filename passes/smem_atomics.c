@@ -235,6 +235,7 @@ typedef struct ranges {
   unsigned depth;
   memo m[MAX_MEMO];
   unsigned nm;
+  unsigned block[3]; /* shared-array sizing: %tid's bounds; 0: unknown */
 } ranges;
 
 static unsigned int_width(LLVMValueRef v) {
@@ -354,13 +355,24 @@ static iv phi_range(ranges *R, LLVMValueRef v, unsigned w) {
   return any ? acc : full(w);
 }
 
-/* smin, smax, umin, umax; anything else: unknown. */
+/* smin, smax, umin, umax; %tid and %ntid where R knows the block;
+ * anything else: unknown. */
 static iv call_range(ranges *R, LLVMValueRef v, unsigned w) {
   LLVMValueRef callee = LLVMGetCalledValue(v);
-  if (!callee || !LLVMIsAFunction(callee) || LLVMGetNumArgOperands(v) != 2)
+  if (!callee || !LLVMIsAFunction(callee))
     return full(w);
   size_t len = 0;
   const char *name = LLVMGetValueName2(callee, &len);
+  static const char tid[] = "llvm.nvvm.read.ptx.sreg.tid.",
+                    ntid[] = "llvm.nvvm.read.ptx.sreg.ntid.";
+  if (R->block[0] && len == sizeof tid && !strncmp(name, tid, len - 1) &&
+      name[len - 1] >= 'x' && name[len - 1] <= 'z')
+    return make(w, 0, R->block[name[len - 1] - 'x'] - 1, 1, 0, 0);
+  if (R->block[0] && len == sizeof ntid && !strncmp(name, ntid, len - 1) &&
+      name[len - 1] >= 'x' && name[len - 1] <= 'z')
+    return single(R->block[name[len - 1] - 'x']);
+  if (LLVMGetNumArgOperands(v) != 2)
+    return full(w);
   int smin = strncmp(name, "llvm.smin.", 10) == 0;
   int smax = strncmp(name, "llvm.smax.", 10) == 0;
   int umin = strncmp(name, "llvm.umin.", 10) == 0;
@@ -1104,6 +1116,287 @@ static void explain(ctx *C) {
                k->name, k->elems, k->size, copies,
                k->elems * k->size * k->copies, where);
   }
+}
+
+/* ---- shared-array sizing -------------------------------------------------
+ *
+ * A shared array the template declares at a parameter's upper bound
+ * (reduce_sum's sh[1024], BLOCK <= 1024) shrinks to the elements its
+ * accesses can reach once the values and the block are bound. Each access
+ * (load, store, atomic, through GEPs and address-space casts of the array)
+ * is bounded by the interval analysis above, %tid within the fixed block,
+ * refined by the conditions of the branches on the way to its block: on the
+ * path from the entry through blocks with a single predecessor, a compare
+ * `X < C` (or <=, >, >=, signed or unsigned) that must hold, C a constant,
+ * bounds X there. Every access must be bounded below by 0 and above by the
+ * array's length; the array becomes [M x T], M the elements the farthest
+ * access touches. The uses of the old array go to the new one: GEPs keep
+ * their source type, which only scales their indices. */
+
+enum { SIZE_PATH = 32 };
+
+static iv meet(unsigned w, iv a, wide lo, wide hi) {
+  wide l = wmax(a.lo, lo), h = wmin(a.hi, hi);
+  if (l > h)
+    return a; /* unreachable, or a contradiction: keep what was known */
+  return make(w, l, h, a.g, a.r, 0);
+}
+
+/* Seeds R with the bounds that the path to bb's start implies. */
+static void path_bounds(ranges *R, LLVMBasicBlockRef bb) {
+  ranges *fresh = malloc(sizeof *fresh);
+  if (!fresh)
+    return; /* no refinement: the bounds are only looser */
+  LLVMBasicBlockRef cur = bb;
+  for (int step = 0; step < SIZE_PATH; step++) {
+    LLVMValueRef bv = LLVMBasicBlockAsValue(cur);
+    LLVMValueRef term = NULL;
+    int preds = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsATerminatorInst(user)) {
+        if (term != user)
+          preds++;
+        term = user;
+      }
+    }
+    if (preds != 1 || !LLVMIsABranchInst(term))
+      break;
+    LLVMBasicBlockRef from = LLVMGetInstructionParent(term);
+    if (LLVMIsConditional(term) &&
+        LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1)) {
+      LLVMValueRef c = LLVMGetCondition(term);
+      int holds = LLVMGetSuccessor(term, 0) == cur;
+      wide k;
+      if (LLVMIsAICmpInst(c) && const_of(LLVMGetOperand(c, 1), 0, &k) &&
+          R->nm < MAX_MEMO) {
+        LLVMValueRef x = LLVMGetOperand(c, 0);
+        unsigned w = int_width(x);
+        LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+        if (!holds)
+          p = LLVMGetICmpPredicate(c) == LLVMIntSLT   ? LLVMIntSGE
+              : LLVMGetICmpPredicate(c) == LLVMIntSLE ? LLVMIntSGT
+              : LLVMGetICmpPredicate(c) == LLVMIntSGT ? LLVMIntSLE
+              : LLVMGetICmpPredicate(c) == LLVMIntSGE ? LLVMIntSLT
+              : LLVMGetICmpPredicate(c) == LLVMIntULT ? LLVMIntUGE
+              : LLVMGetICmpPredicate(c) == LLVMIntULE ? LLVMIntUGT
+                                                      : LLVMIntEQ;
+        if (w && w <= 64) {
+          *fresh = (ranges){.block = {R->block[0], R->block[1], R->block[2]}};
+          iv a = range_of(fresh, x), r = a;
+          switch (p) {
+          case LLVMIntSLT:
+            r = meet(w, a, smin_of(w), k - 1);
+            break;
+          case LLVMIntSLE:
+            r = meet(w, a, smin_of(w), k);
+            break;
+          case LLVMIntSGT:
+            r = meet(w, a, k + 1, smax_of(w));
+            break;
+          case LLVMIntSGE:
+            r = meet(w, a, k, smax_of(w));
+            break;
+          case LLVMIntULT: /* 0 <= x < k, k > 0 */
+            if (k > 0)
+              r = meet(w, a, 0, k - 1);
+            break;
+          case LLVMIntULE:
+            if (k >= 0)
+              r = meet(w, a, 0, k);
+            break;
+          default:
+            break;
+          }
+          /* a nearer condition wins: seeded first */
+          int seen = 0;
+          for (unsigned i = 0; i < R->nm; i++)
+            seen |= R->m[i].v == x;
+          if (!seen)
+            R->m[R->nm++] = (memo){x, r};
+        }
+      }
+    }
+    cur = from;
+  }
+  free(fresh);
+}
+
+/* The bytes [lo, hi) of the array an access through pointer p of type
+ * acc reaches, p derived from the array by the GEP chain from it; 0 when
+ * it cannot be bounded. */
+static int access_bytes(ctx *C, ranges *R, LLVMValueRef p, LLVMTypeRef acc,
+                        wide *lo, wide *hi) {
+  wide a = 0, b = 0;
+  while (p && !LLVMIsAGlobalVariable(p)) {
+    if (LLVMIsAAddrSpaceCastInst(p) ||
+        (LLVMIsAConstantExpr(p) &&
+         LLVMGetConstOpcode(p) == LLVMAddrSpaceCast)) {
+      p = LLVMGetOperand(p, 0);
+      continue;
+    }
+    int is_gep =
+        LLVMIsAGetElementPtrInst(p) ||
+        (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
+    if (!is_gep)
+      return 0;
+    LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
+    unsigned n = (unsigned)LLVMGetNumOperands(p);
+    for (unsigned i = 1; i < n; i++) {
+      LLVMValueRef idx = LLVMGetOperand(p, i);
+      wide size;
+      if (i == 1) {
+        size = (wide)LLVMABISizeOfType(C->dl, ty);
+      } else if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
+        ty = LLVMGetElementType(ty);
+        size = (wide)LLVMABISizeOfType(C->dl, ty);
+      } else {
+        return 0; /* struct fields, vector lanes: not here */
+      }
+      iv r = range_of(R, idx);
+      if (r.lo == smin_of(int_width(idx)) || r.hi == smax_of(int_width(idx)))
+        return 0;
+      a += r.lo * size;
+      b += r.hi * size;
+    }
+    p = LLVMGetOperand(p, 0);
+  }
+  *lo = a;
+  *hi = b + (wide)LLVMABISizeOfType(C->dl, acc);
+  return p != NULL;
+}
+
+/* The furthest byte (exclusive) any access of g reaches through value v (g
+ * or a pointer derived from it); 0 with *why when one cannot be bounded. */
+static int reach(ctx *C, LLVMValueRef g, LLVMValueRef v, wide *end,
+                 const char **why, int depth) {
+  if (depth > 16) {
+    *why = "its uses nest too deep";
+    return 0;
+  }
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    int derive = LLVMIsAGetElementPtrInst(user) ||
+                 LLVMIsAAddrSpaceCastInst(user) ||
+                 (LLVMIsAConstantExpr(user) &&
+                  (LLVMGetConstOpcode(user) == LLVMGetElementPtr ||
+                   LLVMGetConstOpcode(user) == LLVMAddrSpaceCast));
+    if (derive) {
+      if (LLVMGetOperand(user, 0) != v) {
+        *why = "its address is used as an index";
+        return 0;
+      }
+      if (!reach(C, g, user, end, why, depth + 1))
+        return 0;
+      continue;
+    }
+    LLVMTypeRef acc = NULL;
+    if (LLVMIsALoadInst(user))
+      acc = LLVMTypeOf(user);
+    else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v)
+      acc = LLVMTypeOf(LLVMGetOperand(user, 0));
+    else if (LLVMIsAAtomicRMWInst(user) && LLVMGetOperand(user, 0) == v)
+      acc = LLVMTypeOf(user);
+    if (!acc) {
+      *why = "it is used other than by loads, stores and atomics";
+      return 0;
+    }
+    if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) != C->fn) {
+      *why = "it is used outside the kernel";
+      return 0;
+    }
+    ranges *R = calloc(1, sizeof *R);
+    if (!R) {
+      *why = "out of memory";
+      return 0;
+    }
+    /* the real block: after thread coarsening, the launch's divided */
+    for (int i = 0; i < 3; i++)
+      R->block[i] = C->s->block[i] ? C->s->block[i] : 1;
+    if (C->d->coarsen_x > 1)
+      R->block[0] /= C->d->coarsen_x;
+    if (C->d->coarsen_y > 1)
+      R->block[1] /= C->d->coarsen_y;
+    path_bounds(R, LLVMGetInstructionParent(user));
+    wide lo = 0, hi = 0;
+    int ok = access_bytes(C, R, v, acc, &lo, &hi);
+    free(R);
+    if (!ok || lo < 0) {
+      *why = "an index is not bounded";
+      return 0;
+    }
+    if (hi > *end)
+      *end = hi;
+  }
+  return 1;
+}
+
+/* Is v (a global, or a constant expression of it) used by fn? */
+static int used_in(LLVMValueRef fn, LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && depth < 16;
+       u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)
+            ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn
+            : LLVMIsAConstantExpr(user) && used_in(fn, user, depth + 1))
+      return 1;
+  }
+  return 0;
+}
+
+int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn || LLVMIsDeclaration(fn) || !s->block[0])
+    return 0;
+  ctx C = {.m = m,
+           .c = LLVMGetModuleContext(m),
+           .fn = fn,
+           .dl = LLVMGetModuleDataLayout(m),
+           .s = s,
+           .d = d};
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    LLVMTypeRef ty = LLVMGlobalGetValueType(g);
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != AS_SHARED ||
+        LLVMIsDeclaration(g) || LLVMGetLinkage(g) != LLVMInternalLinkage ||
+        LLVMGetTypeKind(ty) != LLVMArrayTypeKind)
+      continue;
+    LLVMValueRef init = LLVMGetInitializer(g);
+    if ((init && !LLVMIsUndef(init)) || !used_in(fn, g, 0))
+      continue;
+    LLVMTypeRef et = LLVMGetElementType(ty);
+    unsigned long long n = LLVMGetArrayLength2(ty),
+                       es = LLVMABISizeOfType(C.dl, et);
+    wide end = 0;
+    const char *why = NULL;
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(g, &len);
+    if (!es || !reach(&C, g, g, &end, &why, 0)) {
+      if (why && !strcmp(why, "out of memory"))
+        return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
+      ks_explain(d, PASS, "kept %.*s at %llu elements: %s", (int)len, name, n,
+                 why ? why : "its elements have no size");
+      continue;
+    }
+    unsigned long long want = (unsigned long long)((end + es - 1) / (wide)es);
+    if (want >= n || want == 0)
+      continue;
+    LLVMTypeRef nt = LLVMArrayType2(et, want);
+    char nm[128];
+    snprintf(nm, sizeof nm, "%.*s", (int)(len < 120 ? len : 120), name);
+    LLVMSetValueName2(g, "", 0);
+    LLVMValueRef ng = LLVMAddGlobalInAddressSpace(m, nt, nm, AS_SHARED);
+    LLVMSetInitializer(ng, LLVMGetUndef(nt));
+    LLVMSetLinkage(ng, LLVMInternalLinkage);
+    LLVMSetAlignment(ng, LLVMGetAlignment(g));
+    LLVMReplaceAllUsesWith(g, ng);
+    LLVMDeleteGlobal(g);
+    ks_explain(d, PASS,
+               "sized %s to %llu of its %llu elements (%llu of %llu B): the "
+               "furthest any access can reach",
+               nm, want, n, want * es, n * es);
+  }
+  return 0;
 }
 
 int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {

@@ -6,6 +6,6 @@
 #include "passes/ks_passes.h"
 
 int ks_pass_smem_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
-  return ks_smem_atomics(m, s, d) || ks_smem_window(m, s, d) ||
-         ks_smem_store(m, s, d);
+  return ks_smem_size(m, s, d) || ks_smem_atomics(m, s, d) ||
+         ks_smem_window(m, s, d) || ks_smem_store(m, s, d);
 }
