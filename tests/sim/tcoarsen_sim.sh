@@ -15,21 +15,8 @@ kspec=$1 clang=$2 src=$3 work=$4
 mkdir -p "$work"
 cd "$work"
 
-host_ir() {
-  sed -e '/^target /d' \
-      -e 's/@llvm\.nvvm\.read\.ptx\.sreg\.\([a-z]*\)\.\([xyz]\)/@sreg_\1_\2/g' \
-      -e 's/^\(declare .*@sreg_[a-z]*_[xyz]()\) #[0-9]*/\1/' \
-      -e 's/"target-cpu"="sm_[0-9]*" "target-features"="[^"]*"//' \
-      -e 's/^attributes #0 = { /attributes #0 = { sanitize_address /' \
-      -e 's/ addrspace(4)//g' \
-      -e '/^!nvvm.annotations/d' "$1" > "$2"
-}
-
-if ! echo 'int main(void){return 0;}' > asan.c ||
-   ! "$clang" -fsanitize=address asan.c -o asan 2>/dev/null; then
-  echo "no AddressSanitizer: skipped"
-  exit 77
-fi
+. "$src/sim_lib.sh"
+need_asan "$clang"
 
 # name, kspec options, block, taps
 run() {
