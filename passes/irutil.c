@@ -94,3 +94,51 @@ unsigned ks_ir_hash_ptr(const void *p) {
   v ^= v >> 33;
   return (unsigned)v;
 }
+
+LLVMIntPredicate ks_ir_icmp_inverse(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntEQ:
+    return LLVMIntNE;
+  case LLVMIntNE:
+    return LLVMIntEQ;
+  case LLVMIntSLT:
+    return LLVMIntSGE;
+  case LLVMIntSGE:
+    return LLVMIntSLT;
+  case LLVMIntSLE:
+    return LLVMIntSGT;
+  case LLVMIntSGT:
+    return LLVMIntSLE;
+  case LLVMIntULT:
+    return LLVMIntUGE;
+  case LLVMIntUGE:
+    return LLVMIntULT;
+  case LLVMIntULE:
+    return LLVMIntUGT;
+  default:
+    return LLVMIntULE;
+  }
+}
+
+LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntSLT:
+    return LLVMIntSGT;
+  case LLVMIntSGT:
+    return LLVMIntSLT;
+  case LLVMIntSLE:
+    return LLVMIntSGE;
+  case LLVMIntSGE:
+    return LLVMIntSLE;
+  case LLVMIntULT:
+    return LLVMIntUGT;
+  case LLVMIntUGT:
+    return LLVMIntULT;
+  case LLVMIntULE:
+    return LLVMIntUGE;
+  case LLVMIntUGE:
+    return LLVMIntULE;
+  default:
+    return p;
+  }
+}

@@ -110,6 +110,9 @@ unsigned ks_ir_shared_globals(LLVMModuleRef m);
 int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
 /* A hash of a pointer, for open addressing over IR values. */
 unsigned ks_ir_hash_ptr(const void *p);
+/* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */
+LLVMIntPredicate ks_ir_icmp_inverse(LLVMIntPredicate p);
+LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);
 
 /* ---- bind.c ------------------------------------------------------------ */
 

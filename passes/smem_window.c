@@ -500,54 +500,6 @@ static int check_unwritten(wctx *c, wgroup *g) {
 
 static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth);
 
-static LLVMIntPredicate inverse(LLVMIntPredicate p) {
-  switch (p) {
-  case LLVMIntEQ:
-    return LLVMIntNE;
-  case LLVMIntNE:
-    return LLVMIntEQ;
-  case LLVMIntSLT:
-    return LLVMIntSGE;
-  case LLVMIntSGE:
-    return LLVMIntSLT;
-  case LLVMIntSLE:
-    return LLVMIntSGT;
-  case LLVMIntSGT:
-    return LLVMIntSLE;
-  case LLVMIntULT:
-    return LLVMIntUGE;
-  case LLVMIntUGE:
-    return LLVMIntULT;
-  case LLVMIntULE:
-    return LLVMIntUGT;
-  default:
-    return LLVMIntULE;
-  }
-}
-
-static LLVMIntPredicate swap_pred(LLVMIntPredicate p) {
-  switch (p) {
-  case LLVMIntSLT:
-    return LLVMIntSGT;
-  case LLVMIntSGT:
-    return LLVMIntSLT;
-  case LLVMIntSLE:
-    return LLVMIntSGE;
-  case LLVMIntSGE:
-    return LLVMIntSLE;
-  case LLVMIntULT:
-    return LLVMIntUGT;
-  case LLVMIntUGT:
-    return LLVMIntULT;
-  case LLVMIntULE:
-    return LLVMIntUGE;
-  case LLVMIntUGE:
-    return LLVMIntULE;
-  default:
-    return p;
-  }
-}
-
 static int is_const_bool(LLVMValueRef v, unsigned long long b) {
   return LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == b;
 }
@@ -562,7 +514,7 @@ static int window_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol) {
     goto other;
   LLVMIntPredicate p = LLVMGetICmpPredicate(v);
   if (!pol)
-    p = inverse(p);
+    p = ks_ir_icmp_inverse(p);
   if (p == LLVMIntEQ || p == LLVMIntNE)
     goto other;
   for (int side = 0; side < 2; side++) {
@@ -576,7 +528,7 @@ static int window_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol) {
       continue;
     g->wv = a;
     g->ww = b;
-    g->wpred = side ? swap_pred(p) : p;
+    g->wpred = side ? ks_ir_icmp_swap(p) : p;
     return 1;
   }
 other:
@@ -906,7 +858,7 @@ static int leaf_form(wctx *c, leaf *f) {
     int nb = na < 0 ? -1 : ks_wx_norm(c->x, b, -1, 0);
     if (nb < 0 || (ks_wx_dep(c->x, nb) & 1) || !(ks_wx_dep(c->x, na) & 1))
       continue;
-    *f = (leaf){f->icmp, a, b, na, nb, side ? swap_pred(p) : p, 0, 0};
+    *f = (leaf){f->icmp, a, b, na, nb, side ? ks_ir_icmp_swap(p) : p, 0, 0};
     return p != LLVMIntEQ && p != LLVMIntNE;
   }
   return 0;
@@ -922,7 +874,7 @@ static int leaf_lanes(wctx *c, wgroup *g, leaf *l, int nl) {
     if (!leaf_form(c, &l[i]))
       return 0;
     if (l[i].p != l[0].p)
-      l[i].p = inverse(l[i].p), l[i].neg = 1;
+      l[i].p = ks_ir_icmp_inverse(l[i].p), l[i].neg = 1;
     if (l[i].p != l[0].p || l[i].nw != l[0].nw ||
         !ks_wx_const_diff(c->x, l[i].nv, l[0].nv, &d) || d > (int64_t)c->k ||
         d < -(int64_t)c->k)
@@ -988,7 +940,7 @@ static int guard_k(wctx *c, wgroup *g) {
     return 0;
   }
   /* F = !c_0 && ...: the half-line is the other one. */
-  g->wpred = t > 0 ? l[0].p : inverse(l[0].p);
+  g->wpred = t > 0 ? l[0].p : ks_ir_icmp_inverse(l[0].p);
   g->ww = l[0].w;
   g->jsel = is_lower(g->wpred) ? c->k - 1 : 0;
   for (int i = 0; i < nl; i++)

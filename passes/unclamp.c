@@ -89,36 +89,6 @@ typedef struct uc {
   int nw, capw;
 } uc;
 
-static LLVMIntPredicate swap_pred(LLVMIntPredicate p) {
-  switch (p) {
-  case LLVMIntSLT:
-    return LLVMIntSGT;
-  case LLVMIntSLE:
-    return LLVMIntSGE;
-  case LLVMIntSGT:
-    return LLVMIntSLT;
-  case LLVMIntSGE:
-    return LLVMIntSLE;
-  default:
-    return p;
-  }
-}
-
-static LLVMIntPredicate inverse(LLVMIntPredicate p) {
-  switch (p) {
-  case LLVMIntSLT:
-    return LLVMIntSGE;
-  case LLVMIntSLE:
-    return LLVMIntSGT;
-  case LLVMIntSGT:
-    return LLVMIntSLE;
-  case LLVMIntSGE:
-    return LLVMIntSLT;
-  default:
-    return p;
-  }
-}
-
 static int signed_order(LLVMIntPredicate p) {
   return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT ||
          p == LLVMIntSGE;
@@ -250,14 +220,14 @@ static int candidate(uc *u, LLVMValueRef s, cand *out) {
   } else if (affine_one(u, r, &dim, &coef) && dep_of(u, l) == 0) {
     out->e = r;
     out->w = l;
-    p = swap_pred(p);
+    p = ks_ir_icmp_swap(p);
   } else {
     return 0;
   }
   /* D is the true arm: C must hold; the false arm: C must fail */
   out->sel = s;
   out->keep = da ? a : b;
-  out->p = da ? p : inverse(p);
+  out->p = da ? p : ks_ir_icmp_inverse(p);
   out->dim = dim;
   out->coef = coef;
   return 1;
