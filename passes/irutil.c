@@ -142,3 +142,12 @@ LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p) {
     return p;
   }
 }
+
+LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
+                                  const char *name, LLVMValueRef *args,
+                                  unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  LLVMTypeRef t = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, NULL, 0);
+  return LLVMBuildCall2(b, t, f, args, n, "");
+}

@@ -110,6 +110,11 @@ unsigned ks_ir_shared_globals(LLVMModuleRef m);
 int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
 /* A hash of a pointer, for open addressing over IR values. */
 unsigned ks_ir_hash_ptr(const void *p);
+/* A call at b of the intrinsic `name` (not overloaded: the special
+ * registers, llvm.nvvm.barrier0), declared in m where it is not yet. */
+LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
+                                  const char *name, LLVMValueRef *args,
+                                  unsigned n);
 /* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */
 LLVMIntPredicate ks_ir_icmp_inverse(LLVMIntPredicate p);
 LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);

@@ -775,14 +775,6 @@ static void bound(ctx *C, cand *k, ranges *R) {
 
 /* ---- the transformation ------------------------------------------------ */
 
-static LLVMValueRef intrinsic(ctx *C, const char *name, LLVMValueRef *args,
-                              unsigned n) {
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(C->m, id, NULL, 0);
-  LLVMTypeRef t = LLVMIntrinsicGetType(C->c, id, NULL, 0);
-  return LLVMBuildCall2(C->b, t, f, args, n, "");
-}
-
 static LLVMValueRef i32c(ctx *C, unsigned long long v) {
   return LLVMConstInt(LLVMInt32TypeInContext(C->c), v, 0);
 }
@@ -798,7 +790,7 @@ static LLVMValueRef ntid(ctx *C, int i) {
                                  "llvm.nvvm.read.ptx.sreg.ntid.z"};
   if (C->s->block[0])
     return i32c(C, C->s->block[i] ? C->s->block[i] : 1);
-  return intrinsic(C, names[i], NULL, 0);
+  return ks_ir_call_intrinsic(C->m, C->b, names[i], NULL, 0);
 }
 
 /* The thread's linear index in its block and the block's thread count. */
@@ -808,11 +800,11 @@ static void thread_ids(ctx *C) {
                                "llvm.nvvm.read.ptx.sreg.tid.z"};
   LLVMBuilderRef b = C->b;
   LLVMValueRef nx = ntid(C, 0), ny = ntid(C, 1), nz = ntid(C, 2);
-  LLVMValueRef t = intrinsic(C, tid[0], NULL, 0);
+  LLVMValueRef t = ks_ir_call_intrinsic(C->m, C->b, tid[0], NULL, 0);
   int flat = C->s->block[0] && (C->s->block[1] <= 1 && C->s->block[2] <= 1);
   if (!flat) { /* tid.x + ntid.x * (tid.y + ntid.y * tid.z) */
-    LLVMValueRef z = intrinsic(C, tid[2], NULL, 0);
-    LLVMValueRef y = intrinsic(C, tid[1], NULL, 0);
+    LLVMValueRef z = ks_ir_call_intrinsic(C->m, C->b, tid[2], NULL, 0);
+    LLVMValueRef y = ks_ir_call_intrinsic(C->m, C->b, tid[1], NULL, 0);
     LLVMValueRef yz = LLVMBuildNUWMul(b, ny, z, "");
     yz = LLVMBuildNUWAdd(b, y, yz, "");
     t = LLVMBuildNUWAdd(b, t, LLVMBuildNUWMul(b, nx, yz, ""), "");
@@ -974,7 +966,7 @@ static void transform(ctx *C) {
       C->cands[i].smem = add_smem(C, &C->cands[i]);
       emit_init(C, &C->cands[i], old);
     }
-  intrinsic(C, "llvm.nvvm.barrier0", NULL, 0);
+  ks_ir_call_intrinsic(C->m, C->b, "llvm.nvvm.barrier0", NULL, 0);
   LLVMBuildBr(C->b, old);
 
   LLVMBasicBlockRef exit =
@@ -989,7 +981,7 @@ static void transform(ctx *C) {
     }
   }
   LLVMPositionBuilderAtEnd(C->b, exit);
-  intrinsic(C, "llvm.nvvm.barrier0", NULL, 0);
+  ks_ir_call_intrinsic(C->m, C->b, "llvm.nvvm.barrier0", NULL, 0);
   for (unsigned i = 0; i < C->ncands; i++)
     if (!C->cands[i].why[0])
       emit_merge(C, &C->cands[i]);

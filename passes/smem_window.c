@@ -1044,12 +1044,6 @@ typedef struct emit {
   LLVMBasicBlockRef body; /* the kernel's first block */
 } emit;
 
-static LLVMValueRef call_intrinsic(emit *e, const char *name) {
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->c->m, id, NULL, 0);
-  return LLVMBuildCall2(e->b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
-}
-
 static LLVMValueRef i32c(emit *e, unsigned long long v) {
   return LLVMConstInt(e->i32, v, 0);
 }
@@ -1387,7 +1381,9 @@ static int transform(wctx *c) {
                                      "llvm.nvvm.read.ptx.sreg.tid.y",
                                      "llvm.nvvm.read.ptx.sreg.tid.z"};
   for (int d = 0; d < 3; d++)
-    e.tid[d] = c->block[d] > 1 ? call_intrinsic(&e, tid[d]) : i32c(&e, 0);
+    e.tid[d] = c->block[d] > 1
+                   ? ks_ir_call_intrinsic(c->m, e.b, tid[d], NULL, 0)
+                   : i32c(&e, 0);
   int ok = 1;
   for (int i = 0; i < c->ng && ok; i++)
     if (c->g[i].ok) {
@@ -1395,7 +1391,7 @@ static int transform(wctx *c) {
       ok = c->g[i].kstep > 1 ? stage_k(&e, &c->g[i]) : stage(&e, &c->g[i]);
     }
   if (ok) {
-    call_intrinsic(&e, "llvm.nvvm.barrier0");
+    ks_ir_call_intrinsic(c->m, e.b, "llvm.nvvm.barrier0", NULL, 0);
     LLVMBuildBr(e.b, e.body);
   }
   for (int i = 0; i < c->ng && ok; i++)

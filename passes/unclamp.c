@@ -543,13 +543,8 @@ static int version(uc *u, LLVMBasicBlockRef bb) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(lc);
   for (int d = 0; d < 3; d++) {
     tid[d] = LLVMConstInt(i32, 0, 0);
-    if (d < 2 && u->block[d] > 1) {
-      LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
-      LLVMValueRef f = LLVMGetNamedFunction(u->m, names[d]);
-      if (!f)
-        f = LLVMAddFunction(u->m, names[d], fty);
-      tid[d] = LLVMBuildCall2(b, fty, f, NULL, 0, "");
-    }
+    if (d < 2 && u->block[d] > 1)
+      tid[d] = ks_ir_call_intrinsic(u->m, b, names[d], NULL, 0);
   }
   LLVMValueRef all = NULL;
   for (int k = 0; k < ng; k++) {
