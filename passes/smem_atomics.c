@@ -1134,11 +1134,9 @@ static iv meet(unsigned w, iv a, wide lo, wide hi) {
   return make(w, l, h, a.g, a.r, 0);
 }
 
-/* Seeds R with the bounds that the path to bb's start implies. */
-static void path_bounds(ranges *R, LLVMBasicBlockRef bb) {
-  ranges *fresh = malloc(sizeof *fresh);
-  if (!fresh)
-    return; /* no refinement: the bounds are only looser */
+/* Seeds R with the bounds that the path to bb's start implies; fresh is
+ * scratch with R's block. */
+static void path_bounds(ranges *R, ranges *fresh, LLVMBasicBlockRef bb) {
   LLVMBasicBlockRef cur = bb;
   for (int step = 0; step < SIZE_PATH; step++) {
     LLVMValueRef bv = LLVMBasicBlockAsValue(cur);
@@ -1174,7 +1172,7 @@ static void path_bounds(ranges *R, LLVMBasicBlockRef bb) {
               : LLVMGetICmpPredicate(c) == LLVMIntULE ? LLVMIntUGT
                                                       : LLVMIntEQ;
         if (w && w <= 64) {
-          *fresh = (ranges){.block = {R->block[0], R->block[1], R->block[2]}};
+          fresh->nm = fresh->depth = 0;
           iv a = range_of(fresh, x), r = a;
           switch (p) {
           case LLVMIntSLT:
@@ -1211,7 +1209,6 @@ static void path_bounds(ranges *R, LLVMBasicBlockRef bb) {
     }
     cur = from;
   }
-  free(fresh);
 }
 
 /* The bytes [lo, hi) of the array an access through pointer p of type
@@ -1260,8 +1257,8 @@ static int access_bytes(ctx *C, ranges *R, LLVMValueRef p, LLVMTypeRef acc,
 
 /* The furthest byte (exclusive) any access of g reaches through value v (g
  * or a pointer derived from it); 0 with *why when one cannot be bounded. */
-static int reach(ctx *C, LLVMValueRef g, LLVMValueRef v, wide *end,
-                 const char **why, int depth) {
+static int reach(ctx *C, ranges *work, LLVMValueRef g, LLVMValueRef v,
+                 wide *end, const char **why, int depth) {
   if (depth > 16) {
     *why = "its uses nest too deep";
     return 0;
@@ -1278,7 +1275,7 @@ static int reach(ctx *C, LLVMValueRef g, LLVMValueRef v, wide *end,
         *why = "its address is used as an index";
         return 0;
       }
-      if (!reach(C, g, user, end, why, depth + 1))
+      if (!reach(C, work, g, user, end, why, depth + 1))
         return 0;
       continue;
     }
@@ -1297,23 +1294,11 @@ static int reach(ctx *C, LLVMValueRef g, LLVMValueRef v, wide *end,
       *why = "it is used outside the kernel";
       return 0;
     }
-    ranges *R = calloc(1, sizeof *R);
-    if (!R) {
-      *why = "out of memory";
-      return 0;
-    }
-    /* the real block: after thread coarsening, the launch's divided */
-    for (int i = 0; i < 3; i++)
-      R->block[i] = C->s->block[i] ? C->s->block[i] : 1;
-    if (C->d->coarsen_x > 1)
-      R->block[0] /= C->d->coarsen_x;
-    if (C->d->coarsen_y > 1)
-      R->block[1] /= C->d->coarsen_y;
-    path_bounds(R, LLVMGetInstructionParent(user));
+    ranges *R = &work[0];
+    R->nm = R->depth = 0;
+    path_bounds(R, &work[1], LLVMGetInstructionParent(user));
     wide lo = 0, hi = 0;
-    int ok = access_bytes(C, R, v, acc, &lo, &hi);
-    free(R);
-    if (!ok || lo < 0) {
+    if (!access_bytes(C, R, v, acc, &lo, &hi) || lo < 0) {
       *why = "an index is not bounded";
       return 0;
     }
@@ -1346,6 +1331,18 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
            .dl = LLVMGetModuleDataLayout(m),
            .s = s,
            .d = d};
+  /* the analysis' memo and its scratch, for the real block: after thread
+   * coarsening, the launch's divided */
+  ranges *work = malloc(2 * sizeof *work);
+  if (!work)
+    return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
+  for (int i = 0; i < 3; i++)
+    work[0].block[i] = s->block[i] ? s->block[i] : 1;
+  if (d->coarsen_x > 1)
+    work[0].block[0] /= d->coarsen_x;
+  if (d->coarsen_y > 1)
+    work[0].block[1] /= d->coarsen_y;
+  memcpy(work[1].block, work[0].block, sizeof work[1].block);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
     next = LLVMGetNextGlobal(g);
     LLVMTypeRef ty = LLVMGlobalGetValueType(g);
@@ -1363,9 +1360,7 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     const char *why = NULL;
     size_t len = 0;
     const char *name = LLVMGetValueName2(g, &len);
-    if (!es || !reach(&C, g, g, &end, &why, 0)) {
-      if (why && !strcmp(why, "out of memory"))
-        return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
+    if (!es || !reach(&C, work, g, g, &end, &why, 0)) {
       ks_explain(d, PASS, "kept %.*s at %llu elements: %s", (int)len, name, n,
                  why ? why : "its elements have no size");
       continue;
@@ -1388,6 +1383,7 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                "furthest any access can reach",
                nm, want, n, want * es, n * es);
   }
+  free(work);
   return 0;
 }
 
