@@ -5,7 +5,13 @@
  *   (as     (always-  (ours:   (sroa, cse,     (ours:   (full     (O3's
  *   loaded) inline,   values,  instcombine,    ask for  unroll of useful
  *           inliner)  block,   simplifycfg)    full     loops now function
- *                     bounds)                  unroll)  bounded)  passes)
+ *                     bounds)                  unroll)  bounded,  passes)
+ *                                                       then sroa)
+ *
+ * The unroll stage ends with SROA: private arrays whose indices unrolling
+ * made constant become registers before the optional stages look at the
+ * kernel (tcoarsen and gcoarsen decline local memory; smem_promote moves
+ * the arrays SROA leaves, indexed by data, to shared memory).
  *
  * Between unroll and optimize run the optional stages (--no-pass):
  * tcoarsen (each real thread runs K threads of the launch's block),
@@ -103,7 +109,7 @@ static const stage stages[] = {
     {"loops", NULL, ks_pass_loops, 0},
     {"unroll",
      "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
-     "loop-unroll<O3;no-partial;no-runtime;no-upperbound>)",
+     "loop-unroll<O3;no-partial;no-runtime;no-upperbound>,sroa)",
      NULL, 0},
     {"tcoarsen", NULL, ks_pass_tcoarsen, 1},
     {"unclamp", NULL, ks_pass_unclamp, 1},

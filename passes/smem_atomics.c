@@ -1217,7 +1217,7 @@ static void path_bounds(ranges *R, ranges *fresh, LLVMBasicBlockRef bb) {
 static int access_bytes(ctx *C, ranges *R, LLVMValueRef p, LLVMTypeRef acc,
                         wide *lo, wide *hi) {
   wide a = 0, b = 0;
-  while (p && !LLVMIsAGlobalVariable(p)) {
+  while (p && !LLVMIsAGlobalVariable(p) && !LLVMIsAAllocaInst(p)) {
     if (LLVMIsAAddrSpaceCastInst(p) ||
         (LLVMIsAConstantExpr(p) &&
          LLVMGetConstOpcode(p) == LLVMAddrSpaceCast)) {
@@ -1255,8 +1255,29 @@ static int access_bytes(ctx *C, ranges *R, LLVMValueRef p, LLVMTypeRef acc,
   return p != NULL;
 }
 
+/* Is call llvm.lifetime.start/end or, with a constant length, llvm.memset
+ * of pointer v? *len: the bytes a memset writes (0 for lifetime). */
+static int marker_or_memset(LLVMValueRef call, LLVMValueRef v,
+                            unsigned long long *len) {
+  if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) < 2)
+    return 0;
+  const char *name = ks_ir_callee_name(call);
+  *len = 0;
+  if (strncmp(name, "llvm.lifetime.", 14) == 0)
+    return LLVMGetOperand(call, 1) == v;
+  if (strncmp(name, "llvm.memset.", 12) != 0 ||
+      LLVMGetNumArgOperands(call) != 4 || LLVMGetOperand(call, 0) != v ||
+      LLVMGetOperand(call, 1) == v ||
+      !LLVMIsAConstantInt(LLVMGetOperand(call, 2)))
+    return 0;
+  *len = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 2));
+  return *len > 0 && *len < (1ull << 32);
+}
+
 /* The furthest byte (exclusive) any access of g reaches through value v (g
- * or a pointer derived from it); 0 with *why when one cannot be bounded. */
+ * or a pointer derived from it); 0 with *why when one cannot be bounded.
+ * Loads, stores, atomics, lifetime markers and memsets of a constant
+ * length are the accesses it knows. */
 static int reach(ctx *C, ranges *work, LLVMValueRef g, LLVMValueRef v,
                  wide *end, const char **why, int depth) {
   if (depth > 16) {
@@ -1286,8 +1307,14 @@ static int reach(ctx *C, ranges *work, LLVMValueRef g, LLVMValueRef v,
       acc = LLVMTypeOf(LLVMGetOperand(user, 0));
     else if (LLVMIsAAtomicRMWInst(user) && LLVMGetOperand(user, 0) == v)
       acc = LLVMTypeOf(user);
+    unsigned long long len = 0;
+    if (!acc && marker_or_memset(user, v, &len)) {
+      if (!len)
+        continue; /* a lifetime marker */
+      acc = LLVMArrayType2(LLVMInt8TypeInContext(C->c), len);
+    }
     if (!acc) {
-      *why = "it is used other than by loads, stores and atomics";
+      *why = "it is used other than by loads, stores, atomics and memsets";
       return 0;
     }
     if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) != C->fn) {
@@ -1321,6 +1348,23 @@ static int used_in(LLVMValueRef fn, LLVMValueRef v, int depth) {
   return 0;
 }
 
+/* The interval analysis' memo and its scratch for reach(), knowing the
+ * real block: after thread coarsening, the launch's divided. NULL: out of
+ * memory. */
+static ranges *reach_work(const ks_spec *s, const ks_diag *d) {
+  ranges *work = malloc(2 * sizeof *work);
+  if (!work)
+    return NULL;
+  for (int i = 0; i < 3; i++)
+    work[0].block[i] = s->block[i] ? s->block[i] : 1;
+  if (d->coarsen_x > 1)
+    work[0].block[0] /= d->coarsen_x;
+  if (d->coarsen_y > 1)
+    work[0].block[1] /= d->coarsen_y;
+  memcpy(work[1].block, work[0].block, sizeof work[1].block);
+  return work;
+}
+
 int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn) || !s->block[0])
@@ -1331,18 +1375,9 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
            .dl = LLVMGetModuleDataLayout(m),
            .s = s,
            .d = d};
-  /* the analysis' memo and its scratch, for the real block: after thread
-   * coarsening, the launch's divided */
-  ranges *work = malloc(2 * sizeof *work);
+  ranges *work = reach_work(s, d);
   if (!work)
     return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
-  for (int i = 0; i < 3; i++)
-    work[0].block[i] = s->block[i] ? s->block[i] : 1;
-  if (d->coarsen_x > 1)
-    work[0].block[0] /= d->coarsen_x;
-  if (d->coarsen_y > 1)
-    work[0].block[1] /= d->coarsen_y;
-  memcpy(work[1].block, work[0].block, sizeof work[1].block);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
     next = LLVMGetNextGlobal(g);
     LLVMTypeRef ty = LLVMGlobalGetValueType(g);
@@ -1418,4 +1453,171 @@ done:
     free(C.cands[i].atomics);
   free(C.cands);
   return rc;
+}
+
+/* ---- private arrays to shared memory -------------------------------------
+ *
+ * A private array that full unrolling did not make constant-indexed (SROA
+ * leaves it an alloca: its index is data, say count[x & 15]++) lives in
+ * local memory, off the chip and behind the L1. With a fixed block of B
+ * threads it becomes a slice of one shared array of B slices:
+ *
+ *   %a = alloca [N x T]   ->   %a = addrspacecast (gep i8, @ks_local_a,
+ *                                                   ltid * STRIDE) to ptr
+ *
+ * ltid the thread's linear index in the real block. STRIDE is the array's
+ * bytes rounded up to its alignment (at least 4) and then to an odd number
+ * of those units, so that the threads of a warp reading the same element
+ * hit distinct banks. Only the thread's own slice is ever touched, so no
+ * barrier is needed and the kernel's meaning is kept, under these checks:
+ *  - the alloca is static (entry block, constant count) in the generic
+ *    address space;
+ *  - every use is a load, store or atomic through GEPs and casts of it, a
+ *    lifetime marker or a memset of a constant length (reach(): the pointer
+ *    escapes nowhere, no other thread can learn it);
+ *  - every access is bounded within the array by the interval analysis
+ *    (%tid within the block, path conditions): a slice cannot spill into
+ *    the next thread's;
+ *  - all the slices fit with the shared memory already there in SMEM_CAP.
+ * The unroll stage ends with SROA, so arrays that unrolling made
+ * constant-indexed are registers by now. */
+
+/* The thread's linear index in a block of dims r (i32), at b. */
+static LLVMValueRef linear_tid(LLVMModuleRef m, LLVMBuilderRef b,
+                               const unsigned r[3]) {
+  static const char *tid[3] = {"llvm.nvvm.read.ptx.sreg.tid.x",
+                               "llvm.nvvm.read.ptx.sreg.tid.y",
+                               "llvm.nvvm.read.ptx.sreg.tid.z"};
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  LLVMValueRef t = ks_ir_call_intrinsic(m, b, tid[0], NULL, 0);
+  if (r[1] > 1 || r[2] > 1) { /* tid.x + rx * (tid.y + ry * tid.z) */
+    LLVMValueRef y = ks_ir_call_intrinsic(m, b, tid[1], NULL, 0);
+    if (r[2] > 1) {
+      LLVMValueRef z = ks_ir_call_intrinsic(m, b, tid[2], NULL, 0);
+      z = LLVMBuildNUWMul(b, LLVMConstInt(i32, r[1], 0), z, "");
+      y = LLVMBuildNUWAdd(b, y, z, "");
+    }
+    y = LLVMBuildNUWMul(b, LLVMConstInt(i32, r[0], 0), y, "");
+    t = LLVMBuildNUWAdd(b, t, y, "ks.ltid");
+  }
+  return t;
+}
+
+/* Why alloca a stays in local memory, or NULL; *bytes: its size. */
+static const char *local_check(ctx *C, ranges *work, LLVMValueRef a,
+                               unsigned long long *bytes) {
+  LLVMValueRef count = LLVMGetOperand(a, 0);
+  if (LLVMGetInstructionParent(a) != LLVMGetEntryBasicBlock(C->fn) ||
+      !LLVMIsAConstantInt(count))
+    return "its size is not constant (a dynamic alloca)";
+  if (LLVMGetPointerAddressSpace(LLVMTypeOf(a)) != 0)
+    return "it is not in the generic address space";
+  *bytes = LLVMABISizeOfType(C->dl, LLVMGetAllocatedType(a)) *
+           LLVMConstIntGetZExtValue(count);
+  if (*bytes == 0 || *bytes > SMEM_CAP)
+    return "its size is 0 or over the shared-memory budget";
+  wide end = 0;
+  const char *why = NULL;
+  if (!reach(C, work, a, a, &end, &why, 0))
+    return why;
+  if (end > (wide)*bytes)
+    return "an access may reach past its end";
+  return NULL;
+}
+
+int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn || LLVMIsDeclaration(fn))
+    return 0;
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  int any = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(entry); i && !any;
+       i = LLVMGetNextInstruction(i))
+    any = LLVMIsAAllocaInst(i) != NULL;
+  if (!any)
+    return 0;
+  ctx C = {.m = m,
+           .c = LLVMGetModuleContext(m),
+           .fn = fn,
+           .dl = LLVMGetModuleDataLayout(m),
+           .s = s,
+           .d = d};
+  ranges *work = reach_work(s, d);
+  if (!work)
+    return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
+  unsigned long long nthreads =
+      1ull * work[0].block[0] * work[0].block[1] * work[0].block[2];
+  LLVMBuilderRef b = NULL;
+  LLVMValueRef ltid = NULL;
+  unsigned n = 0;
+  for (LLVMValueRef a = LLVMGetFirstInstruction(entry), next; a; a = next) {
+    next = LLVMGetNextInstruction(a);
+    if (!LLVMIsAAllocaInst(a))
+      continue;
+    char name[64];
+    size_t len = 0;
+    const char *nm = LLVMGetValueName2(a, &len);
+    if (len)
+      snprintf(name, sizeof name, "%%%.*s", (int)(len < 48 ? len : 48), nm);
+    else
+      snprintf(name, sizeof name, "private array %u", n);
+    n++;
+    unsigned long long bytes = 0;
+    const char *why = NULL;
+    if (!s->block[0])
+      why = "the block is not fixed (--block)";
+    else
+      why = local_check(&C, work, a, &bytes);
+    unsigned unit = LLVMGetAlignment(a) > 4 ? LLVMGetAlignment(a) : 4;
+    unsigned long long units = (bytes + unit - 1) / unit;
+    units += units % 2 == 0; /* odd: a warp's same element in distinct banks */
+    unsigned long long stride = units * unit, total = stride * nthreads;
+    if (!why && existing_smem(&C) + total > SMEM_CAP)
+      why = "its slices for the block would not fit in the shared-memory "
+            "budget";
+    if (why) {
+      ks_explain(d, PASS, "kept %s in local memory: %s", name, why);
+      continue;
+    }
+    if (!b) {
+      b = LLVMCreateBuilderInContext(C.c);
+      LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+      ltid = linear_tid(m, b, work[0].block);
+    }
+    char gname[80];
+    snprintf(gname, sizeof gname, "ks_local_%u", n - 1);
+    LLVMTypeRef gt = LLVMArrayType2(LLVMInt8TypeInContext(C.c), total);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, gt, gname, AS_SHARED);
+    LLVMSetInitializer(g, LLVMGetUndef(gt));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, unit);
+    /* lifetime markers mean nothing on shared memory: dropped */
+    for (LLVMUseRef u = LLVMGetFirstUse(a), un; u; u = un) {
+      un = LLVMGetNextUse(u);
+      unsigned long long mlen = 0;
+      LLVMValueRef user = LLVMGetUser(u);
+      if (marker_or_memset(user, a, &mlen) && !mlen)
+        LLVMInstructionEraseFromParent(user);
+    }
+    LLVMPositionBuilderBefore(b, a);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(C.c);
+    LLVMValueRef off =
+        LLVMBuildNUWMul(b, ltid, LLVMConstInt(i32, stride, 0), "");
+    LLVMValueRef p =
+        LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(C.c), g, &off, 1, "");
+    char keep[64];
+    snprintf(keep, sizeof keep, "%.*s", (int)(len < 63 ? len : 63), nm);
+    LLVMSetValueName2(a, "", 0);
+    p = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(a), keep);
+    LLVMReplaceAllUsesWith(a, p);
+    LLVMInstructionEraseFromParent(a);
+    ks_explain(d, PASS,
+               "moved %s from local to shared memory: %llu B per thread in "
+               "slices of %llu B x %llu threads = %llu B",
+               name, bytes, stride, nthreads, total);
+  }
+  if (b)
+    LLVMDisposeBuilder(b);
+  free(work);
+  return 0;
 }

@@ -30,3 +30,11 @@ target_link_libraries(test_gpu_cmem PRIVATE kspec m ${CMAKE_DL_LIBS})
 target_include_directories(test_gpu_cmem PRIVATE ${KSPEC_CUDA_INCLUDE})
 add_test(NAME gpu_cmem COMMAND test_gpu_cmem)
 set_tests_properties(gpu_cmem PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# Private arrays out of local memory (smem_promote): a user's kernel with
+# counters indexed by data, with and without the pass.
+add_executable(test_gpu_local ${CMAKE_CURRENT_LIST_DIR}/test_local.c)
+target_link_libraries(test_gpu_local PRIVATE kspec)
+add_test(NAME gpu_local COMMAND test_gpu_local
+         ${CMAKE_CURRENT_LIST_DIR}/../data/modes.ll)
+set_tests_properties(gpu_local PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -68,6 +68,13 @@ else
   note "gpu constant copies: FAIL (see gpu_cmem.log)"
 fi
 tail -3 "$out/gpu_cmem.log"
+if test_gpu_local tests/data/modes.ll >"$out/gpu_local.log" 2>&1; then
+  note "gpu private arrays in shared memory: PASS"
+else
+  status=1
+  note "gpu private arrays in shared memory: FAIL (see gpu_local.log)"
+fi
+tail -4 "$out/gpu_local.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
@@ -173,6 +180,17 @@ for tool in $tools; do
   sanitize_tool "$tool" &
 done
 wait
+# A user's kernel: private arrays moved to shared memory (test_gpu_local,
+# both block shapes, the pass on and off), 10007 threads.
+for tool in $tools; do
+  if compute-sanitizer --tool "$tool" --error-exitcode 3 \
+    test_gpu_local tests/data/modes.ll 10007 >>"$out/$tool.local.log" 2>&1; then
+    note "$tool test_gpu_local: clean"
+  else
+    status=1
+    note "$tool test_gpu_local: **errors** (see $tool.local.log)"
+  fi
+done
 {
   echo "| case | passes | memcheck | racecheck | synccheck | initcheck |"
   echo "|---|---|---|---|---|---|"

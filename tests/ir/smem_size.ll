@@ -64,7 +64,7 @@ define void @loaded(ptr %idx, ptr %out) {
   ret void
 }
 
-; CALLED: ; explain: smem_promote: kept sc at 1024 elements: it is used other than by loads, stores and atomics
+; CALLED: ; explain: smem_promote: kept sc at 1024 elements: it is used other than by loads, stores, atomics and memsets
 ; CALLED: @sc = internal addrspace(3) global [1024 x float] undef
 @sc = internal addrspace(3) global [1024 x float] undef, align 4
 declare void @use(ptr addrspace(3))
