@@ -215,7 +215,7 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* smem_atomics.c, last in smem_promote: a private array left in local
  * memory (indexed by data) becomes the thread's slice of a shared array,
- * with a fixed block and where every access is bounded. */
+ * with a fixed block (or maxntid) and where every access is bounded. */
 int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- window_expr.c ------------------------------------------------------ */
@@ -300,7 +300,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 19
+#define KS_PIPELINE_VERSION 20
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -1459,13 +1459,14 @@ done:
  *
  * A private array that full unrolling did not make constant-indexed (SROA
  * leaves it an alloca: its index is data, say count[x & 15]++) lives in
- * local memory, off the chip and behind the L1. With a fixed block of B
+ * local memory, off the chip and behind the L1. With a block of at most B
  * threads it becomes a slice of one shared array of B slices:
  *
  *   %a = alloca [N x T]   ->   %a = addrspacecast (gep i8, @ks_local_a,
  *                                                   ltid * STRIDE) to ptr
  *
- * ltid the thread's linear index in the real block. STRIDE is the array's
+ * ltid the thread's linear index in the real block (or, with no fixed block
+ * but maxntid, in the launch's: B = maxntid). STRIDE is the array's
  * bytes rounded up to its alignment (at least 4) and then to an odd number
  * of those units, so that the threads of a warp reading the same element
  * hit distinct banks. Only the thread's own slice is ever touched, so no
@@ -1482,22 +1483,30 @@ done:
  * The unroll stage ends with SROA, so arrays that unrolling made
  * constant-indexed are registers by now. */
 
-/* The thread's linear index in a block of dims r (i32), at b. */
+/* The thread's linear index in a block of dims r (i32), at b; r[0] == 0:
+ * the block is not fixed, its dims are read from %ntid. */
 static LLVMValueRef linear_tid(LLVMModuleRef m, LLVMBuilderRef b,
                                const unsigned r[3]) {
   static const char *tid[3] = {"llvm.nvvm.read.ptx.sreg.tid.x",
                                "llvm.nvvm.read.ptx.sreg.tid.y",
                                "llvm.nvvm.read.ptx.sreg.tid.z"};
+  static const char *ntid[2] = {"llvm.nvvm.read.ptx.sreg.ntid.x",
+                                "llvm.nvvm.read.ptx.sreg.ntid.y"};
   LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
   LLVMValueRef t = ks_ir_call_intrinsic(m, b, tid[0], NULL, 0);
-  if (r[1] > 1 || r[2] > 1) { /* tid.x + rx * (tid.y + ry * tid.z) */
+  int fixed = r[0] != 0;
+  if (!fixed || r[1] > 1 || r[2] > 1) { /* tid.x + nx * (tid.y + ny * tid.z) */
+    LLVMValueRef nx = fixed ? LLVMConstInt(i32, r[0], 0)
+                            : ks_ir_call_intrinsic(m, b, ntid[0], NULL, 0);
     LLVMValueRef y = ks_ir_call_intrinsic(m, b, tid[1], NULL, 0);
-    if (r[2] > 1) {
+    if (!fixed || r[2] > 1) {
+      LLVMValueRef ny = fixed ? LLVMConstInt(i32, r[1], 0)
+                              : ks_ir_call_intrinsic(m, b, ntid[1], NULL, 0);
       LLVMValueRef z = ks_ir_call_intrinsic(m, b, tid[2], NULL, 0);
-      z = LLVMBuildNUWMul(b, LLVMConstInt(i32, r[1], 0), z, "");
+      z = LLVMBuildNUWMul(b, ny, z, "");
       y = LLVMBuildNUWAdd(b, y, z, "");
     }
-    y = LLVMBuildNUWMul(b, LLVMConstInt(i32, r[0], 0), y, "");
+    y = LLVMBuildNUWMul(b, nx, y, "");
     t = LLVMBuildNUWAdd(b, t, y, "ks.ltid");
   }
   return t;
@@ -1545,8 +1554,14 @@ int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   ranges *work = reach_work(s, d);
   if (!work)
     return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
+  /* a fixed block, or at most maxntid threads of a block not fixed */
   unsigned long long nthreads =
       1ull * work[0].block[0] * work[0].block[1] * work[0].block[2];
+  if (!s->block[0]) {
+    memset(work[0].block, 0, sizeof work[0].block); /* %tid unknown */
+    memset(work[1].block, 0, sizeof work[1].block);
+    nthreads = s->maxntid;
+  }
   LLVMBuilderRef b = NULL;
   LLVMValueRef ltid = NULL;
   unsigned n = 0;
@@ -1564,8 +1579,8 @@ int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     n++;
     unsigned long long bytes = 0;
     const char *why = NULL;
-    if (!s->block[0])
-      why = "the block is not fixed (--block)";
+    if (!nthreads)
+      why = "the block's threads are not bounded (--block or --maxntid)";
     else
       why = local_check(&C, work, a, &bytes);
     unsigned unit = LLVMGetAlignment(a) > 4 ? LLVMGetAlignment(a) : 4;

@@ -2,8 +2,9 @@
  * test_local.c - private arrays out of local memory on the GPU
  * (smem_promote): tests/data/modes.ll, a user's kernel whose 16 counters
  * are indexed by data, specialized for blocks of 256 and of 32 x 4
- * threads, with smem_promote (the counters in shared memory) and without
- * it (in local memory). Every output of every variant is checked against
+ * threads and for at most 256 threads (maxntid, launched as 64 x 4), with
+ * smem_promote (the counters in shared memory) and without it (in local
+ * memory). Every output of every variant is checked against
  * the CPU on fresh random data, outputs poisoned before each run, at a
  * size that is not a multiple of the block; then both variants are timed
  * side by side (median of REPS launches) and the ratio printed.
@@ -56,8 +57,9 @@ static int cmp_float(const void *a, const void *b) {
 
 typedef struct variant {
   const char *label;
-  unsigned block[2];
-  int promote; /* smem_promote on */
+  unsigned block[2]; /* the launch's */
+  unsigned maxntid;  /* non-zero: specialized for this bound, not block */
+  int promote;       /* smem_promote on */
   ks_kernel *k;
   float ms;
 } variant;
@@ -66,9 +68,14 @@ typedef struct variant {
  * shared memory (and out of local memory) exactly when it is on. */
 static int specialize(ks_ctx *ctx, ks_template *t, variant *v) {
   static const char *const off[] = {"smem_promote"};
-  ks_spec_req req = {.bounds.block = {v->block[0], v->block[1]},
-                     .no_pass = v->promote ? NULL : off,
+  ks_spec_req req = {.no_pass = v->promote ? NULL : off,
                      .nno_pass = v->promote ? 0 : 1};
+  if (v->maxntid) {
+    req.bounds.maxntid = v->maxntid;
+  } else {
+    req.bounds.block[0] = v->block[0];
+    req.bounds.block[1] = v->block[1];
+  }
   ks_kernel_info info;
   if (ks_specialize(ctx, t, &req, &v->k) != KS_OK ||
       ks_kernel_load(v->k) != KS_OK || ks_kernel_info_get(v->k, &info) != KS_OK)
@@ -108,10 +115,13 @@ int main(int argc, char **argv) {
   ks_template *t = NULL;
   if (ks_template_load(ctx, path, &t) != KS_OK)
     return fail(path, ctx);
-  variant vs[] = {{"block 256, smem_promote", {256, 1}, 1, NULL, 0},
-                  {"block 256, local memory", {256, 1}, 0, NULL, 0},
-                  {"block 32x4, smem_promote", {32, 4}, 1, NULL, 0},
-                  {"block 32x4, local memory", {32, 4}, 0, NULL, 0}};
+  variant vs[] = {
+      {"block 256, smem_promote", {256, 1}, 0, 1, NULL, 0},
+      {"block 256, local memory", {256, 1}, 0, 0, NULL, 0},
+      {"block 32x4, smem_promote", {32, 4}, 0, 1, NULL, 0},
+      {"block 32x4, local memory", {32, 4}, 0, 0, NULL, 0},
+      {"maxntid 256 (block 64x4), smem_promote", {64, 4}, 256, 1, NULL, 0},
+      {"maxntid 256 (block 64x4), local memory", {64, 4}, 256, 0, NULL, 0}};
   enum { NV = sizeof vs / sizeof vs[0] };
   for (int i = 0; i < NV; i++)
     if (specialize(ctx, t, &vs[i]))

@@ -3,13 +3,16 @@
 ; becomes the thread's slice of one shared array, slices an odd number of
 ; words apart (64 B -> 68 B). A 2-D block gets the linear thread index. An
 ; array whose indices unrolling made constant becomes registers instead
-; (SROA). Kept in local memory: a block not fixed, an index not bounded,
+; (SROA). With no fixed block but maxntid, maxntid slices and the block's
+; shape read from %ntid. Kept in local memory: neither a block nor
+; maxntid, an index not bounded,
 ; an array whose address escapes to a call or to memory, slices over the
 ; budget.
 ;
 ; RUN: ks_passes_tool --kernel modes --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=MODES
 ; RUN: ks_passes_tool --kernel modes --stage smem_promote --block 32,4 %s | FileCheck %s --check-prefix=TWOD
 ; RUN: ks_passes_tool --kernel modes --stage smem_promote %s | FileCheck %s --check-prefix=NOTFIXED
+; RUN: ks_passes_tool --kernel modes --stage smem_promote --maxntid 128 %s | FileCheck %s --check-prefix=MAXNTID
 ; RUN: ks_passes_tool --kernel modes --stage smem_promote --block 256 --no-pass smem_promote %s | FileCheck %s --check-prefix=OFF
 ; RUN: ks_passes_tool --kernel consts --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=CONSTS
 ; RUN: ks_passes_tool --kernel unbounded --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=UNBOUNDED
@@ -36,8 +39,16 @@ target triple = "nvptx64-nvidia-cuda"
 ; TWOD: [[Y32:%.*]] = mul nuw i32 32, [[Y]]
 ; TWOD: %ks.ltid = add nuw i32 %{{.*}}, [[Y32]]
 ; TWOD: mul nuw i32 %ks.ltid, 68
-; NOTFIXED: ; explain: smem_promote: kept %count in local memory: the block is not fixed (--block)
+; NOTFIXED: ; explain: smem_promote: kept %count in local memory: the block's threads are not bounded (--block or --maxntid)
 ; NOTFIXED: alloca [16 x i32]
+; at most 128 threads, the block's shape read at run time
+; MAXNTID: ; explain: smem_promote: moved %count from local to shared memory: 64 B per thread in slices of 68 B x 128 threads = 8704 B
+; MAXNTID: [[NX:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+; MAXNTID: [[NY:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+; MAXNTID: [[Z:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.z()
+; MAXNTID: mul nuw i32 [[NY]], [[Z]]
+; MAXNTID: %ks.ltid = add nuw i32
+; MAXNTID: mul nuw i32 %ks.ltid, 68
 ; OFF-NOT: ks_local
 ; OFF: alloca [16 x i32]
 define void @modes(ptr %x, ptr %out, i32 %n) {
