@@ -1255,8 +1255,10 @@ static int access_bytes(ctx *C, ranges *R, LLVMValueRef p, LLVMTypeRef acc,
   return p != NULL;
 }
 
-/* Is call llvm.lifetime.start/end or, with a constant length, llvm.memset
- * of pointer v? *len: the bytes a memset writes (0 for lifetime). */
+/* Is call llvm.lifetime.start/end of alloca v or, with a constant length,
+ * llvm.memset of pointer v? *len: the bytes a memset writes (0 for a
+ * lifetime marker; one on a pointer derived from an alloca is no known
+ * access, as ks_smem_local drops only the alloca's own). */
 static int marker_or_memset(LLVMValueRef call, LLVMValueRef v,
                             unsigned long long *len) {
   if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) < 2)
@@ -1264,7 +1266,7 @@ static int marker_or_memset(LLVMValueRef call, LLVMValueRef v,
   const char *name = ks_ir_callee_name(call);
   *len = 0;
   if (strncmp(name, "llvm.lifetime.", 14) == 0)
-    return LLVMGetOperand(call, 1) == v;
+    return LLVMGetOperand(call, 1) == v && LLVMIsAAllocaInst(v);
   if (strncmp(name, "llvm.memset.", 12) != 0 ||
       LLVMGetNumArgOperands(call) != 4 || LLVMGetOperand(call, 0) != v ||
       LLVMGetOperand(call, 1) == v ||

@@ -19,6 +19,7 @@
 ; RUN: ks_passes_tool --kernel escapes --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=ESCAPES
 ; RUN: ks_passes_tool --kernel stored --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=STORED
 ; RUN: ks_passes_tool --kernel big --stage smem_promote --block 1024 %s | FileCheck %s --check-prefix=BIG
+; RUN: ks_passes_tool --kernel marked --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=MARKED
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -176,13 +177,32 @@ entry:
   ret void
 }
 
+; A lifetime marker on a pointer into the array, not on the alloca itself:
+; not an access the pass knows (it would be left on shared memory).
+; MARKED: ; explain: smem_promote: kept %arr in local memory: it is used other than by loads, stores, atomics and memsets
+; MARKED: alloca [16 x i32]
+define void @marked(ptr %idx, ptr %out) {
+entry:
+  %arr = alloca [16 x i32], align 4
+  %half = getelementptr inbounds [16 x i32], ptr %arr, i64 0, i64 8
+  call void @llvm.lifetime.start.p0(i64 32, ptr %half)
+  %i = load i32, ptr %idx, align 4
+  %b = and i32 %i, 15
+  %i64 = zext i32 %b to i64
+  %p = getelementptr inbounds [16 x i32], ptr %arr, i64 0, i64 %i64
+  store i32 1, ptr %p, align 4
+  %r = load i32, ptr %arr, align 4
+  store i32 %r, ptr %out, align 4
+  ret void
+}
+
 declare void @sink(ptr)
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.lifetime.start.p0(i64, ptr)
 declare void @llvm.lifetime.end.p0(i64, ptr)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
-!nvvm.annotations = !{!1, !2, !3, !4, !5, !6}
+!nvvm.annotations = !{!1, !2, !3, !4, !5, !6, !8}
 !0 = distinct !{!0, !7}
 !1 = !{ptr @modes, !"kernel", i32 1}
 !2 = !{ptr @consts, !"kernel", i32 1}
@@ -191,3 +211,4 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 !5 = !{ptr @stored, !"kernel", i32 1}
 !6 = !{ptr @big, !"kernel", i32 1}
 !7 = !{!"llvm.loop.unroll.full"}
+!8 = !{ptr @marked, !"kernel", i32 1}
