@@ -68,7 +68,7 @@ else
   note "gpu constant copies: FAIL (see gpu_cmem.log)"
 fi
 tail -3 "$out/gpu_cmem.log"
-if test_gpu_local tests/data/modes.ll >"$out/gpu_local.log" 2>&1; then
+if test_gpu_local "$root/tests/data/modes.ll" >"$out/gpu_local.log" 2>&1; then
   note "gpu private arrays in shared memory: PASS"
 else
   status=1
@@ -181,10 +181,10 @@ for tool in $tools; do
 done
 wait
 # A user's kernel: private arrays moved to shared memory (test_gpu_local,
-# both block shapes, the pass on and off), 10007 threads.
+# every variant, the pass on and off), 10007 threads.
 for tool in $tools; do
   if compute-sanitizer --tool "$tool" --error-exitcode 3 \
-    test_gpu_local tests/data/modes.ll 10007 >>"$out/$tool.local.log" 2>&1; then
+    test_gpu_local "$root/tests/data/modes.ll" 10007 >>"$out/$tool.local.log" 2>&1; then
     note "$tool test_gpu_local: clean"
   else
     status=1
