@@ -1523,10 +1523,11 @@ static const char *local_check(ctx *C, ranges *work, LLVMValueRef a,
     return "its size is not constant (a dynamic alloca)";
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(a)) != 0)
     return "it is not in the generic address space";
-  *bytes = LLVMABISizeOfType(C->dl, LLVMGetAllocatedType(a)) *
-           LLVMConstIntGetZExtValue(count);
-  if (*bytes == 0 || *bytes > SMEM_CAP)
+  unsigned long long es = LLVMABISizeOfType(C->dl, LLVMGetAllocatedType(a)),
+                     n = LLVMConstIntGetZExtValue(count);
+  if (es == 0 || n == 0 || es > SMEM_CAP || n > SMEM_CAP / es)
     return "its size is 0 or over the shared-memory budget";
+  *bytes = es * n;
   wide end = 0;
   const char *why = NULL;
   if (!reach(C, work, a, a, &end, &why, 0))

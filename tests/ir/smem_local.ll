@@ -20,6 +20,7 @@
 ; RUN: ks_passes_tool --kernel stored --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=STORED
 ; RUN: ks_passes_tool --kernel big --stage smem_promote --block 1024 %s | FileCheck %s --check-prefix=BIG
 ; RUN: ks_passes_tool --kernel marked --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=MARKED
+; RUN: ks_passes_tool --kernel huge --stage smem_promote --block 32 %s | FileCheck %s --check-prefix=HUGE
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -196,13 +197,30 @@ entry:
   ret void
 }
 
+; 2^40 elements (SROA makes them one array type): over the budget.
+; HUGE: ; explain: smem_promote: kept %arr{{[0-9]*}} in local memory: its size is 0 or over the shared-memory budget
+; HUGE-LABEL: define void @huge(
+; HUGE: alloca [1099511627776 x i32]
+define void @huge(ptr %idx, ptr %out) {
+entry:
+  %arr = alloca i32, i64 1099511627776, align 4
+  %i = load i32, ptr %idx, align 4
+  %b = and i32 %i, 15
+  %i64 = zext i32 %b to i64
+  %p = getelementptr inbounds i32, ptr %arr, i64 %i64
+  store i32 1, ptr %p, align 4
+  %r = load i32, ptr %arr, align 4
+  store i32 %r, ptr %out, align 4
+  ret void
+}
+
 declare void @sink(ptr)
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.lifetime.start.p0(i64, ptr)
 declare void @llvm.lifetime.end.p0(i64, ptr)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
-!nvvm.annotations = !{!1, !2, !3, !4, !5, !6, !8}
+!nvvm.annotations = !{!1, !2, !3, !4, !5, !6, !8, !9}
 !0 = distinct !{!0, !7}
 !1 = !{ptr @modes, !"kernel", i32 1}
 !2 = !{ptr @consts, !"kernel", i32 1}
@@ -212,3 +230,4 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 !6 = !{ptr @big, !"kernel", i32 1}
 !7 = !{!"llvm.loop.unroll.full"}
 !8 = !{ptr @marked, !"kernel", i32 1}
+!9 = !{ptr @huge, !"kernel", i32 1}
