@@ -492,6 +492,17 @@ typedef struct ctx {
   LLVMValueRef ltid, nthreads; /* i32, computed in the new entry block */
 } ctx;
 
+/* The context of a pass over fn, a kernel of m. */
+static ctx ctx_of(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
+                  ks_diag *d) {
+  return (ctx){.m = m,
+               .c = LLVMGetModuleContext(m),
+               .fn = fn,
+               .dl = LLVMGetModuleDataLayout(m),
+               .s = s,
+               .d = d};
+}
+
 static void decline(cand *k, const char *fmt, const char *what) {
   if (!k->why[0])
     snprintf(k->why, sizeof k->why, fmt, what);
@@ -793,23 +804,46 @@ static LLVMValueRef ntid(ctx *C, int i) {
   return ks_ir_call_intrinsic(C->m, C->b, names[i], NULL, 0);
 }
 
-/* The thread's linear index in its block and the block's thread count. */
-static void thread_ids(ctx *C) {
+/* The thread's linear index in a block of dims r (i32), at b; r[0] == 0:
+ * the block is not fixed, its dims are read from %ntid. */
+static LLVMValueRef linear_tid(LLVMModuleRef m, LLVMBuilderRef b,
+                               const unsigned r[3]) {
   static const char *tid[3] = {"llvm.nvvm.read.ptx.sreg.tid.x",
                                "llvm.nvvm.read.ptx.sreg.tid.y",
                                "llvm.nvvm.read.ptx.sreg.tid.z"};
+  static const char *ntid[2] = {"llvm.nvvm.read.ptx.sreg.ntid.x",
+                                "llvm.nvvm.read.ptx.sreg.ntid.y"};
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  LLVMValueRef t = ks_ir_call_intrinsic(m, b, tid[0], NULL, 0);
+  int fixed = r[0] != 0;
+  if (!fixed || r[1] > 1 || r[2] > 1) { /* tid.x + nx * (tid.y + ny * tid.z) */
+    LLVMValueRef nx = fixed ? LLVMConstInt(i32, r[0], 0)
+                            : ks_ir_call_intrinsic(m, b, ntid[0], NULL, 0);
+    LLVMValueRef ny = NULL, z = NULL;
+    if (!fixed || r[2] > 1) {
+      ny = fixed ? LLVMConstInt(i32, r[1], 0)
+                 : ks_ir_call_intrinsic(m, b, ntid[1], NULL, 0);
+      z = ks_ir_call_intrinsic(m, b, tid[2], NULL, 0);
+    }
+    LLVMValueRef y = ks_ir_call_intrinsic(m, b, tid[1], NULL, 0);
+    if (z) {
+      z = LLVMBuildNUWMul(b, ny, z, "");
+      y = LLVMBuildNUWAdd(b, y, z, "");
+    }
+    y = LLVMBuildNUWMul(b, nx, y, "");
+    t = LLVMBuildNUWAdd(b, t, y, "ks.ltid");
+  }
+  return t;
+}
+
+/* The thread's linear index in its block and the block's thread count. */
+static void thread_ids(ctx *C) {
   LLVMBuilderRef b = C->b;
   LLVMValueRef nx = ntid(C, 0), ny = ntid(C, 1), nz = ntid(C, 2);
-  LLVMValueRef t = ks_ir_call_intrinsic(C->m, C->b, tid[0], NULL, 0);
-  int flat = C->s->block[0] && (C->s->block[1] <= 1 && C->s->block[2] <= 1);
-  if (!flat) { /* tid.x + ntid.x * (tid.y + ntid.y * tid.z) */
-    LLVMValueRef z = ks_ir_call_intrinsic(C->m, C->b, tid[2], NULL, 0);
-    LLVMValueRef y = ks_ir_call_intrinsic(C->m, C->b, tid[1], NULL, 0);
-    LLVMValueRef yz = LLVMBuildNUWMul(b, ny, z, "");
-    yz = LLVMBuildNUWAdd(b, y, yz, "");
-    t = LLVMBuildNUWAdd(b, t, LLVMBuildNUWMul(b, nx, yz, ""), "");
-  }
-  C->ltid = t;
+  unsigned r[3] = {0, 0, 0};
+  for (int i = 0; C->s->block[0] && i < 3; i++)
+    r[i] = C->s->block[i] ? C->s->block[i] : 1;
+  C->ltid = linear_tid(C->m, b, r);
   C->nthreads =
       LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, nx, ny, ""), nz, "ks.nthreads");
 }
@@ -1371,12 +1405,7 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn) || !s->block[0])
     return 0;
-  ctx C = {.m = m,
-           .c = LLVMGetModuleContext(m),
-           .fn = fn,
-           .dl = LLVMGetModuleDataLayout(m),
-           .s = s,
-           .d = d};
+  ctx C = ctx_of(m, fn, s, d);
   ranges *work = reach_work(s, d);
   if (!work)
     return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
@@ -1429,12 +1458,7 @@ int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!fn || LLVMIsDeclaration(fn))
     return ks_diag_fail(d, KS_ENOKERNEL, "smem_promote: no kernel '%s'",
                         s->kernel);
-  ctx C = {.m = m,
-           .c = LLVMGetModuleContext(m),
-           .fn = fn,
-           .dl = LLVMGetModuleDataLayout(m),
-           .s = s,
-           .d = d};
+  ctx C = ctx_of(m, fn, s, d);
   int rc = 0;
   if (find_candidates(&C)) {
     rc = ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
@@ -1485,35 +1509,6 @@ done:
  * The unroll stage ends with SROA, so arrays that unrolling made
  * constant-indexed are registers by now. */
 
-/* The thread's linear index in a block of dims r (i32), at b; r[0] == 0:
- * the block is not fixed, its dims are read from %ntid. */
-static LLVMValueRef linear_tid(LLVMModuleRef m, LLVMBuilderRef b,
-                               const unsigned r[3]) {
-  static const char *tid[3] = {"llvm.nvvm.read.ptx.sreg.tid.x",
-                               "llvm.nvvm.read.ptx.sreg.tid.y",
-                               "llvm.nvvm.read.ptx.sreg.tid.z"};
-  static const char *ntid[2] = {"llvm.nvvm.read.ptx.sreg.ntid.x",
-                                "llvm.nvvm.read.ptx.sreg.ntid.y"};
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
-  LLVMValueRef t = ks_ir_call_intrinsic(m, b, tid[0], NULL, 0);
-  int fixed = r[0] != 0;
-  if (!fixed || r[1] > 1 || r[2] > 1) { /* tid.x + nx * (tid.y + ny * tid.z) */
-    LLVMValueRef nx = fixed ? LLVMConstInt(i32, r[0], 0)
-                            : ks_ir_call_intrinsic(m, b, ntid[0], NULL, 0);
-    LLVMValueRef y = ks_ir_call_intrinsic(m, b, tid[1], NULL, 0);
-    if (!fixed || r[2] > 1) {
-      LLVMValueRef ny = fixed ? LLVMConstInt(i32, r[1], 0)
-                              : ks_ir_call_intrinsic(m, b, ntid[1], NULL, 0);
-      LLVMValueRef z = ks_ir_call_intrinsic(m, b, tid[2], NULL, 0);
-      z = LLVMBuildNUWMul(b, ny, z, "");
-      y = LLVMBuildNUWAdd(b, y, z, "");
-    }
-    y = LLVMBuildNUWMul(b, nx, y, "");
-    t = LLVMBuildNUWAdd(b, t, y, "ks.ltid");
-  }
-  return t;
-}
-
 /* Why alloca a stays in local memory, or NULL; *bytes: its size. */
 static const char *local_check(ctx *C, ranges *work, LLVMValueRef a,
                                unsigned long long *bytes) {
@@ -1548,12 +1543,7 @@ int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     any = LLVMIsAAllocaInst(i) != NULL;
   if (!any)
     return 0;
-  ctx C = {.m = m,
-           .c = LLVMGetModuleContext(m),
-           .fn = fn,
-           .dl = LLVMGetModuleDataLayout(m),
-           .s = s,
-           .d = d};
+  ctx C = ctx_of(m, fn, s, d);
   ranges *work = reach_work(s, d);
   if (!work)
     return ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
