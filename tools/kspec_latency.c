@@ -2,7 +2,8 @@
  * kspec_latency.c - cold specialization latency without a GPU.
  *
  *   kspec-latency [--reps N] [--arch sm_XX] [--ptx-isa N] [--ptx DIR]
- *                 [--stages] [TEMPLATE[:NAME=VALUE[,NAME=VALUE...]] ...]
+ *                 [--stages] [--no-block]
+ *                 [TEMPLATE[:NAME=VALUE[,NAME=VALUE...]] ...]
  *
  * Each repetition specializes every requested template once, each in a
  * fresh context (so no cache), template loading left out of the timing;
@@ -11,10 +12,11 @@
  * minimum wall time per template, and the median CPU time of the calling
  * thread (steadier than wall time on a shared machine). Parameters not given
  * take their defaults; the block is the one the workloads use (256 threads; 32
- * x 8 for the separable filters; what BLOCK or TILE fix). With --ptx, the PTX
- * of each from the last round is written to DIR/LABEL.ptx; with --stages,
- * the median time of every pipeline stage follows each template's line. The
- * disk cache is off and no driver is ever opened.
+ * x 8 for the separable filters; what BLOCK or TILE fix), or none with
+ * --no-block (values bound, the passes that need a block decline). With --ptx,
+ * the PTX of each from the last round is written to DIR/LABEL.ptx; with
+ * --stages, the median time of every pipeline stage follows each template's
+ * line. The disk cache is off and no driver is ever opened.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,7 @@ typedef struct run {
 } run;
 
 static int want_stages;
+static int no_block; /* --no-block: bind values only */
 
 static double clock_ms(clockid_t id) {
   struct timespec ts;
@@ -153,7 +156,8 @@ static double once(const ks_ctx_opts *o, run *r, const char *ptx_dir,
           (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
   }
   ks_spec_req req = {.bindings = b, .nbindings = nb};
-  default_block(r->name, &req.bounds);
+  if (!no_block)
+    default_block(r->name, &req.bounds);
   double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
   double t0 = clock_ms(CLOCK_MONOTONIC);
   ks_status s = ks_specialize(ctx, tp, &req, &k);
@@ -211,14 +215,15 @@ int main(int argc, char **argv) {
       ptx_dir = argv[++i];
     else if (strcmp(argv[i], "--stages") == 0)
       want_stages = 1;
+    else if (strcmp(argv[i], "--no-block") == 0)
+      no_block = 1;
     else if (argv[i][0] != '-' && nruns < MAX_RUNS &&
              parse_run(argv[i], &runs[nruns]) == 0)
       nruns++;
     else {
-      fprintf(
-          stderr,
-          "usage: kspec-latency [--reps N] [--arch sm_XX] "
-          "[--ptx-isa N] [--ptx DIR] [--stages] [TEMPLATE[:NAME=V,...] ...]\n");
+      fprintf(stderr, "usage: kspec-latency [--reps N] [--arch sm_XX] "
+                      "[--ptx-isa N] [--ptx DIR] [--stages] [--no-block]\n"
+                      "                     [TEMPLATE[:NAME=V,...] ...]\n");
       return 2;
     }
   }
