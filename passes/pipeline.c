@@ -101,7 +101,7 @@
  * an address per unrolled iteration (conv1d: 32 of each) that codegen's
  * own passes would otherwise carry until its early-cse. The same PTX over
  * tools/ptx_identity.sh's grid; conv1d FILTER_LEN=32 without a block
- * specializes in 5% fewer instructions (25.2 -> 23.9 M). (With loops, a
+ * specializes in 5% fewer instructions (25.1 -> 23.8 M). (With loops, a
  * final early-cse costs more than it saves.) */
 #define OPTIMIZE_FLAT                                                          \
   OPTIMIZE_START                                                               \
@@ -164,8 +164,8 @@ static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
 }
 
 static int by_ptr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (LLVMBasicBlockRef const *)a,
-            y = (uintptr_t) * (LLVMBasicBlockRef const *)b;
+  uintptr_t x = (uintptr_t)(*(LLVMBasicBlockRef const *)a);
+  uintptr_t y = (uintptr_t)(*(LLVMBasicBlockRef const *)b);
   return (x > y) - (x < y);
 }
 
