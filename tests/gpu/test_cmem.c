@@ -20,6 +20,7 @@
 
 #include <cuda.h> /* types only */
 
+#include "gpu_open.h"
 #include "kspec.h"
 
 enum { TAPS = 32, N = 1 << 24, BLOCK = 256, ROUNDS = 4 };
@@ -52,14 +53,9 @@ static double check(const float *x, const float *taps, const float *y) {
 int main(void) {
   ks_ctx *ctx = NULL;
   ks_device_info dev;
-  ks_status s = ks_ctx_create(NULL, &ctx);
-  if (s == KS_OK)
-    s = ks_device_query(ctx, &dev);
-  if (s == KS_ENODRIVER || s == KS_ENODEVICE) {
-    printf("skipped: %s\n", ks_errmsg(ctx));
-    ks_ctx_destroy(ctx);
-    return 77;
-  }
+  ks_status s;
+  if (gpu_open(NULL, &ctx, &dev, &s))
+    return KS_TEST_SKIP;
   if (s != KS_OK)
     return fail("device", ctx);
   void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);

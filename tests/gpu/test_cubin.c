@@ -26,9 +26,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_open.h"
 #include "jit/ks_jit.h"
 
-enum { N = 1000, TAPS = 7, BLOCK = 256, SKIP = 77 };
+enum { N = 1000, TAPS = 7, BLOCK = 256 };
 
 static int fail(const char *step, const char *what) {
   fprintf(stderr, "test_cubin: %s: %s\n", step, what);
@@ -91,14 +92,9 @@ static int step(const char *name, const char *dir) {
   ks_ctx_opts o = {.cache_dir = dir};
   ks_ctx *ctx = NULL;
   ks_device_info dev;
-  ks_status s = ks_ctx_create(&o, &ctx);
-  if (s == KS_OK)
-    s = ks_device_query(ctx, &dev);
-  if (s == KS_ENODRIVER || s == KS_ENODEVICE) {
-    printf("skipped: %s\n", ks_errmsg(ctx));
-    ks_ctx_destroy(ctx);
-    return SKIP;
-  }
+  ks_status s;
+  if (gpu_open(&o, &ctx, &dev, &s))
+    return KS_TEST_SKIP;
   if (s != KS_OK)
     return fail(name, ks_errmsg(ctx));
   ks_template *t = NULL;

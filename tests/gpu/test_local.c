@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu_open.h"
 #include "kspec.h"
 
 enum { NMAX = (1 << 20) + 37, SAMPLES = 64, REPS = 21 };
@@ -102,14 +103,9 @@ int main(int argc, char **argv) {
   const int N = (int)nl;
   ks_ctx *ctx = NULL;
   ks_device_info dev;
-  ks_status s = ks_ctx_create(NULL, &ctx);
-  if (s == KS_OK)
-    s = ks_device_query(ctx, &dev);
-  if (s == KS_ENODRIVER || s == KS_ENODEVICE) {
-    printf("skipped: %s\n", ks_errmsg(ctx));
-    ks_ctx_destroy(ctx);
-    return 77;
-  }
+  ks_status s;
+  if (gpu_open(NULL, &ctx, &dev, &s))
+    return KS_TEST_SKIP;
   if (s != KS_OK)
     return fail("device", ctx);
   ks_template *t = NULL;

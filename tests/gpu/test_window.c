@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_open.h"
 #include "kspec.h"
 
 typedef struct run {
@@ -192,15 +193,10 @@ int main(void) {
   const char *seed = getenv("KSPEC_TEST_SEED");
   if (seed && *seed)
     r.rng ^= strtoull(seed, NULL, 0) * 0x9e3779b97f4a7c15ull;
-  ks_status s = ks_ctx_create(NULL, &r.ctx);
   ks_device_info dev;
-  if (s == KS_OK)
-    s = ks_device_query(r.ctx, &dev);
-  if (s == KS_ENODRIVER || s == KS_ENODEVICE) {
-    printf("skipped: %s\n", ks_errmsg(r.ctx));
-    ks_ctx_destroy(r.ctx);
-    return 77;
-  }
+  ks_status s;
+  if (gpu_open(NULL, &r.ctx, &dev, &s))
+    return KS_TEST_SKIP;
   ks_template *tc = NULL, *tr = NULL, *tl = NULL;
   if (check(&r, s, "device") ||
       check(&r, ks_template_load(r.ctx, "conv1d", &tc), "load") ||
