@@ -690,7 +690,11 @@ int main(int argc, char **argv) {
     char param[64];
     long def = 0;
     double ms = 0, mb = 0, nv = 0, nvc = 0;
-    if (!kn || first_param(ctx, runs[i].name, param, sizeof param, &def) ||
+    if (!kn) {
+      bad = die(runs[i].name, "no C++ form for NVRTC in nvrtc_kernels.h");
+      continue;
+    }
+    if (first_param(ctx, runs[i].name, param, sizeof param, &def) ||
         kspec_latency(arch, ks_ctx_ptx_isa(ctx), runs[i].name, size, 0, reps,
                       &ms) ||
         kspec_latency(arch, ks_ctx_ptx_isa(ctx), runs[i].name, size, 1, reps,
