@@ -605,12 +605,15 @@ static int latency_table(void) {
   if (!rc_hit)
     printf("| in-memory hit: ks_specialize (%d calls) | %.0f ns |\n", HIT_CALLS,
            hit);
+  /* NVRTC's conv1d<FILTER_LEN>, at the value of kspec's rows */
   const nvrtc_kernel *kn = nvrtc_kernel_of("conv1d");
-  if (nvrtc_latency(kn, 32, arch, NV_COLD, LAT_REPS, &nv) == 0)
+  ks_binding lb;
+  long len = (long)lat_req(&lb).bindings[0].v.i;
+  if (nvrtc_latency(kn, len, arch, NV_COLD, LAT_REPS, &nv) == 0)
     printf("| NVRTC, cold (--no-cache): C++ template -> PTX | %.2f ms |\n", nv);
   else
     bad = 1;
-  if (nvrtc_latency(kn, 32, arch, NV_CACHED, LAT_REPS, &nv) == 0)
+  if (nvrtc_latency(kn, len, arch, NV_CACHED, LAT_REPS, &nv) == 0)
     printf(
         "| NVRTC, its cache on (the same program again): C++ template -> PTX | "
         "%.2f ms |\n",
@@ -619,7 +622,7 @@ static int latency_table(void) {
     bad = 1;
   cu_load_api cu;
   if (gpu && open_cu_load(&cu)) {
-    if (nvrtc_latency_load(kn, 32, arch, NV_COLD, LAT_REPS, &cu, &nv) == 0)
+    if (nvrtc_latency_load(kn, len, arch, NV_COLD, LAT_REPS, &cu, &nv) == 0)
       printf("| NVRTC, cold, + driver load: C++ template -> loaded module | "
              "%.2f ms |\n",
              nv);
