@@ -84,13 +84,13 @@
  * correlated-propagation it is not: they stay.
  * Codegen's own IR passes (infer-address-spaces, the load/store vectorizer,
  * straight-line strength reduction, early-cse) run after this. */
-#define OPTIMIZE_START                                                         \
-  "function(nvvm-reflect,nvvm-intr-range,simplifycfg,sroa,early-cse<memssa>,"  \
+#define OPTIMIZE_HEAD                                                          \
+  "function(nvvm-reflect,nvvm-intr-range,simplifycfg,sroa,early-cse<memssa>,"
+#define OPTIMIZE_PASSES                                                        \
+  OPTIMIZE_HEAD                                                                \
   "sccp,instcombine<no-verify-fixpoint>,simplifycfg,correlated-propagation,"   \
   "constraint-elimination,instcombine<no-verify-fixpoint>,"                    \
-  "correlated-propagation,"
-#define OPTIMIZE_PASSES                                                        \
-  OPTIMIZE_START                                                               \
+  "correlated-propagation,"                                                    \
   "loop-mssa(licm),simplifycfg,loop-unroll<O3>,infer-alignment,"               \
   "instcombine<no-verify-fixpoint>,div-rem-pairs),"                            \
   "cgscc(function-attrs),globaldce"
@@ -102,40 +102,60 @@
  * own passes would otherwise carry until its early-cse. The same PTX over
  * tools/ptx_identity.sh's grid; conv1d FILTER_LEN=32 without a block
  * specializes in 5% fewer instructions (25.1 -> 23.8 M). (With loops, a
- * final early-cse costs more than it saves.) */
+ * final early-cse costs more than it saves.)
+ * Without loops, sccp and the second instcombine go too (conv1d 23.4 ->
+ * 22.1 M instructions). Over tools/ptx_identity.sh's grid, the machine
+ * code ptxas makes (tools/sass_identity.sh) is the same for every request
+ * but five of sepfilter_rows (coarsened, or with launch bounds), where
+ * IMAD.WIDE takes the place of IMAD.WIDE.U32 one for one: the second
+ * instcombine proved a row index non-negative and made its sign extension
+ * a zero extension. Without the first early-cse it is not (the column
+ * filter's coarsened kernels grow by up to a quarter). */
 #define OPTIMIZE_FLAT                                                          \
-  OPTIMIZE_START                                                               \
-  "simplifycfg,infer-alignment,div-rem-pairs,early-cse),"                      \
+  OPTIMIZE_HEAD                                                                \
+  "instcombine<no-verify-fixpoint>,simplifycfg,correlated-propagation,"        \
+  "constraint-elimination,correlated-propagation,simplifycfg,"                 \
+  "infer-alignment,div-rem-pairs,early-cse),"                                  \
   "cgscc(function-attrs),globaldce"
 
 typedef struct stage {
   const char *name;
   const char *llvm_passes; /* a new-pass-manager pipeline, or NULL */
+  /* then this one, with the names of new values discarded (NULL: none) */
+  const char *llvm_unnamed;
   int (*pass)(LLVMModuleRef, const ks_spec *, ks_diag *);
   int optional; /* can be switched off (--no-pass) */
 } stage;
 
+/* Value names: LLVM names every value it makes after the one it comes
+ * from ("mul7.12" for the 12th unrolled copy of %mul7), work that
+ * nothing reads but the IR dumps (--stage) and the explanations. Full
+ * unrolling and the optimize stage, whose new values no pass quotes, run
+ * with the names of new values discarded (LLVMContextSetDiscardValueNames;
+ * values keep the names they have): 3% of conv1d's specialization, with
+ * the same PTX. The rotated loop's phi keeps its name for coarsen's
+ * explanation ("coarsened loop i.0"), so the unroll stage runs in two
+ * parts. With a dump asked for, every stage keeps its names. */
 static const stage stages[] = {
-    {"input", NULL, NULL, 0},
-    {"inline", "always-inline,cgscc(inline)", NULL, 0},
-    {"bind", NULL, ks_pass_bind, 0},
+    {"input", NULL, NULL, NULL, 0},
+    {"inline", "always-inline,cgscc(inline)", NULL, NULL, 0},
+    {"bind", NULL, NULL, ks_pass_bind, 0},
     {"canonicalize",
      "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
      "simplifycfg)",
-     NULL, 0},
-    {"loops", NULL, ks_pass_loops, 0},
-    {"unroll",
-     "function(loop-simplify,lcssa,loop(loop-rotate,indvars),"
-     "loop-unroll<O3;no-partial;no-runtime;no-upperbound>,sroa)",
-     NULL, 0},
-    {"tcoarsen", NULL, ks_pass_tcoarsen, 1},
-    {"unclamp", NULL, ks_pass_unclamp, 1},
-    {"coarsen", NULL, ks_pass_coarsen, 1},
-    {"gcoarsen", NULL, ks_pass_gcoarsen, 1},
-    {"smem_promote", NULL, ks_pass_smem_promote, 1},
-    {"const_promote", NULL, ks_pass_const_promote, 1},
-    {"optimize", OPTIMIZE_PASSES, NULL, 0},
-    {"regpressure", NULL, ks_pass_regpressure, 1},
+     NULL, NULL, 0},
+    {"loops", NULL, NULL, ks_pass_loops, 0},
+    {"unroll", "function(loop-simplify,lcssa,loop(loop-rotate,indvars))",
+     "function(loop-unroll<O3;no-partial;no-runtime;no-upperbound>,sroa)", NULL,
+     0},
+    {"tcoarsen", NULL, NULL, ks_pass_tcoarsen, 1},
+    {"unclamp", NULL, NULL, ks_pass_unclamp, 1},
+    {"coarsen", NULL, NULL, ks_pass_coarsen, 1},
+    {"gcoarsen", NULL, NULL, ks_pass_gcoarsen, 1},
+    {"smem_promote", NULL, NULL, ks_pass_smem_promote, 1},
+    {"const_promote", NULL, NULL, ks_pass_const_promote, 1},
+    {"optimize", NULL, OPTIMIZE_PASSES, NULL, 0},
+    {"regpressure", NULL, NULL, ks_pass_regpressure, 1},
 };
 enum { NSTAGES = sizeof stages / sizeof stages[0] };
 _Static_assert(NSTAGES <= 32, "ks_spec.disabled has one bit per stage");
@@ -150,11 +170,17 @@ int ks_pipeline_stage_optional(size_t i) {
   return i < NSTAGES && stages[i].optional;
 }
 
+/* Runs `passes` on m; with `unnamed`, the names of new values are
+ * discarded meanwhile. */
 static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
-                    ks_diag *d) {
+                    const char *passes, int unnamed, ks_diag *d) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  int was = LLVMContextShouldDiscardValueNames(c);
+  LLVMContextSetDiscardValueNames(c, was || unnamed);
   LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef e = LLVMRunPasses(m, st->llvm_passes, tm, o);
+  LLVMErrorRef e = LLVMRunPasses(m, passes, tm, o);
   LLVMDisposePassBuilderOptions(o);
+  LLVMContextSetDiscardValueNames(c, was);
   if (!e)
     return 0;
   char *msg = LLVMGetErrorMessage(e); /* consumes e */
@@ -277,10 +303,13 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
     ks_explain(d, st->name, "switched off");
   stage flat = *st; /* the optimize stage without loops */
   if (strcmp(st->name, "optimize") == 0 && module_has_cycle(m) == 0) {
-    flat.llvm_passes = OPTIMIZE_FLAT;
+    flat.llvm_unnamed = OPTIMIZE_FLAT;
     st = &flat;
   }
-  if (!off && st->llvm_passes && run_llvm(m, tm, st, d))
+  if (!off && st->llvm_passes && run_llvm(m, tm, st, st->llvm_passes, 0, d))
+    return 1;
+  if (!off && st->llvm_unnamed &&
+      run_llvm(m, tm, st, st->llvm_unnamed, !s->dump_stage, d))
     return 1;
   if (!off && st->pass == ks_pass_loops && ks_loops_mark(m, s, count, d))
     return 1;
@@ -491,7 +520,8 @@ int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d) {
   stage pre = stages[canon];
   pre.llvm_passes = PREPARE_PASSES;
   double t0 = now_ms();
-  if (run_llvm(m, tm, &pre, d) || (check && verify(m, &pre, d)))
+  if (run_llvm(m, tm, &pre, pre.llvm_passes, 0, d) ||
+      (check && verify(m, &pre, d)))
     return 1;
   d->stage_ms[canon] += now_ms() - t0;
   return 0;

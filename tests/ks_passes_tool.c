@@ -192,7 +192,9 @@ static int run(LLVMModuleRef *mp, options *o, ks_diag *d, char **out) {
   LLVMSetModuleDataLayout(m, dl);
   LLVMDisposeTargetData(dl);
   int all = strcmp(o->stage, "all") == 0;
-  o->spec.dump_stage = all ? NULL : o->stage;
+  /* all: the last stage's dump, so that every stage keeps value names */
+  o->spec.dump_stage =
+      all ? ks_pipeline_stage_name(ks_pipeline_stage_count() - 1) : o->stage;
   int bad = ks_pipeline_run(mp, tm, &o->spec, d);
   m = *mp;
   LLVMDisposeTargetMachine(tm);
@@ -200,6 +202,10 @@ static int run(LLVMModuleRef *mp, options *o, ks_diag *d, char **out) {
     return 1;
   if (!all && !d->dump)
     return ks_diag_fail(d, KS_EINVAL, "no stage '%s'", o->stage);
+  if (all) {
+    free(d->dump); /* the module itself is printed */
+    d->dump = NULL;
+  }
   *out = all ? ks_ir_print(m) : d->dump;
   d->dump = NULL;
   return 0;
