@@ -132,10 +132,13 @@ typedef struct stage {
  * nothing reads but the IR dumps (--stage) and the explanations. Full
  * unrolling and the optimize stage, whose new values no pass quotes, run
  * with the names of new values discarded (LLVMContextSetDiscardValueNames;
- * values keep the names they have): 3% of conv1d's specialization, with
- * the same PTX. The rotated loop's phi keeps its name for coarsen's
- * explanation ("coarsened loop i.0"), so the unroll stage runs in two
- * parts. With a dump asked for, every stage keeps its names. */
+ * values keep the names they have), with the same PTX over
+ * tools/ptx_identity.sh's grid. The rotated loop's phi keeps its name for
+ * coarsen's explanation ("coarsened loop i.0"), so the unroll stage runs
+ * in two parts, the second recomputing the analyses of the first: conv1d
+ * specializes in 23.4 M instructions instead of 23.8 (with the unroll
+ * stage unnamed whole, 23.1), the histogram, whose loop stays, in 0.4%
+ * more. With a dump asked for, every stage keeps its names. */
 static const stage stages[] = {
     {"input", NULL, NULL, NULL, 0},
     {"inline", "always-inline,cgscc(inline)", NULL, NULL, 0},
