@@ -599,8 +599,6 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
     s = check_memory(ctx, t, m, k);
   if (s == KS_OK) {
     double t0 = now_ms();
-    /* codegen's IR passes name what they make too; nothing reads it */
-    LLVMContextSetDiscardValueNames(LLVMGetModuleContext(m), 1);
     s = isolate ? ks_jit_emit_isolated(jtm.tm, m, diag, t->name, k->name,
                                        &k->ptx, &k->ptx_len)
                 : emit_ptx(jtm.tm, m, diag, k);
@@ -609,8 +607,6 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
     explain_times(&d, now_ms() - t0, isolate, k);
   }
 done:
-  if (m) /* the context goes back to the template's pool */
-    LLVMContextSetDiscardValueNames(LLVMGetModuleContext(m), 0);
   free(d.dump);
   free(d.explain);
   ks_jit_tm_put(ctx->arch, ctx->ptx_isa, jtm, s == KS_OK);

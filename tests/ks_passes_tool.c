@@ -191,22 +191,19 @@ static int run(LLVMModuleRef *mp, options *o, ks_diag *d, char **out) {
   LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(m, dl);
   LLVMDisposeTargetData(dl);
-  int all = strcmp(o->stage, "all") == 0;
-  /* all: the last stage's dump, so that every stage keeps value names */
+  /* all: the IR after the last stage (the pipeline's result); asking for a
+   * dump also keeps every stage's value names */
   o->spec.dump_stage =
-      all ? ks_pipeline_stage_name(ks_pipeline_stage_count() - 1) : o->stage;
+      strcmp(o->stage, "all") == 0
+          ? ks_pipeline_stage_name(ks_pipeline_stage_count() - 1)
+          : o->stage;
   int bad = ks_pipeline_run(mp, tm, &o->spec, d);
-  m = *mp;
   LLVMDisposeTargetMachine(tm);
   if (bad)
     return 1;
-  if (!all && !d->dump)
+  if (!d->dump)
     return ks_diag_fail(d, KS_EINVAL, "no stage '%s'", o->stage);
-  if (all) {
-    free(d->dump); /* the module itself is printed */
-    d->dump = NULL;
-  }
-  *out = all ? ks_ir_print(m) : d->dump;
+  *out = d->dump;
   d->dump = NULL;
   return 0;
 }
