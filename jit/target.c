@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 
 #include "jit/ks_jit.h"
@@ -86,11 +87,29 @@ unsigned ks_jit_driver_max_ptx(int driver_version) {
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 
+/* Two of codegen's IR passes are switched off, for the whole process (they
+ * are LLVM options, read when a compile builds its pass list):
+ *   loop strength reduction  over tools/ptx_identity.sh's grid, ptxas's
+ *       code without it is never longer (235 of 303 requests shorter, by
+ *       up to 40% in the histogram's vectorized loop; no spill added), and
+ *       it was a sixth of the histogram's specialization;
+ *   the load/store vectorizer  runs in the optimize stage instead, only
+ *       where two adjacent accesses could merge (ks_vectorize_worth);
+ *       in codegen it compared every pair of loads in a block through
+ *       ScalarEvolution, a fifth of a separable filter's specialization,
+ *       to find nothing.
+ * A process that uses the same shared libLLVM for codegen of its own sees
+ * them too; with LLVM linked statically into libkspec (KSPEC_LLVM_STATIC)
+ * they are kspec's alone. Errors are ignored (an option already given by
+ * the host stays as it was). */
 static void llvm_init(void) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
+  static const char *const argv[] = {"kspec", "-disable-lsr",
+                                     "-disable-nvptx-load-store-vectorizer"};
+  LLVMParseCommandLineOptions(3, argv, NULL);
 }
 
 void ks_jit_llvm_init(void) { pthread_once(&llvm_once, llvm_init); }

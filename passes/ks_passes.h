@@ -157,6 +157,13 @@ int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
  * where the limit comes from in why. */
 int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
 
+/* ---- vectorize.c ------------------------------------------------------- */
+
+/* Could LLVM's load/store vectorizer merge anything in m: two loads (or
+ * stores) in one block, one ending where the other starts? A syntactic
+ * screen that decides whether the optimize stage runs it. */
+int ks_vectorize_worth(LLVMModuleRef m);
+
 /* ---- coarsen.c --------------------------------------------------------- */
 
 /* Thread coarsening: a grid-stride loop whose body reads P[i] and updates
@@ -300,7 +307,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 23
+#define KS_PIPELINE_VERSION 24
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -82,8 +82,8 @@
  * pass off) is the same, 3-4% of a specialization sooner (conv1d 78.9 ->
  * 76.3 M instructions). Without the second instcombine or
  * correlated-propagation it is not: they stay.
- * Codegen's own IR passes (infer-address-spaces, the load/store vectorizer,
- * straight-line strength reduction, early-cse) run after this. */
+ * Codegen's own IR passes (infer-address-spaces, straight-line strength
+ * reduction, early-cse) run after this. */
 #define OPTIMIZE_HEAD                                                          \
   "function(nvvm-reflect,nvvm-intr-range,simplifycfg,sroa,early-cse<memssa>,"
 #define OPTIMIZE_PASSES                                                        \
@@ -117,6 +117,15 @@
   "constraint-elimination,correlated-propagation,simplifycfg,"                 \
   "infer-alignment,div-rem-pairs,early-cse),"                                  \
   "cgscc(function-attrs),globaldce"
+
+/* The optimize stage ends with LLVM's load/store vectorizer, run here
+ * rather than in codegen (jit/target.c switches codegen's off), and only
+ * where ks_vectorize_worth finds two accesses it could merge. Over
+ * tools/ptx_identity.sh's grid, the machine code ptxas makes
+ * (tools/sass_identity.sh) is the same as with codegen's vectorizer, run
+ * here always or screened; screened, it runs for 112 of the 303 requests
+ * (conv1d, the row filter, the stencil, a few others). */
+#define VECTORIZE "function(load-store-vectorizer)"
 
 typedef struct stage {
   const char *name;
@@ -314,6 +323,14 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
   if (!off && st->llvm_unnamed &&
       run_llvm(m, tm, st, st->llvm_unnamed, !s->dump_stage, d))
     return 1;
+  if (!off && strcmp(st->name, "optimize") == 0) {
+    if (!ks_vectorize_worth(m))
+      ks_explain(d, st->name,
+                 "load/store vectorizer not run: no two loads "
+                 "or stores in a block are adjacent");
+    else if (run_llvm(m, tm, st, VECTORIZE, !s->dump_stage, d))
+      return 1;
+  }
   if (!off && st->pass == ks_pass_loops && ks_loops_mark(m, s, count, d))
     return 1;
   /* the serial copy of tcoarsen comes from the body before unrolling */

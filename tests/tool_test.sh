@@ -253,6 +253,25 @@ expect_failure "argument 'n' is not a buffer" ptx conv1d $TARGET \
   -D FILTER_LEN=5 --bake n=1
 expect_usage ptx conv1d $TARGET --bake f=1,x
 
+# ---- codegen without its vectorizer and loop strength reduction ------------------
+# (jit/target.c). Adjacent constant taps, which the optimize stage's screen
+# passes by: codegen's vectorizer would have merged them.
+IRDIR=$DATA/../ir
+expect 0 ptx "$IRDIR/vectorize_declines.ll" --kernel taps $TARGET
+[ "$(grep -c 'ld\.const\.f32' "$TMP/out")" -eq 2 ] ||
+  bad "$last: want 2 scalar constant loads"
+out_lacks "ld.const.v2"
+# where the screen finds adjacent loads, the optimize stage merges them
+expect 0 ptx "$IRDIR/vectorize.ll" --kernel quad $TARGET
+out_has "ld.global.nc.v4.f32"
+# The histogram's vector loop computes each address from its index, as
+# written: loop strength reduction would make it a pointer stepped by the
+# stride, its multiply out of the loop.
+expect 0 ptx histogram $TARGET -D BINS=256 --block 256
+[ "$(grep -B2 'ld\.global\.nc\.v4\.u32' "$TMP/out" |
+  grep -c 'mul\.wide\.u32.*, 16;')" -eq 1 ] ||
+  bad "$last: want the vector load's address multiplied in the loop"
+
 # ---- the disk cache -------------------------------------------------------------
 err_has() {
   grep -qF -- "$1" "$TMP/err" || bad "$last: stderr lacks '$1'"

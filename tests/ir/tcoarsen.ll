@@ -49,7 +49,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALL-LABEL: define void @conv(
 ; ALL-NOT: load float, ptr %f
 ; ALL: ks.tc.lock
-; ALL: load float, ptr addrspace(4) @ks_cmem_1, align 16, !invariant.load
+; ALL: load {{float|<2 x float>}}, ptr addrspace(4) @ks_cmem_1, align 16, !invariant.load
 ; ALL-NOT: load float, ptr %f
 ; ALL-COUNT-4: store float
 ; ALL: ks.tc.serial
