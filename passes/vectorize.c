@@ -38,6 +38,14 @@ typedef struct access {
   int store;
 } access;
 
+/* Offsets wrap rather than overflow: any constant index is valid IR. */
+static int64_t wadd(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+static int64_t wmul(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
 /* A GEP instruction or constant expression. */
 static int is_gep(LLVMValueRef v) {
   return LLVMIsAGetElementPtrInst(v) ||
@@ -58,18 +66,18 @@ static int strip_const(LLVMTargetDataRef dl, LLVMValueRef *p, int64_t *off) {
       int64_t k = LLVMConstIntGetSExtValue(idx);
       LLVMTypeKind kind = LLVMGetTypeKind(ty);
       if (i == 1) {
-        o += k * (int64_t)LLVMABISizeOfType(dl, ty);
+        o = wadd(o, wmul(k, (int64_t)LLVMABISizeOfType(dl, ty)));
       } else if (kind == LLVMStructTypeKind) {
-        o += (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)k);
+        o = wadd(o, (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)k));
         ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
       } else if (kind == LLVMArrayTypeKind) {
         ty = LLVMGetElementType(ty);
-        o += k * (int64_t)LLVMABISizeOfType(dl, ty);
+        o = wadd(o, wmul(k, (int64_t)LLVMABISizeOfType(dl, ty)));
       } else {
         return 1;
       }
     }
-    *off += o;
+    *off = wadd(*off, o);
     *p = LLVMGetOperand(*p, 0);
   }
   return 0;
@@ -91,7 +99,9 @@ static int split(LLVMTargetDataRef dl, LLVMValueRef p, access *a) {
         LLVMIsAInstruction(idx) ? LLVMGetInstructionOpcode(idx) : LLVMRet;
     if ((op == LLVMAdd || op == LLVMOr) &&
         LLVMIsAConstantInt(LLVMGetOperand(idx, 1))) {
-      a->off += LLVMConstIntGetSExtValue(LLVMGetOperand(idx, 1)) * a->scale;
+      a->off =
+          wadd(a->off, wmul(LLVMConstIntGetSExtValue(LLVMGetOperand(idx, 1)),
+                            a->scale));
       idx = LLVMGetOperand(idx, 0);
     }
     a->var = (uintptr_t)idx;
@@ -126,13 +136,13 @@ static int same_group(const access *a, const access *b) {
 /* Does one of acc[0..n) end where another of its group starts? */
 static int adjacent(access *acc, size_t n) {
   qsort(acc, n, sizeof *acc, by_key);
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = i + 1; j < n && same_group(&acc[i], &acc[j]) &&
-                           acc[j].off <= acc[i].off + (int64_t)acc[i].size;
-         j++)
-      if (acc[j].off == acc[i].off + (int64_t)acc[i].size &&
-          acc[i].size + acc[j].size <= WIDEST)
+  for (size_t i = 0; i < n; i++) {
+    int64_t end = wadd(acc[i].off, (int64_t)acc[i].size);
+    for (size_t j = i + 1;
+         j < n && same_group(&acc[i], &acc[j]) && acc[j].off <= end; j++)
+      if (acc[j].off == end && acc[i].size + acc[j].size <= WIDEST)
         return 1;
+  }
   return 0;
 }
 

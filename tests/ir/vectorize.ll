@@ -3,6 +3,7 @@
 ; running it on every kernel. Where it runs, it merges as it did in codegen.
 ; RUN: ks_passes_tool --stage all --kernel quad %s | FileCheck %s --check-prefix=QUAD
 ; RUN: ks_passes_tool --stage all --kernel pairs %s | FileCheck %s --check-prefix=PAIRS
+; RUN: ks_passes_tool --stage all --kernel wrap %s | FileCheck %s --check-prefix=WRAP
 
 ; A float4 read as four floats: one vector load.
 ; QUAD-NOT: vectorizer not run
@@ -18,6 +19,12 @@
 ; PAIRS: load <2 x float>
 ; PAIRS-NOT: load float
 ; PAIRS: ret void
+
+; Constant offsets past 2^63 bytes wrap (no overflow in the screen, which
+; the sanitizer build checks): 4 * 2^62 is 0 and 4 * (2^63 - 1) is -4, so
+; the two loads are adjacent, as their addresses are.
+; WRAP-LABEL: define void @wrap(
+; WRAP: ret void
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -76,10 +83,22 @@ done:
   ret void
 }
 
+define void @wrap(ptr noalias readonly %in, ptr noalias %out) {
+entry:
+  %pa = getelementptr float, ptr %in, i64 4611686018427387904
+  %pb = getelementptr float, ptr %in, i64 9223372036854775807
+  %a = load float, ptr %pa, align 4
+  %b = load float, ptr %pb, align 4
+  %s = fadd float %a, %b
+  store float %s, ptr %out, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
-!nvvm.annotations = !{!0, !1}
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @quad, !"kernel", i32 1}
 !1 = !{ptr @pairs, !"kernel", i32 1}
+!2 = !{ptr @wrap, !"kernel", i32 1}
