@@ -91,7 +91,7 @@ static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
  * are LLVM options, read when a compile builds its pass list):
  *   loop strength reduction  over tools/ptx_identity.sh's grid, ptxas's
  *       code without it is never longer (235 of 303 requests shorter, by
- *       up to 40% in the histogram's vectorized loop; no spill added), and
+ *       up to 39% in the histogram's vectorized loop; no spill added), and
  *       it was a sixth of the histogram's specialization;
  *   the load/store vectorizer  runs in the optimize stage instead, only
  *       where two adjacent accesses could merge (ks_vectorize_worth);
