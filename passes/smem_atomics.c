@@ -1197,14 +1197,8 @@ static void path_bounds(ranges *R, ranges *fresh, LLVMBasicBlockRef bb) {
         LLVMValueRef x = LLVMGetOperand(c, 0);
         unsigned w = int_width(x);
         LLVMIntPredicate p = LLVMGetICmpPredicate(c);
-        if (!holds)
-          p = LLVMGetICmpPredicate(c) == LLVMIntSLT   ? LLVMIntSGE
-              : LLVMGetICmpPredicate(c) == LLVMIntSLE ? LLVMIntSGT
-              : LLVMGetICmpPredicate(c) == LLVMIntSGT ? LLVMIntSLE
-              : LLVMGetICmpPredicate(c) == LLVMIntSGE ? LLVMIntSLT
-              : LLVMGetICmpPredicate(c) == LLVMIntULT ? LLVMIntUGE
-              : LLVMGetICmpPredicate(c) == LLVMIntULE ? LLVMIntUGT
-                                                      : LLVMIntEQ;
+        if (!holds) /* x ugt k false: x ule k, a bound like the others */
+          p = ks_ir_icmp_inverse(p);
         if (w && w <= 64) {
           fresh->nm = fresh->depth = 0;
           iv a = range_of(fresh, x), r = a;

@@ -11,8 +11,28 @@
 ; RUN: ks_passes_tool --kernel tree --stage smem_promote --block 256 --no-pass smem_promote %s | FileCheck %s --check-prefix=OFF
 ; RUN: ks_passes_tool --kernel loaded --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=LOADED
 ; RUN: ks_passes_tool --kernel called --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=CALLED
+; RUN: ks_passes_tool --kernel upper --stage smem_promote --block 256 %s | FileCheck %s --check-prefix=UPPER
 
 target triple = "nvptx64-nvidia-cuda"
+
+; The guard's false edge bounds too: tid ugt 47 fails, so tid <= 47.
+; UPPER: ; explain: smem_promote: sized su to 48 of its 1024 elements
+@su = internal addrspace(3) global [1024 x float] undef, align 4
+define void @upper(ptr %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %far = icmp ugt i32 %tid, 47
+  br i1 %far, label %done, label %use
+use:
+  %t64 = zext i32 %tid to i64
+  %ps = getelementptr inbounds [1024 x float], ptr addrspace(3) @su, i64 0, i64 %t64
+  store float 1.0, ptr addrspace(3) %ps, align 4
+  %po = getelementptr inbounds float, ptr %out, i64 %t64
+  store float 2.0, ptr %po, align 4
+  br label %done
+done:
+  ret void
+}
 
 ; TREE: ; explain: smem_promote: sized sh to 256 of its 1024 elements (1024 of 4096 B): the furthest any access can reach
 ; TREE: @sh = internal addrspace(3) global [256 x float] undef, align 4
@@ -80,7 +100,8 @@ define void @called(ptr %out) {
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3}
 !0 = !{ptr @tree, !"kernel", i32 1}
 !1 = !{ptr @loaded, !"kernel", i32 1}
 !2 = !{ptr @called, !"kernel", i32 1}
+!3 = !{ptr @upper, !"kernel", i32 1}
