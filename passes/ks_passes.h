@@ -160,8 +160,9 @@ int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
 /* ---- vectorize.c ------------------------------------------------------- */
 
 /* Could LLVM's load/store vectorizer merge anything in m: two loads (or
- * stores) in one block, one ending where the other starts? A syntactic
- * screen that decides whether the optimize stage runs it. */
+ * stores) in one block, one ending where the other starts, the first
+ * aligned for the pair? A syntactic screen that decides whether the
+ * optimize stage runs it. */
 int ks_vectorize_worth(LLVMModuleRef m);
 
 /* ---- coarsen.c --------------------------------------------------------- */
@@ -307,7 +308,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 25
+#define KS_PIPELINE_VERSION 26
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

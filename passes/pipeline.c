@@ -123,8 +123,10 @@
  * where ks_vectorize_worth finds two accesses it could merge. Over
  * tools/ptx_identity.sh's grid, the machine code ptxas makes
  * (tools/sass_identity.sh) is the same as with codegen's vectorizer, run
- * here always or screened; screened, it runs for 112 of the 303 requests
- * (conv1d, the row filter, the stencil, a few others). */
+ * here always or screened; screened, it runs for 29 of the 303 requests
+ * (conv1d's and the row filter's shared windows, some histograms), and
+ * conv1d FILTER_LEN=32 without a block specializes in 21.0 M
+ * instructions instead of 22.3 (its x[i + k] touch but are aligned to 4). */
 #define VECTORIZE "function(load-store-vectorizer)"
 
 typedef struct stage {
@@ -326,8 +328,8 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
   if (!off && strcmp(st->name, "optimize") == 0) {
     if (!ks_vectorize_worth(m))
       ks_explain(d, st->name,
-                 "load/store vectorizer not run: no two loads "
-                 "or stores in a block are adjacent");
+                 "load/store vectorizer not run: no two loads or stores "
+                 "of a block are adjacent and aligned for a vector");
     else if (run_llvm(m, tm, st, VECTORIZE, !s->dump_stage, d))
       return 1;
   }

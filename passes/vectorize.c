@@ -14,12 +14,15 @@
  *
  * and two accesses of the same kind in one block whose root, index and
  * scale agree and whose bytes touch, within 16 bytes (the widest vector
- * access), are a candidate. A candidate is not a promise (alignment, an
- * aliasing store in between) and a miss is possible (an address the split
- * does not see through): the screen only decides whether the vectorizer
- * runs. Loads of constant addresses in constant memory do not count: ptxas
- * reads those as operands of the instructions that use them, vector or
- * not.
+ * access), are a candidate if the first is aligned to the pair's size (a
+ * vector access on NVPTX must be: conv1d's x[i + k], aligned to 4, touch
+ * but never merge), or if they are in a stack array or a global of the
+ * module, whose alignment the vectorizer may raise or know better. A
+ * candidate is not a promise (an aliasing store in between) and a miss is
+ * possible (an address the split does not see through): the screen only
+ * decides whether the vectorizer runs. Loads of
+ * constant addresses in constant memory do not count: ptxas reads those as
+ * operands of the instructions that use them, vector or not.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +38,7 @@ typedef struct access {
   uintptr_t root, var; /* var 0: no variable index */
   int64_t scale, off;
   uint64_t size;
+  unsigned align; /* the access's, as instcombine and infer-alignment left it */
   int store;
 } access;
 
@@ -90,9 +94,36 @@ static int split(LLVMTargetDataRef dl, LLVMValueRef p, access *a) {
   a->scale = 0;
   if (strip_const(dl, &p, &a->off))
     return 1;
-  if (is_gep(p) && LLVMGetNumOperands(p) == 2) {
-    LLVMValueRef idx = LLVMGetOperand(p, 1);
-    a->scale = (int64_t)LLVMABISizeOfType(dl, LLVMGetGEPSourceElementType(p));
+  if (is_gep(p)) { /* constant indices, then a variable last one */
+    unsigned n = (unsigned)LLVMGetNumOperands(p);
+    LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
+    for (unsigned i = 2; i < n; i++) {
+      LLVMValueRef k = LLVMGetOperand(p, i - 1);
+      if (!LLVMIsAConstantInt(k))
+        return 1;
+      int64_t c = LLVMConstIntGetSExtValue(k);
+      if (i == 2) {
+        a->off = wadd(a->off, wmul(c, (int64_t)LLVMABISizeOfType(dl, ty)));
+      } else if (LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+        a->off =
+            wadd(a->off, (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)c));
+        ty = LLVMStructGetTypeAtIndex(ty, (unsigned)c);
+        continue;
+      } else if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
+        ty = LLVMGetElementType(ty);
+        a->off = wadd(a->off, wmul(c, (int64_t)LLVMABISizeOfType(dl, ty)));
+        continue;
+      } else {
+        return 1;
+      }
+    }
+    if (n > 2) { /* the last index steps over the current type's elements */
+      if (LLVMGetTypeKind(ty) != LLVMArrayTypeKind)
+        return 1;
+      ty = LLVMGetElementType(ty);
+    }
+    LLVMValueRef idx = LLVMGetOperand(p, n - 1);
+    a->scale = (int64_t)LLVMABISizeOfType(dl, ty);
     if (LLVMIsASExtInst(idx) || LLVMIsAZExtInst(idx))
       idx = LLVMGetOperand(idx, 0);
     LLVMOpcode op =
@@ -113,6 +144,17 @@ static int split(LLVMTargetDataRef dl, LLVMValueRef p, access *a) {
   /* a constant address in constant memory: an operand to ptxas */
   return a->var == 0 && LLVMIsAGlobalVariable(p) &&
          LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == ADDRSPACE_CONST;
+}
+
+/* Is root computed from a stack array or a global of this module, whose
+ * alignment the vectorizer may raise or prove higher than its accesses
+ * say? */
+static int raisable(uintptr_t root) {
+  LLVMValueRef p = (LLVMValueRef)root;
+  while (is_gep(p))
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsAAllocaInst(p) ||
+         (LLVMIsAGlobalVariable(p) && !LLVMIsDeclaration(p));
 }
 
 static int by_key(const void *x, const void *y) {
@@ -140,7 +182,8 @@ static int adjacent(access *acc, size_t n) {
     int64_t end = wadd(acc[i].off, (int64_t)acc[i].size);
     for (size_t j = i + 1;
          j < n && same_group(&acc[i], &acc[j]) && acc[j].off <= end; j++)
-      if (acc[j].off == end && acc[i].size + acc[j].size <= WIDEST)
+      if (acc[j].off == end && acc[i].size + acc[j].size <= WIDEST &&
+          (acc[i].align >= acc[i].size + acc[j].size || raisable(acc[i].root)))
         return 1;
   }
   return 0;
@@ -178,6 +221,7 @@ int ks_vectorize_worth(LLVMModuleRef m) {
         if (!p || split(dl, p, &a))
           continue;
         a.size = LLVMABISizeOfType(dl, ty);
+        a.align = LLVMGetAlignment(i);
         a.store = store;
         if (a.size == 0 || a.size >= WIDEST)
           continue;

@@ -1,6 +1,7 @@
 ; The optimize stage runs LLVM's load/store vectorizer where two loads or
-; stores of a block are adjacent (passes/vectorize.c), rather than codegen
-; running it on every kernel. Where it runs, it merges as it did in codegen.
+; stores of a block are adjacent and aligned for a vector
+; (passes/vectorize.c), rather than codegen running it on every kernel.
+; Where it runs, it merges as it did in codegen.
 ; RUN: ks_passes_tool --stage all --kernel quad %s | FileCheck %s --check-prefix=QUAD
 ; RUN: ks_passes_tool --stage all --kernel pairs %s | FileCheck %s --check-prefix=PAIRS
 ; RUN: ks_passes_tool --stage all --kernel wrap %s | FileCheck %s --check-prefix=WRAP

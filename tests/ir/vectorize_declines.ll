@@ -1,13 +1,14 @@
-; Where no two loads or stores of a block are adjacent, the optimize stage
-; does not run LLVM's load/store vectorizer (passes/vectorize.c), and says
-; so. The screen looks at every function of the module: none of these
-; kernels has an adjacent pair.
+; Where no two loads or stores of a block are adjacent and aligned for a
+; vector, the optimize stage does not run LLVM's load/store vectorizer
+; (passes/vectorize.c), and says so. The screen looks at every function
+; of the module: none of these kernels has such a pair.
 ; RUN: ks_passes_tool --stage all --kernel clamped %s | FileCheck %s --check-prefix=CLAMPED
 ; RUN: ks_passes_tool --stage all --kernel wide %s | FileCheck %s --check-prefix=WIDE
 ; RUN: ks_passes_tool --stage all --kernel taps %s | FileCheck %s --check-prefix=TAPS
+; RUN: ks_passes_tool --stage all --kernel unaligned %s | FileCheck %s --check-prefix=UNALIGNED
 
 ; Clamped neighbours share no index.
-; CLAMPED: ; explain: optimize: load/store vectorizer not run: no two loads or stores in a block are adjacent
+; CLAMPED: ; explain: optimize: load/store vectorizer not run: no two loads or stores of a block are adjacent and aligned for a vector
 ; CLAMPED-LABEL: define void @clamped(
 ; CLAMPED-COUNT-3: load float
 ; CLAMPED-NOT: load <
@@ -23,6 +24,13 @@
 ; TAPS: ; explain: optimize: load/store vectorizer not run
 ; TAPS-LABEL: define void @taps(
 ; TAPS-COUNT-2: load float, ptr addrspace(4)
+
+; x[i] and x[i + 1] touch, but a pointer argument's floats are aligned
+; to 4 only, and NVPTX's vector accesses must be aligned to their size
+; (conv1d's x[i + k]).
+; UNALIGNED: ; explain: optimize: load/store vectorizer not run
+; UNALIGNED-LABEL: define void @unaligned(
+; UNALIGNED-COUNT-2: load float
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -90,11 +98,28 @@ entry:
   ret void
 }
 
+define void @unaligned(ptr noalias readonly %x, ptr noalias %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t1 = add nuw nsw i32 %t, 1
+  %i0 = zext i32 %t to i64
+  %i1 = zext i32 %t1 to i64
+  %p0 = getelementptr inbounds float, ptr %x, i64 %i0
+  %p1 = getelementptr inbounds float, ptr %x, i64 %i1
+  %a = load float, ptr %p0, align 4
+  %b = load float, ptr %p1, align 4
+  %s = fadd float %a, %b
+  %q = getelementptr inbounds float, ptr %out, i64 %i0
+  store float %s, ptr %q, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3}
 !0 = !{ptr @clamped, !"kernel", i32 1}
 !1 = !{ptr @wide, !"kernel", i32 1}
 !2 = !{ptr @taps, !"kernel", i32 1}
+!3 = !{ptr @unaligned, !"kernel", i32 1}
