@@ -20,9 +20,9 @@
  * module, whose alignment the vectorizer may raise or know better. A
  * candidate is not a promise (an aliasing store in between) and a miss is
  * possible (an address the split does not see through): the screen only
- * decides whether the vectorizer runs. Loads of
- * constant addresses in constant memory do not count: ptxas reads those as
- * operands of the instructions that use them, vector or not.
+ * decides whether the vectorizer runs. Loads of constant addresses in
+ * constant memory do not count: ptxas reads those as operands of the
+ * instructions that use them, vector or not.
  */
 #include <stdint.h>
 #include <stdlib.h>
