@@ -315,8 +315,9 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
   int off = st->optional && (s->disabled & (1u << i));
   if (off)
     ks_explain(d, st->name, "switched off");
+  int optimize = strcmp(st->name, "optimize") == 0;
   stage flat = *st; /* the optimize stage without loops */
-  if (strcmp(st->name, "optimize") == 0 && module_has_cycle(m) == 0) {
+  if (optimize && module_has_cycle(m) == 0) {
     flat.llvm_unnamed = OPTIMIZE_FLAT;
     st = &flat;
   }
@@ -325,7 +326,7 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
   if (!off && st->llvm_unnamed &&
       run_llvm(m, tm, st, st->llvm_unnamed, !s->dump_stage, d))
     return 1;
-  if (!off && strcmp(st->name, "optimize") == 0) {
+  if (!off && optimize) {
     if (!ks_vectorize_worth(m))
       ks_explain(d, st->name,
                  "load/store vectorizer not run: no two loads or stores "

@@ -56,31 +56,42 @@ static int is_gep(LLVMValueRef v) {
          (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr);
 }
 
+/* The bytes that indices 1 .. upto-1 of gep step over, all constants,
+ * into *off; *ty becomes the type the last of them indexes into. 0, or 1
+ * at a variable index, 2 at a step not followed (vector lanes). */
+static int steps(LLVMTargetDataRef dl, LLVMValueRef gep, unsigned upto,
+                 int64_t *off, LLVMTypeRef *ty) {
+  *ty = LLVMGetGEPSourceElementType(gep);
+  for (unsigned i = 1; i < upto; i++) {
+    LLVMValueRef idx = LLVMGetOperand(gep, i);
+    if (!LLVMIsAConstantInt(idx))
+      return 1;
+    int64_t k = LLVMConstIntGetSExtValue(idx);
+    LLVMTypeKind kind = LLVMGetTypeKind(*ty);
+    if (i == 1) {
+      *off = wadd(*off, wmul(k, (int64_t)LLVMABISizeOfType(dl, *ty)));
+    } else if (kind == LLVMStructTypeKind) {
+      *off = wadd(*off, (int64_t)LLVMOffsetOfElement(dl, *ty, (unsigned)k));
+      *ty = LLVMStructGetTypeAtIndex(*ty, (unsigned)k);
+    } else if (kind == LLVMArrayTypeKind) {
+      *ty = LLVMGetElementType(*ty);
+      *off = wadd(*off, wmul(k, (int64_t)LLVMABISizeOfType(dl, *ty)));
+    } else {
+      return 2;
+    }
+  }
+  return 0;
+}
+
 /* p's byte offset through GEPs whose indices are all constants; p becomes
  * what is left. 1 when an index is not followed (vector lanes). */
 static int strip_const(LLVMTargetDataRef dl, LLVMValueRef *p, int64_t *off) {
   while (is_gep(*p)) {
-    unsigned n = LLVMGetNumOperands(*p);
-    LLVMTypeRef ty = LLVMGetGEPSourceElementType(*p);
     int64_t o = 0;
-    for (unsigned i = 1; i < n; i++) {
-      LLVMValueRef idx = LLVMGetOperand(*p, i);
-      if (!LLVMIsAConstantInt(idx))
-        return 0; /* a variable index: the caller's to split */
-      int64_t k = LLVMConstIntGetSExtValue(idx);
-      LLVMTypeKind kind = LLVMGetTypeKind(ty);
-      if (i == 1) {
-        o = wadd(o, wmul(k, (int64_t)LLVMABISizeOfType(dl, ty)));
-      } else if (kind == LLVMStructTypeKind) {
-        o = wadd(o, (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)k));
-        ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
-      } else if (kind == LLVMArrayTypeKind) {
-        ty = LLVMGetElementType(ty);
-        o = wadd(o, wmul(k, (int64_t)LLVMABISizeOfType(dl, ty)));
-      } else {
-        return 1;
-      }
-    }
+    LLVMTypeRef ty;
+    int r = steps(dl, *p, (unsigned)LLVMGetNumOperands(*p), &o, &ty);
+    if (r)
+      return r == 2; /* a variable index: the caller's to split */
     *off = wadd(*off, o);
     *p = LLVMGetOperand(*p, 0);
   }
@@ -96,27 +107,9 @@ static int split(LLVMTargetDataRef dl, LLVMValueRef p, access *a) {
     return 1;
   if (is_gep(p)) { /* constant indices, then a variable last one */
     unsigned n = (unsigned)LLVMGetNumOperands(p);
-    LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
-    for (unsigned i = 2; i < n; i++) {
-      LLVMValueRef k = LLVMGetOperand(p, i - 1);
-      if (!LLVMIsAConstantInt(k))
-        return 1;
-      int64_t c = LLVMConstIntGetSExtValue(k);
-      if (i == 2) {
-        a->off = wadd(a->off, wmul(c, (int64_t)LLVMABISizeOfType(dl, ty)));
-      } else if (LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
-        a->off =
-            wadd(a->off, (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)c));
-        ty = LLVMStructGetTypeAtIndex(ty, (unsigned)c);
-        continue;
-      } else if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
-        ty = LLVMGetElementType(ty);
-        a->off = wadd(a->off, wmul(c, (int64_t)LLVMABISizeOfType(dl, ty)));
-        continue;
-      } else {
-        return 1;
-      }
-    }
+    LLVMTypeRef ty;
+    if (steps(dl, p, n - 1, &a->off, &ty))
+      return 1;
     if (n > 2) { /* the last index steps over the current type's elements */
       if (LLVMGetTypeKind(ty) != LLVMArrayTypeKind)
         return 1;
