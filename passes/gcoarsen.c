@@ -54,6 +54,19 @@
  * sums are larger). The loads of R for block vb are those block vb made;
  * they move relative to other blocks' atomics only as a schedule of the
  * original could (the C blocks load before any of them adds).
+ *
+ * A guarded region. Where R branches (reduce_sum: if (i < n) load) on a
+ * condition that only computes from %ctaid.x, the thread coordinates and
+ * the arguments (no load, call or division; at most MAX_CHECK
+ * instructions), a loop first evaluates it for each of the C blocks;
+ * where all go the same way (a triangle's arm, a diamond's first side),
+ * the C copies run that side without the branch: straight-line code, C
+ * loads in flight, and far fewer blocks for codegen (reduce_sum's kernel:
+ * 31 instead of 61). The copies compute what they would have computed:
+ * every branch goes the way the check saw it go. The check runs the
+ * condition's instructions ahead of the blocks' loads, as the blocks
+ * compute them before they branch (and nothing in them can trap). A group
+ * that fails the check runs the checked loop.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +82,7 @@ enum {
   MAX_INSTS = 8192, /* of the kernel */
   MAX_RANGE = 256,  /* of the region */
   MAX_DEPTH = 32,   /* of the address check */
+  MAX_CHECK = 16,   /* instructions of the condition checked ahead */
 };
 
 /* ---- a set of values ------------------------------------------------------
@@ -135,6 +149,8 @@ typedef struct gc {
   char buf[256];
   char name[96]; /* describe()'s */
   vmap map;
+  int checked; /* the branch's condition checked for the group first */
+  int want;    /* its value there: 1 (the first successor) or 0 */
 } gc;
 
 static const char *sreg_of(LLVMValueRef i) {
@@ -813,11 +829,14 @@ static void drop_flags(gc *c) {
 }
 
 /* One loop over the C virtual blocks, entered from head, left for out;
- * guarded: virtual blocks from G on are skipped. The sum leaves through
- * *sum_out from *latch. */
+ * guarded: virtual blocks from G on are skipped; taken: the region's branch
+ * goes where its condition is c->want in every copy (the caller has checked
+ * that it is, for every virtual block). Its header is *first; the
+ * sum leaves through *sum_out from *latch. */
 static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
                      LLVMBasicBlockRef out, unsigned factor, int guarded,
-                     LLVMValueRef *sum_out, LLVMBasicBlockRef *latch) {
+                     int taken, LLVMBasicBlockRef *first, LLVMValueRef *sum_out,
+                     LLVMBasicBlockRef *latch) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ty = LLVMTypeOf(c->v);
   int fp = LLVMGetTypeKind(ty) != LLVMIntegerTypeKind;
   LLVMValueRef zero = LLVMConstNull(ty), j0 = LLVMConstInt(i32, 0, 0);
@@ -862,6 +881,10 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
     LLVMPositionBuilderAtEnd(b, mapped_bb(mp, LLVMGetInstructionParent(i)));
     clone_inst(b, i, mp);
   }
+  if (taken)
+    LLVMSetCondition(mapped(mp, LLVMGetBasicBlockTerminator(c->bs)),
+                     LLVMConstInt(LLVMInt1TypeInContext(c->lc),
+                                  (unsigned long long)c->want, 0));
   LLVMPositionBuilderAtEnd(b, re);
   LLVMValueRef vc = mapped(mp, c->v);
   LLVMValueRef sum = fp ? LLVMBuildFAdd(b, acc, vc, "ks.gc.sum")
@@ -883,15 +906,120 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMBasicBlockRef jb[2] = {head, l};
   LLVMAddIncoming(j, jv, jb, 2);
   LLVMAddIncoming(acc, av, jb, 2);
+  *first = h;
   *sum_out = acc2;
   *latch = l;
+}
+
+/* Which instructions of the region the condition of its branch (at the end
+ * of bs) depends on, in pick[] by their place in range[]; 1 when they are
+ * few and only compute (no memory, call, phi or division), so that they
+ * can run for every virtual block before any of them loads: a block of
+ * the user's grid computes the same values before it branches. */
+static int cond_slice(gc *c, char *pick) {
+  LLVMValueRef br = c->be ? LLVMGetBasicBlockTerminator(c->bs) : NULL;
+  if (!br || !LLVMIsConditional(br))
+    return 0;
+  /* the side to run: a triangle's arm (its work), else the first */
+  c->want = !(c->t && !c->f && LLVMGetSuccessor(br, 1) == c->t);
+  memset(pick, 0, MAX_RANGE);
+  int n = 0;
+  for (int r = c->nrange - 1; r >= 1; r--) {
+    LLVMValueRef i = c->range[r];
+    if (i != br && !pick[r])
+      continue;
+    if (i != br) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMAdd:
+      case LLVMSub:
+      case LLVMMul:
+      case LLVMShl:
+      case LLVMLShr:
+      case LLVMAShr:
+      case LLVMAnd:
+      case LLVMOr:
+      case LLVMXor:
+      case LLVMICmp:
+      case LLVMTrunc:
+      case LLVMZExt:
+      case LLVMSExt:
+      case LLVMSelect:
+      case LLVMFreeze:
+        break;
+      default:
+        return 0;
+      }
+      if (++n > MAX_CHECK)
+        return 0;
+    }
+    for (int k = 0; k < LLVMGetNumOperands(i); k++) {
+      LLVMValueRef o = LLVMGetOperand(i, (unsigned)k);
+      if (!vset_has(&c->in_range, o))
+        continue;
+      for (int q = r - 1; q >= 1; q--)
+        if (c->range[q] == o) {
+          pick[q] = 1;
+          break;
+        }
+    }
+  }
+  return 1;
+}
+
+/* A loop over the C virtual blocks, entered from head, left for out, that
+ * evaluates the picked instructions and ands "the branch's condition is
+ * c->want" over them: *all, from *latch; its header is *first. */
+static void check_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
+                       LLVMBasicBlockRef out, unsigned factor, const char *pick,
+                       LLVMBasicBlockRef *first, LLVMValueRef *all,
+                       LLVMBasicBlockRef *latch) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(c->lc);
+  LLVMBasicBlockRef h =
+      LLVMInsertBasicBlockInContext(c->lc, out, "ks.gc.check");
+  LLVMPositionBuilderAtEnd(b, h);
+  LLVMValueRef j = LLVMBuildPhi(b, i32, "ks.gc.j");
+  LLVMValueRef ok = LLVMBuildPhi(b, i1, "ks.gc.ok");
+  LLVMValueRef vb = LLVMBuildAdd(
+      b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.vb0"),
+      j, "ks.gc.vb");
+  vmap *mp = &c->map;
+  mp->n = 0;
+  map_add(mp, c->ctaid, vb);
+  for (int r = 1; r < c->nrange; r++)
+    if (pick[r])
+      clone_inst(b, c->range[r], mp);
+  LLVMValueRef cond =
+      mapped(mp, LLVMGetCondition(LLVMGetBasicBlockTerminator(c->bs)));
+  if (!c->want)
+    cond = LLVMBuildNot(b, cond, "ks.gc.skip");
+  LLVMValueRef ok2 = LLVMBuildAnd(b, ok, cond, "ks.gc.ok.next");
+  LLVMValueRef j1 =
+      LLVMBuildNUWAdd(b, j, LLVMConstInt(i32, 1, 0), "ks.gc.j.next");
+  LLVMBuildCondBr(b,
+                  LLVMBuildICmp(b, LLVMIntULT, j1, LLVMConstInt(i32, factor, 0),
+                                "ks.gc.more"),
+                  h, out);
+  LLVMValueRef jv[2] = {LLVMConstInt(i32, 0, 0), j1};
+  LLVMValueRef ov[2] = {LLVMConstInt(i1, 1, 0), ok2};
+  LLVMBasicBlockRef from[2] = {head, h};
+  LLVMAddIncoming(j, jv, from, 2);
+  LLVMAddIncoming(ok, ov, from, 2);
+  *first = h;
+  *all = ok2;
+  *latch = h;
 }
 
 /* The loops over the C virtual blocks, between head and tail: where the
  * whole group lies in the user's grid (every block but perhaps the last)
  * one without the check vb < G, whose copies of the region become
  * straight-line code with their loads in flight together; else one with
- * it, kept rolled. v's uses take the sum. 1: out of memory. */
+ * it, kept rolled. Where the region branches on a condition that only
+ * computes (cond_slice), a first loop evaluates it for the whole group,
+ * and the straight-line copies are those of the side taken (a triangle's
+ * arm), without the branch; a group where it does not go that way for
+ * every block (the one that straddles the end of the input, say) takes
+ * the checked loop. v's uses take the sum. 1: out of memory. */
 static int build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
                       LLVMBasicBlockRef tail, unsigned factor) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ty = LLVMTypeOf(c->v);
@@ -899,26 +1027,46 @@ static int build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMBasicBlockRef join =
       LLVMInsertBasicBlockInContext(c->lc, tail, "ks.gc.join");
   LLVMValueRef sums[2];
-  LLVMBasicBlockRef latches[2];
-  one_loop(c, b, head, join, factor, 0, &sums[0], &latches[0]);
-  LLVMBasicBlockRef fast = LLVMGetNextBasicBlock(head);
-  one_loop(c, b, head, join, factor, 1, &sums[1], &latches[1]);
-  LLVMBasicBlockRef edge = LLVMGetNextBasicBlock(latches[0]);
+  LLVMBasicBlockRef latches[2], fast, edge, check = NULL, slow = NULL;
+  LLVMBasicBlockRef check_latch = NULL;
+  char pick[MAX_RANGE];
+  int taken = cond_slice(c, pick);
+  LLVMValueRef all = NULL;
+  if (taken) {
+    LLVMBasicBlockRef done =
+        LLVMInsertBasicBlockInContext(c->lc, join, "ks.gc.checked");
+    check_loop(c, b, head, done, factor, pick, &check, &all, &check_latch);
+    one_loop(c, b, done, join, factor, 0, 1, &fast, &sums[0], &latches[0]);
+    slow = LLVMInsertBasicBlockInContext(c->lc, join, "ks.gc.slow");
+    one_loop(c, b, slow, join, factor, 1, 0, &edge, &sums[1], &latches[1]);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildCondBr(b, all, fast, slow);
+    LLVMPositionBuilderAtEnd(b, slow);
+    LLVMBuildBr(b, edge);
+  } else {
+    one_loop(c, b, head, join, factor, 0, 0, &fast, &sums[0], &latches[0]);
+    one_loop(c, b, head, join, factor, 1, 0, &edge, &sums[1], &latches[1]);
+  }
   /* ctaid*C + C-1 < G: below 2^32, as ctaid < ceil(G/C) <= 2^31 / C */
   LLVMPositionBuilderAtEnd(b, head);
   LLVMValueRef last = LLVMBuildAdd(
       b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.first"),
       LLVMConstInt(i32, factor - 1, 0), "ks.gc.last");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, last, grid, "ks.gc.full"),
-                  fast, edge);
+                  taken ? check : fast, taken ? slow : edge);
   LLVMPositionBuilderAtEnd(b, join);
   LLVMValueRef acc = LLVMBuildPhi(b, ty, "ks.gc.total");
   LLVMAddIncoming(acc, sums, latches, 2);
   LLVMBuildBr(b, tail);
   LLVMReplaceAllUsesWith(c->v, acc);
+  c->checked = taken;
   /* the checked loop runs in the grid's last block only: kept rolled, it
-   * does not double the code that the optimize stage and codegen see */
-  return ks_loops_keep_rolled(LLVMGetBasicBlockTerminator(latches[1]));
+   * does not double the code that the optimize stage and codegen see; the
+   * check is a few instructions a block, rolled too */
+  int oom = ks_loops_keep_rolled(LLVMGetBasicBlockTerminator(latches[1]));
+  if (check_latch && !oom)
+    oom = ks_loops_keep_rolled(LLVMGetBasicBlockTerminator(check_latch));
+  return oom;
 }
 
 /* The virtual blocks per real block: 16 for blocks of up to 256 threads,
@@ -991,11 +1139,15 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                "coarsened the grid by %u: each block sums %s (%d "
                "instructions from %%ctaid.x on) for %u consecutive blocks of "
                "the user's grid, then runs the rest once; launched with "
-               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s",
+               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s%s",
                factor, describe(c, c->v), c->nrange, factor, factor,
                fp ? "the float additions' order changes, as the blocks' "
                     "atomics already leave it open"
-                  : "integer sums are exact");
+                  : "integer sums are exact",
+               c->checked ? "; the region's branch condition is checked for "
+                            "the whole group first, and where it holds for "
+                            "all its blocks they run without the branch"
+                          : "");
   }
   free(c->inst);
   free(c->in_range.slot), free(c->tainted.slot), free(c->additive.slot);

@@ -12,6 +12,9 @@
 ; RUN: ks_passes_tool --stage gcoarsen --kernel direct --block 128 %s | FileCheck %s --check-prefix=DIRECT
 ; RUN: ks_passes_tool --stage gcoarsen --kernel icount --block 256 %s | FileCheck %s --check-prefix=INT
 ; RUN: ks_passes_tool --stage gcoarsen --kernel shfl --block 32 %s | FileCheck %s --check-prefix=SHFL
+; RUN: ks_passes_tool --stage gcoarsen --kernel masked --block 256 %s | FileCheck %s --check-prefix=MASKED
+; RUN: ks_passes_tool --stage gcoarsen --kernel divided --block 256 %s | FileCheck %s --check-prefix=DIVIDED
+; RUN: ks_passes_tool --stage gcoarsen --kernel skipping --block 256 %s | FileCheck %s --check-prefix=SKIP
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -19,39 +22,54 @@ target triple = "nvptx64-nvidia-cuda"
 @ish = internal addrspace(3) global [256 x i32] undef, align 4
 
 ; RED: ; explain: gcoarsen: coarsened the grid by 16: each block sums %v ({{[0-9]+}} instructions from %ctaid.x on) for 16 consecutive blocks of the user's grid
-; RED-SAME: the float additions' order changes
+; RED-SAME: the float additions' order changes, as the blocks' atomics already leave it open; the region's branch condition is checked for the whole group first, and where it holds for all its blocks they run without the branch
 ; RED-LABEL: define void @reduce(ptr %x, ptr %out, i32 %n, i32 %ks.grid_x)
 ; RED: %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; the whole group of 16 in the grid: the loop without the check
+; the whole group of 16 in the grid: first a loop (kept rolled) that
+; evaluates the region's guard i < n for each of the 16 blocks
 ; RED: ks.gc.head:
 ; RED: %ks.gc.first = mul i32 %bid, 16
 ; RED-NEXT: %ks.gc.last = add i32 %ks.gc.first, 15
 ; RED-NEXT: %ks.gc.full = icmp ult i32 %ks.gc.last, %ks.grid_x
-; RED-NEXT: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
-; RED: ks.gc.loop:
-; RED-NEXT: %ks.gc.j = phi i32 [ 0, %ks.gc.head ], [ %ks.gc.j.next, %ks.gc.loop.next ]
-; RED-NEXT: %ks.gc.acc = phi float [ 0.000000e+00, %ks.gc.head ], [ %ks.gc.acc.next, %ks.gc.loop.next ]
+; RED-NEXT: br i1 %ks.gc.full, label %ks.gc.check, label %ks.gc.slow
+; RED: ks.gc.check:
+; RED-NEXT: %ks.gc.j = phi i32 [ 0, %ks.gc.head ], [ %ks.gc.j.next, %ks.gc.check ]
+; RED-NEXT: %ks.gc.ok = phi i1 [ true, %ks.gc.head ], [ %ks.gc.ok.next, %ks.gc.check ]
 ; RED-NEXT: %ks.gc.vb0 = mul i32 %bid, 16
 ; RED-NEXT: %ks.gc.vb = add i32 %ks.gc.vb0, %ks.gc.j
-; RED-NEXT: br label %ks.gc.loop.r
-; the region, evaluated for block vb: its guard, its load
+; RED-NEXT: %[[B:.*]] = shl i32 %ks.gc.vb, 8
+; RED-NEXT: %[[I:.*]] = add i32 %[[B]], %tid
+; RED-NEXT: %[[IN:.*]] = icmp slt i32 %[[I]], %n
+; RED-NEXT: %ks.gc.ok.next = and i1 %ks.gc.ok, %[[IN]]
+; RED-NOT: load
+; RED: br i1 %ks.gc.more, label %ks.gc.check, label %ks.gc.checked, !llvm.loop ![[ROLLED:[0-9]+]]
+; RED: ks.gc.checked:
+; RED-NEXT: br i1 %ks.gc.ok.next, label %ks.gc.loop, label %ks.gc.slow
+; where it holds for all 16, the loop without either check: the region
+; for block vb with its branch taken
+; RED: ks.gc.loop:
+; RED-NEXT: %ks.gc.j{{[0-9]+}} = phi i32 [ 0, %ks.gc.checked ],
+; RED-NEXT: %ks.gc.acc = phi float [ 0.000000e+00, %ks.gc.checked ],
 ; RED: ks.gc.loop.r:
-; RED: shl i32 %ks.gc.vb, 8
-; RED: br i1 %{{.*}}, label %ks.gc.loop.r.t, label %ks.gc.loop.r.end
+; RED: shl i32 %ks.gc.vb{{[0-9]+}}, 8
+; RED: br i1 true, label %ks.gc.loop.r.t, label %ks.gc.loop.r.end
 ; RED: ks.gc.loop.r.t:
 ; RED: load float, ptr %{{.*}}, align 4
 ; RED: ks.gc.loop.r.end:
 ; RED-NEXT: %ks.gc.phi = phi float [ %{{.*}}, %ks.gc.loop.r.t ], [ 0.000000e+00, %ks.gc.loop.r ]
 ; RED-NEXT: %ks.gc.sum = fadd float %ks.gc.acc, %ks.gc.phi
 ; RED: ks.gc.loop.next:
-; RED: %ks.gc.j.next = add nuw i32 %ks.gc.j, 1
-; RED-NEXT: %ks.gc.more = icmp ult i32 %ks.gc.j.next, 16
-; RED-NEXT: br i1 %ks.gc.more, label %ks.gc.loop, label %ks.gc.join
+; RED: %ks.gc.j.next{{[0-9]+}} = add nuw i32 %ks.gc.j{{[0-9]+}}, 1
+; RED-NEXT: %ks.gc.more{{[0-9]+}} = icmp ult i32 %ks.gc.j.next{{[0-9]+}}, 16
+; RED-NEXT: br i1 %ks.gc.more{{[0-9]+}}, label %ks.gc.loop, label %ks.gc.join
+; RED: ks.gc.slow:
+; RED-NEXT: br label %ks.gc.edge
 ; the last group: virtual blocks from grid.x on are skipped
 ; RED: ks.gc.edge:
 ; RED: %[[VB:.*]] = add i32 %{{.*}}, %{{.*}}
 ; RED-NEXT: %ks.gc.in = icmp ult i32 %[[VB]], %ks.grid_x
 ; RED-NEXT: br i1 %ks.gc.in, label %ks.gc.edge.r, label %ks.gc.edge.next
+; RED: br i1 %{{.*}}, label %ks.gc.edge.r.t, label %ks.gc.edge.r.end
 ; RED: ks.gc.edge.r.t:
 ; RED: load float
 ; RED: ks.gc.edge.next:
@@ -64,6 +82,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; RED: atomicrmw fadd ptr %out
 ; RED-NOT: atomicrmw
 ; RED: ret void
+; RED: ![[ROLLED]] = distinct !{![[ROLLED]], ![[NOUNROLL:[0-9]+]]}
+; RED: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
 
 ; BIG: ; explain: gcoarsen: coarsened the grid by 8:
 ; BIG: %ks.gc.vb0 = mul i32 %bid, 8
@@ -75,15 +95,23 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALL-SAME: i32 {{.*}}%ks.grid_x)
 ; ALL-COUNT-1: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; ALL-NOT: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; The whole group in the grid: 16 straight-line loads; the last group's
-; checked loop stays rolled (one load, llvm.loop.unroll.disable).
-; ALL-COUNT-16: load float, ptr %ks.gc4
+; The whole group in the grid and inside the guard: 16 straight-line
+; loads, no branch between them; the guard's loop and the checked loop
+; stay rolled (one load, llvm.loop.unroll.disable).
+; ALL: ks.gc.check:
+; ALL: br i1 %ks.gc.more, label %ks.gc.check, label %ks.gc.checked, !llvm.loop ![[L:[0-9]+]]
+; ALL: {{^}}ks.gc.loop:
+; ALL-NOT: br
+; ALL-COUNT-16: load float, ptr %ks.gc10
+; ALL-NOT: load float, ptr %ks.gc10
+; ALL: ks.gc.slow:
 ; ALL: load float, ptr %ks.gc
-; ALL: br i1 %ks.gc.more{{[0-9]*}}, label %ks.gc.edge, {{.*}}!llvm.loop ![[L:[0-9]+]]
+; ALL: br i1 %ks.gc.more{{[0-9]*}}, label %ks.gc.edge, {{.*}}!llvm.loop ![[L2:[0-9]+]]
 ; ALL: atomicrmw fadd ptr %out
 ; ALL: !{ptr @reduce, !"reqntidx", i32 256}
 ; ALL: ![[L]] = distinct !{![[L]], ![[D:[0-9]+]]}
 ; ALL: ![[D]] = !{!"llvm.loop.unroll.disable"}
+; ALL: ![[L2]] = distinct !{![[L2]], ![[D]]}
 
 ; NOTFIXED: ; explain: gcoarsen: declined reduce: block size not fixed
 ; NOTFIXED-LABEL: define void @reduce(ptr %x, ptr %out, i32 %n)
@@ -220,6 +248,90 @@ atomic:
   %old = atomicrmw fadd ptr %out, float %s16 monotonic, align 4
   br label %done
 done:
+  ret void
+}
+
+; A guard that depends on loaded data is not evaluated ahead of the loads:
+; the whole group runs the region with its branch, as before.
+; MASKED: ; explain: gcoarsen: coarsened the grid by 16
+; MASKED-NOT: checked for the whole group
+; MASKED: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
+; MASKED-NOT: ks.gc.check
+; MASKED: ks.gc.loop.r:
+; MASKED: load i8
+; MASKED: br i1 %{{.*}}, label %ks.gc.loop.r{{.*}}, label %ks.gc.loop.r
+define void @masked(ptr %x, ptr %mask, ptr %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = shl i32 %bid, 8
+  %i = add i32 %base, %tid
+  %ix = zext i32 %i to i64
+  %mp = getelementptr inbounds i8, ptr %mask, i64 %ix
+  %m = load i8, ptr %mp, align 1
+  %on = icmp ne i8 %m, 0
+  br i1 %on, label %load, label %join
+load:
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  %xv = load float, ptr %p, align 4
+  br label %join
+join:
+  %v = phi float [ %xv, %load ], [ 0.0, %entry ]
+  %old = atomicrmw fadd ptr %out, float %v monotonic, align 4
+  ret void
+}
+
+; A guard that skips the work when true (one element, here): the group runs
+; the arm where the guard is false for all its blocks.
+; SKIP: ; explain: gcoarsen: coarsened the grid by 16
+; SKIP-SAME: checked for the whole group first
+; SKIP: ks.gc.check:
+; SKIP: %[[OUT:.*]] = icmp eq i32 %{{.*}}, %n
+; SKIP-NEXT: %ks.gc.skip = xor i1 %[[OUT]], true
+; SKIP-NEXT: %ks.gc.ok.next = and i1 %ks.gc.ok, %ks.gc.skip
+; SKIP: ks.gc.loop.r:
+; SKIP: br i1 false, label %ks.gc.loop.r.end, label %ks.gc.loop.r.t
+define void @skipping(ptr %x, ptr %out, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = shl i32 %bid, 8
+  %i = add i32 %base, %tid
+  %past = icmp eq i32 %i, %n
+  br i1 %past, label %join, label %load
+load:
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  %xv = load float, ptr %p, align 4
+  br label %join
+join:
+  %v = phi float [ %xv, %load ], [ 0.0, %entry ]
+  %old = atomicrmw fadd ptr %out, float %v monotonic, align 4
+  ret void
+}
+
+; Nor one that divides (by zero, for all the pass knows).
+; DIVIDED: ; explain: gcoarsen: coarsened the grid by 16
+; DIVIDED-NOT: checked for the whole group
+; DIVIDED: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
+; DIVIDED-NOT: ks.gc.check
+define void @divided(ptr %x, ptr %out, i32 %n, i32 %k) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = shl i32 %bid, 8
+  %i = add i32 %base, %tid
+  %q = udiv i32 %i, %k
+  %in = icmp ult i32 %q, %n
+  br i1 %in, label %load, label %join
+load:
+  %ix = zext i32 %i to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  %xv = load float, ptr %p, align 4
+  br label %join
+join:
+  %v = phi float [ %xv, %load ], [ 0.0, %entry ]
+  %old = atomicrmw fadd ptr %out, float %v monotonic, align 4
   ret void
 }
 
