@@ -828,6 +828,29 @@ static void drop_flags(gc *c) {
   }
 }
 
+/* The virtual block ctaid*C + j of a loop over the C of them. */
+static LLVMValueRef virtual_block(gc *c, LLVMBuilderRef b, unsigned factor,
+                                  LLVMValueRef j) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
+  return LLVMBuildAdd(
+      b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.vb0"),
+      j, "ks.gc.vb");
+}
+
+/* Such a loop's latch: j + 1, back to h while below C, else on to out. */
+static LLVMValueRef next_block(gc *c, LLVMBuilderRef b, unsigned factor,
+                               LLVMValueRef j, LLVMBasicBlockRef h,
+                               LLVMBasicBlockRef out) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
+  LLVMValueRef j1 =
+      LLVMBuildNUWAdd(b, j, LLVMConstInt(i32, 1, 0), "ks.gc.j.next");
+  LLVMBuildCondBr(b,
+                  LLVMBuildICmp(b, LLVMIntULT, j1, LLVMConstInt(i32, factor, 0),
+                                "ks.gc.more"),
+                  h, out);
+  return j1;
+}
+
 /* One loop over the C virtual blocks, entered from head, left for out;
  * guarded: virtual blocks from G on are skipped; taken: the region's branch
  * goes where its condition is c->want in every copy (the caller has checked
@@ -857,9 +880,7 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMPositionBuilderAtEnd(b, h);
   LLVMValueRef j = LLVMBuildPhi(b, i32, "ks.gc.j");
   LLVMValueRef acc = LLVMBuildPhi(b, ty, "ks.gc.acc");
-  LLVMValueRef vb = LLVMBuildAdd(
-      b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.vb0"),
-      j, "ks.gc.vb");
+  LLVMValueRef vb = virtual_block(c, b, factor, j);
   if (guarded)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, vb, grid, "ks.gc.in"), rs,
                     l);
@@ -896,12 +917,7 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMValueRef in[2] = {sum, acc};
   LLVMBasicBlockRef from[2] = {re, h};
   LLVMAddIncoming(acc2, in, from, guarded ? 2 : 1);
-  LLVMValueRef j1 =
-      LLVMBuildNUWAdd(b, j, LLVMConstInt(i32, 1, 0), "ks.gc.j.next");
-  LLVMBuildCondBr(b,
-                  LLVMBuildICmp(b, LLVMIntULT, j1, LLVMConstInt(i32, factor, 0),
-                                "ks.gc.more"),
-                  h, out);
+  LLVMValueRef j1 = next_block(c, b, factor, j, h, out);
   LLVMValueRef jv[2] = {j0, j1}, av[2] = {zero, acc2};
   LLVMBasicBlockRef jb[2] = {head, l};
   LLVMAddIncoming(j, jv, jb, 2);
@@ -980,9 +996,7 @@ static void check_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMPositionBuilderAtEnd(b, h);
   LLVMValueRef j = LLVMBuildPhi(b, i32, "ks.gc.j");
   LLVMValueRef ok = LLVMBuildPhi(b, i1, "ks.gc.ok");
-  LLVMValueRef vb = LLVMBuildAdd(
-      b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.vb0"),
-      j, "ks.gc.vb");
+  LLVMValueRef vb = virtual_block(c, b, factor, j);
   vmap *mp = &c->map;
   mp->n = 0;
   map_add(mp, c->ctaid, vb);
@@ -994,12 +1008,7 @@ static void check_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   if (!c->want)
     cond = LLVMBuildNot(b, cond, "ks.gc.skip");
   LLVMValueRef ok2 = LLVMBuildAnd(b, ok, cond, "ks.gc.ok.next");
-  LLVMValueRef j1 =
-      LLVMBuildNUWAdd(b, j, LLVMConstInt(i32, 1, 0), "ks.gc.j.next");
-  LLVMBuildCondBr(b,
-                  LLVMBuildICmp(b, LLVMIntULT, j1, LLVMConstInt(i32, factor, 0),
-                                "ks.gc.more"),
-                  h, out);
+  LLVMValueRef j1 = next_block(c, b, factor, j, h, out);
   LLVMValueRef jv[2] = {LLVMConstInt(i32, 0, 0), j1};
   LLVMValueRef ov[2] = {LLVMConstInt(i1, 1, 0), ok2};
   LLVMBasicBlockRef from[2] = {head, h};
