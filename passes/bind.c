@@ -6,7 +6,8 @@
  * kernel's reads of %ntid; launch bounds become nvvm.annotations entries,
  * which the NVPTX backend turns into .reqntid/.maxntid/.minnctapersm/
  * .maxnreg; every function is retargeted to the requested sm and PTX ISA,
- * since clang records its own target in function attributes.
+ * since clang records its own target in function attributes, and
+ * __nvvm_reflect("__CUDA_ARCH") is answered for that sm.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,6 +133,68 @@ static void retarget(LLVMModuleRef m, const ks_spec *s) {
   }
 }
 
+/* Does a reflect call's argument name `want`? The argument is a constant
+ * global's C string, reached through casts and all-zero GEPs, as NVVM's
+ * reflect pass reads it (the string without its last byte, the NUL). */
+static int reflect_names(LLVMValueRef arg, const char *want) {
+  for (int depth = 0; arg && depth < 8; depth++) {
+    if (LLVMIsAGlobalVariable(arg)) {
+      LLVMValueRef init = LLVMGetInitializer(arg);
+      if (!init || !LLVMIsGlobalConstant(arg) || !LLVMIsConstantString(init))
+        return 0;
+      size_t len, n = strlen(want);
+      const char *str = LLVMGetAsString(init, &len);
+      return len == n + 1 && memcmp(str, want, n) == 0;
+    }
+    LLVMOpcode op;
+    if (LLVMIsAConstantExpr(arg))
+      op = LLVMGetConstOpcode(arg);
+    else if (LLVMIsAInstruction(arg))
+      op = LLVMGetInstructionOpcode(arg);
+    else
+      return 0;
+    if (op == LLVMGetElementPtr) {
+      for (int i = 1; i < LLVMGetNumOperands(arg); i++) {
+        LLVMValueRef idx = LLVMGetOperand(arg, i);
+        if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
+          return 0;
+      }
+    } else if (op != LLVMAddrSpaceCast && op != LLVMBitCast) {
+      return 0;
+    }
+    arg = LLVMGetOperand(arg, 0);
+  }
+  return 0;
+}
+
+/* __nvvm_reflect("__CUDA_ARCH") becomes the target's sm times ten (900
+ * for sm_90), as the NVPTX backend's own reflect pass would make it. The
+ * optimize stage's nvvm-reflect, LLVM's pass as the new pass manager
+ * builds it, knows no sm and would make it 0: code that asks (libdevice,
+ * IR from other front ends) would take its oldest path. The FTZ query is
+ * left to that pass: it reads the module's flag. */
+static void reflect_arch(LLVMModuleRef m, const ks_spec *s) {
+  unsigned sm = 0;
+  if (!s->cpu || sscanf(s->cpu, "sm_%u", &sm) != 1 || sm == 0)
+    return;
+  static const char *const names[] = {"__nvvm_reflect", "llvm.nvvm.reflect"};
+  for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
+    LLVMValueRef fn = LLVMGetNamedFunction(m, names[f]);
+    LLVMUseRef next;
+    for (LLVMUseRef u = fn ? LLVMGetFirstUse(fn) : NULL; u; u = next) {
+      next = LLVMGetNextUse(u);
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn ||
+          LLVMGetNumArgOperands(call) != 1 ||
+          LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMIntegerTypeKind ||
+          !reflect_names(LLVMGetOperand(call, 0), "__CUDA_ARCH"))
+        continue;
+      LLVMReplaceAllUsesWith(call, LLVMConstInt(LLVMTypeOf(call), sm * 10, 0));
+      LLVMInstructionEraseFromParent(call);
+    }
+  }
+}
+
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn))
@@ -140,6 +203,7 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     return 1;
   bind_block(fn, s);
   retarget(m, s);
+  reflect_arch(m, s);
   /* The markings have been read; their strings must not reach the PTX. */
   LLVMValueRef ga = LLVMGetNamedGlobal(m, "llvm.global.annotations");
   if (ga)
