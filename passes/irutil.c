@@ -5,6 +5,7 @@
  * launch-bound annotation that coarsening passes rewrite.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,26 @@ int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n) {
   }
   free(ops);
   return 0;
+}
+
+const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
+                             size_t cap) {
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(arg, &len);
+  if (!len) {
+    unsigned i = 0;
+    LLVMValueRef fn = LLVMGetParamParent(arg);
+    while (i < LLVMCountParams(fn) && LLVMGetParam(fn, i) != arg)
+      i++;
+    snprintf(buf, cap, "%sarg%u", prefix, i);
+    return buf;
+  }
+  snprintf(buf, cap, "%s%.*s", prefix, (int)(len < 64 ? len : 64), name);
+  for (char *c = buf + strlen(prefix); *c; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+          (*c >= '0' && *c <= '9') || *c == '_' || *c == '$'))
+      *c = '_';
+  return buf;
 }
 
 unsigned ks_ir_hash_ptr(const void *p) {

@@ -108,6 +108,12 @@ unsigned ks_ir_shared_globals(LLVMModuleRef m);
 /* Sets fn's launch-bound annotation reqntid<dim> ("x", "y") to n, the real
  * block after coarsening. 1: out of memory. */
 int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
+/* A symbol for a global that stands for kernel argument arg: prefix and
+ * the argument's name with every character PTX does not take in a name
+ * made '_', or prefix "arg<index>" for an unnamed one (clang names none at
+ * -O1 and above). Writes buf (cap at least 96) and returns it. */
+const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
+                             size_t cap);
 /* A hash of a pointer, for open addressing over IR values. */
 unsigned ks_ir_hash_ptr(const void *p);
 /* A call at b of the intrinsic `name` (not overloaded: the special
@@ -308,7 +314,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 28
+#define KS_PIPELINE_VERSION 29
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

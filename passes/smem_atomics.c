@@ -970,7 +970,7 @@ static void rewrite_atomic(ctx *C, cand *k, LLVMValueRef atomic) {
 
 static LLVMValueRef add_smem(ctx *C, cand *k) {
   char name[96];
-  snprintf(name, sizeof name, "ks_smem_%s", k->name);
+  ks_ir_arg_symbol(k->arg, "ks_smem_", name, sizeof name);
   LLVMTypeRef at = LLVMArrayType2(k->ty, k->elems * k->copies);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(C->m, at, name, AS_SHARED);
   /* NVPTX cannot initialize shared memory: the kernel zeroes it. */

@@ -116,29 +116,17 @@ typedef struct wctx {
   int npath;
 } wctx;
 
-static const char *arg_name(LLVMValueRef a, char *buf, size_t n) {
-  size_t len = 0;
-  const char *s = LLVMGetValueName2(a, &len);
-  if (len)
-    return s;
-  LLVMValueRef fn = LLVMGetParamParent(a);
-  for (unsigned i = 0; i < LLVMCountParams(fn); i++)
-    if (LLVMGetParam(fn, i) == a)
-      snprintf(buf, n, "argument %u", i);
-  return buf;
-}
-
 static void decline(wctx *c, const wgroup *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void decline(wctx *c, const wgroup *g, const char *fmt, ...) {
-  char why[300], buf[32];
+  char why[300], buf[96];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
-  ks_explain(c->d, PASS, "declined %s: %s", arg_name(g->base, buf, sizeof buf),
-             why);
+  ks_explain(c->d, PASS, "declined %s: %s",
+             ks_const_arg_name(g->base, buf, sizeof buf), why);
 }
 
 /* ---- the loads -------------------------------------------------------------
@@ -1175,9 +1163,8 @@ static int stage(emit *e, wgroup *g) {
 }
 
 static void make_tile(emit *e, wgroup *g) {
-  char name[64], buf[32];
-  snprintf(name, sizeof name, "ks_window_%s",
-           arg_name(g->base, buf, sizeof buf));
+  char name[96];
+  ks_ir_arg_symbol(g->base, "ks_window_", name, sizeof name);
   LLVMTypeRef t = LLVMArrayType2(g->ty, (uint64_t)g->rows * g->stride);
   g->tile = LLVMAddGlobalInAddressSpace(e->c->m, t, name, 3);
   LLVMSetInitializer(g->tile, LLVMGetUndef(t));
@@ -1313,7 +1300,7 @@ static int tile_reads(const wctx *c, const wgroup *g) {
 }
 
 static void report(wctx *c, const wgroup *g) {
-  char buf[32];
+  char buf[96];
   const char *what = "elements";
   switch (LLVMGetTypeKind(g->ty)) {
   case LLVMFloatTypeKind:
@@ -1329,7 +1316,7 @@ static void report(wctx *c, const wgroup *g) {
     if (LLVMGetIntTypeWidth(g->ty) == 32)
       what = "ints";
   }
-  const char *name = arg_name(g->base, buf, sizeof buf);
+  const char *name = ks_const_arg_name(g->base, buf, sizeof buf);
   if (g->kstep > 1) {
     int r = tile_reads(c, g);
     ks_explain(c->d, PASS,

@@ -253,6 +253,13 @@ expect_failure "argument 'n' is not a buffer" ptx conv1d $TARGET \
   -D FILTER_LEN=5 --bake n=1
 expect_usage ptx conv1d $TARGET --bake f=1,x
 
+# ---- the globals the passes add take names PTX accepts -------------------------
+# clang -O2 names no argument; the tile of argument 1 was "ks_window_argument
+# 1", which the backend screen refused
+expect 0 ptx "$DATA/unnamed.ll" $TARGET --block 64
+out_has ".shared .align 16 .b8 ks_window_arg1[520];"
+out_has "ld.shared.u64"
+
 # ---- codegen without its vectorizer and loop strength reduction ------------------
 # (jit/target.c). Adjacent constant taps, which the optimize stage's screen
 # passes by: codegen's vectorizer would have merged them.
