@@ -46,11 +46,7 @@ const char *ks_const_arg_name(LLVMValueRef arg, char *buf, size_t cap) {
     memcpy(buf, name, len);
     buf[len] = '\0';
   } else {
-    unsigned i = 0;
-    LLVMValueRef fn = LLVMGetParamParent(arg);
-    while (i < LLVMCountParams(fn) && LLVMGetParam(fn, i) != arg)
-      i++;
-    snprintf(buf, cap, "argument %u", i);
+    snprintf(buf, cap, "argument %u", ks_ir_param_index(arg));
   }
   return buf;
 }

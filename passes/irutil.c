@@ -88,16 +88,20 @@ int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n) {
   return 0;
 }
 
+unsigned ks_ir_param_index(LLVMValueRef arg) {
+  LLVMValueRef fn = LLVMGetParamParent(arg);
+  unsigned i = 0;
+  while (i < LLVMCountParams(fn) && LLVMGetParam(fn, i) != arg)
+    i++;
+  return i;
+}
+
 const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
                              size_t cap) {
   size_t len = 0;
   const char *name = LLVMGetValueName2(arg, &len);
   if (!len) {
-    unsigned i = 0;
-    LLVMValueRef fn = LLVMGetParamParent(arg);
-    while (i < LLVMCountParams(fn) && LLVMGetParam(fn, i) != arg)
-      i++;
-    snprintf(buf, cap, "%sarg%u", prefix, i);
+    snprintf(buf, cap, "%sarg%u", prefix, ks_ir_param_index(arg));
     return buf;
   }
   snprintf(buf, cap, "%s%.*s", prefix, (int)(len < 64 ? len : 64), name);

@@ -108,6 +108,8 @@ unsigned ks_ir_shared_globals(LLVMModuleRef m);
 /* Sets fn's launch-bound annotation reqntid<dim> ("x", "y") to n, the real
  * block after coarsening. 1: out of memory. */
 int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
+/* The position of argument arg in its function's parameter list. */
+unsigned ks_ir_param_index(LLVMValueRef arg);
 /* A symbol for a global that stands for kernel argument arg: prefix and
  * the argument's name with every character PTX does not take in a name
  * made '_', or prefix "arg<index>" for an unnamed one (clang names none at
