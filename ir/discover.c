@@ -197,6 +197,19 @@ static int find_arg(LLVMValueRef fn, const char *name, unsigned *idx) {
   return 0;
 }
 
+/* Has fn arguments and none of them a name? clang drops the names of
+ * values (arguments included) unless told -fno-discard-value-names. */
+static int args_unnamed(LLVMValueRef fn) {
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n; i++) {
+    size_t len = 0;
+    LLVMGetValueName2(LLVMGetParam(fn, i), &len);
+    if (len)
+      return 0;
+  }
+  return n > 0;
+}
+
 /* Fills p from the words of one "kspec.param" marking of kernel fn. */
 static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
                              char *words, ks_ir_param *p, const char *tname,
@@ -216,8 +229,12 @@ static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
   if (!find_arg(fn, name, &p->arg_index))
     return ks_fail(err, cap, KS_ETEMPLATE,
                    "template: %s: kernel '%s': parameter '%s' is not an "
-                   "argument of the kernel",
-                   tname, k->name, name);
+                   "argument of the kernel%s",
+                   tname, k->name, name,
+                   args_unnamed(fn) ? " (its arguments have no names in the "
+                                      "IR: compile the template with clang's "
+                                      "-fno-discard-value-names)"
+                                    : "");
   if (!arg_type(LLVMGetParam(fn, p->arg_index), &p->type))
     return ks_fail(err, cap, KS_ETEMPLATE,
                    "template: %s: kernel '%s': parameter '%s' must be a "
@@ -237,7 +254,7 @@ static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
       (p->flags && p->min < 1))
     return ks_fail(err, cap, KS_ETEMPLATE,
                    "template: %s: parameter '%s': need MIN <= DEFAULT <= MAX "
-                   "within its type (got %g %g %g)",
+                   "within its type (got %.15g %.15g %.15g)",
                    tname, name, p->def, p->min, p->max);
   for (size_t i = 0; i < k->nparams; i++)
     if (k->params[i].arg_index == p->arg_index)

@@ -79,8 +79,9 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
     /* too large for the type (a real's underflow is a small value) */
     if (end != b->v.s && *end == '\0' && errno == ERANGE &&
         (integral || isinf(*out)))
-      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%s out of range [%g, %g]",
-                         t->name, p->name, b->v.s, p->min, p->max);
+      return ks_jit_fail(KS_ERANGE,
+                         "bind: %s: %s=%s out of range [%.15g, %.15g]", t->name,
+                         p->name, b->v.s, p->min, p->max);
     if (end == b->v.s || *end != '\0' || isspace((unsigned char)b->v.s[0]))
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s='%s' is not %s", t->name,
                          p->name, b->v.s, integral ? "an integer" : "a number");
@@ -93,9 +94,11 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
                        *out, integral ? "an integer" : "finite");
   if (*out < p->min || *out > p->max) {
     if (exact)
-      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%lld out of range [%g, %g]",
+      return ks_jit_fail(KS_ERANGE,
+                         "bind: %s: %s=%lld out of range [%.15g, %.15g]",
                          t->name, p->name, (long long)*i, p->min, p->max);
-    return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%.17g out of range [%g, %g]",
+    return ks_jit_fail(KS_ERANGE,
+                       "bind: %s: %s=%.17g out of range [%.15g, %.15g]",
                        t->name, p->name, *out, p->min, p->max);
   }
   if (integral && !exact) {
@@ -197,10 +200,18 @@ static ks_status check_bakes(const ks_template *t, const ks_ir_kernel *k,
     unsigned a = 0;
     while (a < k->nargs && strcmp(k->args[a].name, name) != 0)
       a++;
-    if (a == k->nargs || !name[0])
-      return ks_jit_fail(KS_EPARAM,
-                         "bake: %s: kernel '%s' has no argument '%s'", t->name,
-                         k->name, name);
+    if (a == k->nargs || !name[0]) {
+      int named = 0;
+      for (unsigned j = 0; j < k->nargs; j++)
+        named |= k->args[j].name[0] != '\0';
+      return ks_jit_fail(
+          KS_EPARAM, "bake: %s: kernel '%s' has no argument '%s'%s", t->name,
+          k->name, name,
+          k->nargs && !named ? " (its arguments have no names in the IR: "
+                               "compile it with clang's "
+                               "-fno-discard-value-names)"
+                             : "");
+    }
     if (!k->args[a].pointer)
       return ks_jit_fail(KS_EPARAM,
                          "bake: %s: argument '%s' is not a buffer (bind "

@@ -189,12 +189,16 @@ LLVMValueRef ks_const_base(LLVMTargetDataRef dl, LLVMValueRef p,
  */
 
 /* The constant of type ty for v, or NULL when ty cannot hold v exactly
- * enough (floats round, as the host's conversion does; integers must fit). */
+ * enough (floats round, as the host's conversion does, but must not
+ * round to infinity; integers must fit). */
 static LLVMValueRef bake_constant(LLVMTypeRef ty, double v) {
   switch (LLVMGetTypeKind(ty)) {
-  case LLVMHalfTypeKind:
+  case LLVMHalfTypeKind: /* past 65504 + half an ulp: infinity */
+    return fabs(v) < 65520.0 ? LLVMConstReal(ty, v) : NULL;
   case LLVMBFloatTypeKind:
+    return fabs(v) < 0x1.ffp127 ? LLVMConstReal(ty, v) : NULL;
   case LLVMFloatTypeKind:
+    return isinf((float)v) ? NULL : LLVMConstReal(ty, v);
   case LLVMDoubleTypeKind:
     return LLVMConstReal(ty, v);
   case LLVMIntegerTypeKind: {

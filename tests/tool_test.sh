@@ -260,6 +260,39 @@ expect 0 ptx "$DATA/unnamed.ll" $TARGET --block 64
 out_has ".shared .align 16 .b8 ks_window_arg1[520];"
 out_has "ld.shared.u64"
 
+# ---- markings on a kernel whose arguments clang left unnamed ---------------------
+# (clang drops value names unless told -fno-discard-value-names): the
+# error says so; integer ranges print as integers
+marked() { # $1: the kernel's argument list
+  cat <<EOT
+target triple = "nvptx64-nvidia-cuda"
+@.str = private unnamed_addr constant [40 x i8] c"kspec.param N 7 -2147483648 99999999999\00", section "llvm.metadata"
+@llvm.global.annotations = appending global [1 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @k, ptr @.str, ptr null, i32 0, ptr null }], section "llvm.metadata"
+define void @k($1) {
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+EOT
+}
+marked "ptr %0, i64 %1" >"$TMP/unnamed_param.ll"
+expect_failure "parameter 'N' is not an argument of the kernel (its arguments have no names in the IR: compile the template with clang's -fno-discard-value-names)" \
+  info "$TMP/unnamed_param.ll"
+marked "ptr %x, i64 %N" >"$TMP/named_param.ll"
+expect 0 info "$TMP/named_param.ll"
+out_has "range [-2147483648, 99999999999]"
+expect_failure "N=100000000000 out of range [-2147483648, 99999999999]" \
+  ptx "$TMP/named_param.ll" $TARGET -D N=100000000000
+expect_failure "kernel 'pair' has no argument 'x' (its arguments have no names in the IR" \
+  ptx "$DATA/unnamed.ll" $TARGET --bake x=1
+
+# ---- baked values: a subnormal is a value; one a float cannot hold is not baked ----
+expect 0 explain conv1d $TARGET -D FILTER_LEN=2 --bake f=1e-310,0.5
+out_has "const_promote: f: 2 loads baked to float constants (2 values)"
+expect 0 explain conv1d $TARGET -D FILTER_LEN=2 --bake f=1e39,0.5
+out_has "const_promote: f: 1 loads kept: baked value not a float"
+expect_usage ptx conv1d $TARGET -D FILTER_LEN=2 --bake f=1e999,0.5
+
 # ---- codegen without its vectorizer and loop strength reduction ------------------
 # (jit/target.c). Adjacent constant taps, which the optimize stage's screen
 # passes by: codegen's vectorizer would have merged them.

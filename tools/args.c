@@ -2,6 +2,7 @@
  * args.c - parsers of the tool's option values (see args.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,9 @@ int ks_arg_bake(const char *text, char *name, size_t cap, double **values,
     char *end = NULL;
     errno = 0;
     v[i] = strtod(p, &end);
-    if (end == p || errno == ERANGE || (*end && *end != ',')) {
+    /* ERANGE on underflow is a subnormal or zero: a value all the same */
+    if (end == p || (errno == ERANGE && fabs(v[i]) > 1) ||
+        (*end && *end != ',')) {
       free(v);
       return 0;
     }

@@ -418,7 +418,7 @@ static void print_kernel(const ks_template *t, size_t k) {
   for (size_t i = 0; i < n; i++) {
     ks_param_info p;
     ks_template_param(t, k, i, &p);
-    printf("  %-12s %-6s default %-6g range [%g, %g]%s\n", p.name,
+    printf("  %-12s %-6s default %-6.15g range [%.15g, %.15g]%s\n", p.name,
            ks_type_name(p.type), p.def, p.min, p.max,
            (p.flags & KS_PARAM_BLOCK_Y)   ? "  (fixes block x and y)"
            : (p.flags & KS_PARAM_BLOCK_X) ? "  (fixes block x)"
