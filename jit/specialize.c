@@ -273,30 +273,6 @@ static ks_status check_bounds(ks_ctx *ctx, const ks_spec *sp) {
   return KS_OK;
 }
 
-/* A template may carry launch bounds of its own (__launch_bounds__); a
- * request may not override them, since PTX takes one of each. */
-static ks_status check_own_bounds(const ks_template *t, const ks_ir_kernel *k,
-                                  const ks_spec *b) {
-  static const struct {
-    unsigned flag;
-    const char *what;
-  } own[] = {{KS_IR_OWN_MAXNTID, ".maxntid"},
-             {KS_IR_OWN_REQNTID, ".reqntid"},
-             {KS_IR_OWN_MINCTASM, ".minnctapersm"},
-             {KS_IR_OWN_MAXNREG, ".maxnreg"}};
-  unsigned asked =
-      (b->block[0] || b->maxntid ? KS_IR_OWN_MAXNTID | KS_IR_OWN_REQNTID : 0) |
-      (b->minctasm ? KS_IR_OWN_MINCTASM : 0) |
-      (b->maxnreg ? KS_IR_OWN_MAXNREG : 0);
-  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-    if (asked & k->own_bounds & own[i].flag)
-      return ks_jit_fail(KS_EBOUNDS,
-                         "bounds: %s: kernel '%s' declares its own %s "
-                         "(__launch_bounds__); the request cannot change it",
-                         t->name, k->name, own[i].what);
-  return KS_OK;
-}
-
 /* Shared-memory spilling's needs that are known before compiling: ptxas
  * takes the pragma in PTX ISA 9.0 (CUDA 13) for sm_75 and later, and sizes
  * the spill area for the largest block the kernel may run with, so a
@@ -363,8 +339,9 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
   r->spec.features = ctx->features;
   r->spec.dump_stage = req->dump_stage;
   r->smem_spill = req->smem_spill != 0;
-  ks_status s = check_own_bounds(t, k, &r->spec);
-  if (s == KS_OK && r->smem_spill)
+  /* bounds the kernel declares itself are reconciled by the bind pass */
+  ks_status s = KS_OK;
+  if (r->smem_spill)
     s = check_smem_spill(ctx, t, k, &r->spec);
   if (s == KS_OK)
     s = disable_passes(req, r);

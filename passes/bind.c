@@ -11,6 +11,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "passes/ks_passes.h"
@@ -87,18 +88,161 @@ static void annotate(LLVMModuleRef m, LLVMValueRef fn, const char *key,
   LLVMAddNamedMetadataOperand(m, "nvvm.annotations", node);
 }
 
+/* The launch bounds a kernel declares itself (__launch_bounds__, or
+ * nvvm.annotations entries of its own): 0 where it declares none. */
+typedef struct own_bounds {
+  unsigned maxntid[3], reqntid[3], minctasm, maxnreg;
+} own_bounds;
+
+static const char *const own_keys[] = {"maxntidx", "maxntidy", "maxntidz",
+                                       "reqntidx", "reqntidy", "reqntidz",
+                                       "minctasm", "maxnreg"};
+enum { OWN_KEYS = sizeof own_keys / sizeof own_keys[0] };
+
+static unsigned *own_slot(own_bounds *o, size_t key) {
+  return key < 3    ? &o->maxntid[key]
+         : key < 6  ? &o->reqntid[key - 3]
+         : key == 6 ? &o->minctasm
+                    : &o->maxnreg;
+}
+
+/* Reads fn's own bounds from m's nvvm.annotations; with `drop` set (bit
+ * per own_keys entry), renames those keys "kspec.dropped.KEY" instead, so
+ * that the backend no longer sees them (an entry cannot be removed through
+ * LLVM's C API; the backend ignores keys it does not know). 1: out of
+ * memory. */
+static int own_bounds_of(LLVMModuleRef m, LLVMValueRef fn, own_bounds *o,
+                         unsigned drop) {
+  memset(o, 0, sizeof *o);
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+  if (n == 0)
+    return 0;
+  LLVMValueRef *ops = malloc(n * sizeof *ops);
+  if (!ops)
+    return 1;
+  LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  int rc = 0;
+  for (unsigned i = 0; i < n && !rc; i++) {
+    unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
+    LLVMValueRef *f = k ? malloc(k * sizeof *f) : NULL;
+    if (!f) {
+      rc = k != 0;
+      continue;
+    }
+    LLVMGetMDNodeOperands(ops[i], f);
+    for (unsigned j = 1; f[0] == fn && j + 1 < k; j += 2) {
+      unsigned len = 0;
+      const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
+      if (!key || !f[j + 1] || !LLVMIsAConstantInt(f[j + 1]))
+        continue;
+      for (size_t e = 0; e < OWN_KEYS; e++) {
+        if (strlen(own_keys[e]) != len || memcmp(key, own_keys[e], len) != 0)
+          continue;
+        if (drop >> e & 1) {
+          char renamed[32];
+          snprintf(renamed, sizeof renamed, "kspec.dropped.%s", own_keys[e]);
+          LLVMReplaceMDNodeOperandWith(
+              ops[i], j, LLVMMDStringInContext2(c, renamed, strlen(renamed)));
+        } else {
+          *own_slot(o, e) = (unsigned)LLVMConstIntGetZExtValue(f[j + 1]);
+        }
+      }
+    }
+    free(f);
+  }
+  free(ops);
+  return rc;
+}
+
+static unsigned long long dims_product(const unsigned d[3]) {
+  unsigned long long p = 1;
+  for (int i = 0; i < 3; i++)
+    p *= d[i] ? d[i] : 1;
+  return p;
+}
+
+/* A request's launch bounds against the kernel's own: a fixed block must
+ * equal its .reqntid or fit its .maxntid (which then gives way to the
+ * .reqntid: PTX takes one of the two), a --maxntid must fit its .maxntid
+ * (and replaces it), and --minctasm and --maxnreg must equal what it
+ * declares. What the kernel declares already is not declared twice:
+ * *skip gets bit 0 for reqntid, 1 for minctasm, 2 for maxnreg. */
+static int reconcile_bounds(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
+                            unsigned *skip, ks_diag *d) {
+  own_bounds o;
+  *skip = 0;
+  if (own_bounds_of(m, fn, &o, 0))
+    return ks_diag_fail(d, KS_ENOMEM, "bind: out of memory");
+  unsigned long long omax = o.maxntid[0] || o.maxntid[1] || o.maxntid[2]
+                                ? dims_product(o.maxntid)
+                                : 0;
+  int oreq = o.reqntid[0] || o.reqntid[1] || o.reqntid[2];
+  unsigned long long threads = dims_product(s->block);
+  if (s->block[0] && oreq) {
+    for (int i = 0; i < 3; i++)
+      if ((s->block[i] ? s->block[i] : 1) != (o.reqntid[i] ? o.reqntid[i] : 1))
+        return ks_diag_fail(
+            d, KS_EBOUNDS,
+            "bind: block %ux%ux%u differs from the .reqntid kernel '%s' "
+            "declares, %ux%ux%u",
+            s->block[0], s->block[1] ? s->block[1] : 1,
+            s->block[2] ? s->block[2] : 1, s->kernel,
+            o.reqntid[0] ? o.reqntid[0] : 1, o.reqntid[1] ? o.reqntid[1] : 1,
+            o.reqntid[2] ? o.reqntid[2] : 1);
+    *skip |= 1;
+  }
+  if (!s->block[0] && s->maxntid && oreq)
+    return ks_diag_fail(d, KS_EBOUNDS,
+                        "bind: kernel '%s' declares its own .reqntid; a "
+                        "maxntid cannot be added to it (give the block)",
+                        s->kernel);
+  unsigned long long want = s->block[0] ? threads : s->maxntid;
+  if (want && omax) {
+    if (want > omax)
+      return ks_diag_fail(
+          d, KS_EBOUNDS,
+          s->block[0] ? "bind: a block of %llu threads exceeds the .maxntid "
+                        "%llu kernel '%s' declares (__launch_bounds__)"
+                      : "bind: maxntid %llu exceeds the .maxntid %llu kernel "
+                        "'%s' declares (__launch_bounds__)",
+          want, omax, s->kernel);
+    own_bounds scratch;
+    if (own_bounds_of(m, fn, &scratch, 7u)) /* maxntidx, y, z */
+      return ks_diag_fail(d, KS_ENOMEM, "bind: out of memory");
+  }
+  const struct {
+    const char *dir;
+    unsigned asked, has;
+  } equal[] = {{".minnctapersm", s->minctasm, o.minctasm},
+               {".maxnreg", s->maxnreg, o.maxnreg}};
+  for (size_t i = 0; i < 2; i++) {
+    if (!equal[i].asked || !equal[i].has)
+      continue;
+    if (equal[i].asked != equal[i].has)
+      return ks_diag_fail(d, KS_EBOUNDS,
+                          "bind: kernel '%s' declares its own %s %u "
+                          "(__launch_bounds__); the request asks %u",
+                          s->kernel, equal[i].dir, equal[i].has,
+                          equal[i].asked);
+    *skip |= 2u << i;
+  }
+  return 0;
+}
+
 static int add_bounds(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
                       ks_diag *d) {
   static const char *req[3] = {"reqntidx", "reqntidy", "reqntidz"};
+  unsigned skip;
+  if (reconcile_bounds(m, fn, s, &skip, d))
+    return 1;
   if (s->block[0]) {
-    unsigned long long threads = 1;
-    for (int i = 0; i < 3; i++)
-      threads *= s->block[i] ? s->block[i] : 1;
+    unsigned long long threads = dims_product(s->block);
     if (s->maxntid && threads > s->maxntid)
       return ks_diag_fail(d, KS_EBOUNDS,
                           "bind: block of %llu threads exceeds maxntid %u",
                           threads, s->maxntid);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3 && !(skip & 1); i++)
       annotate(m, fn, req[i], s->block[i] ? s->block[i] : 1);
   } else if (s->maxntid) {
     /* PTX allows .maxntid or .reqntid, not both; a fixed block says more. */
@@ -106,9 +250,9 @@ static int add_bounds(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
     annotate(m, fn, "maxntidy", 1);
     annotate(m, fn, "maxntidz", 1);
   }
-  if (s->minctasm)
+  if (s->minctasm && !(skip & 2))
     annotate(m, fn, "minctasm", s->minctasm);
-  if (s->maxnreg)
+  if (s->maxnreg && !(skip & 4))
     annotate(m, fn, "maxnreg", s->maxnreg);
   return 0;
 }

@@ -286,6 +286,28 @@ expect_failure "N=100000000000 out of range [-2147483648, 99999999999]" \
 expect_failure "kernel 'pair' has no argument 'x' (its arguments have no names in the IR" \
   ptx "$DATA/unnamed.ll" $TARGET --bake x=1
 
+# ---- a kernel with launch bounds of its own (__launch_bounds__(128, 2)) -----------
+cat >"$TMP/own_bounds.ll" <<'EOT'
+target triple = "nvptx64-nvidia-cuda"
+define void @lb(ptr %p) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  store i32 %t, ptr %p
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+!nvvm.annotations = !{!0, !1, !2}
+!0 = !{ptr @lb, !"kernel", i32 1}
+!1 = !{ptr @lb, !"maxntidx", i32 128}
+!2 = !{ptr @lb, !"minctasm", i32 2}
+EOT
+expect 0 ptx "$TMP/own_bounds.ll" $TARGET --block 96
+out_has ".reqntid 96, 1, 1"
+out_has ".minnctapersm 2"
+out_lacks ".maxntid"
+out_lacks "%ntid.x"
+expect_failure "a block of 256 threads exceeds the .maxntid 128 kernel 'lb' declares" \
+  ptx "$TMP/own_bounds.ll" $TARGET --block 256
+
 # ---- baked values: a subnormal is a value; one a float cannot hold is not baked ----
 expect 0 explain conv1d $TARGET -D FILTER_LEN=2 --bake f=1e-310,0.5
 out_has "const_promote: f: 2 loads baked to float constants (2 values)"
