@@ -7,7 +7,8 @@
  * which the NVPTX backend turns into .reqntid/.maxntid/.minnctapersm/
  * .maxnreg; every function is retargeted to the requested sm and PTX ISA,
  * since clang records its own target in function attributes, and
- * __nvvm_reflect("__CUDA_ARCH") is answered for that sm.
+ * __nvvm_reflect("__CUDA_ARCH") is answered for that sm; the module's
+ * other kernels are dropped.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -339,12 +340,59 @@ static void reflect_arch(LLVMModuleRef m, const ks_spec *s) {
   }
 }
 
+/* The module's other kernels are not compiled: the request is for one,
+ * and the loaded module only needs that one (codegen would otherwise pay
+ * for all of them; their device functions go with them where internal).
+ * A kernel something else refers to (llvm.used) stays. Their
+ * nvvm.annotations entries lose their function, which the backend skips.
+ * 1: out of memory. */
+static int drop_other_kernels(LLVMModuleRef m, LLVMValueRef keep) {
+  enum { CC_PTX_KERNEL = 71 };
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
+  if (n && !ops)
+    return 1;
+  if (n)
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  LLVMValueRef next;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
+    next = LLVMGetNextFunction(fn);
+    if (fn == keep || LLVMIsDeclaration(fn) || LLVMGetFirstUse(fn))
+      continue;
+    int kernel = LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL;
+    for (unsigned i = 0; i < n && !kernel; i++) {
+      unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
+      LLVMValueRef *f = k >= 3 ? malloc(k * sizeof *f) : NULL;
+      if (k >= 3 && !f) {
+        free(ops);
+        return 1;
+      }
+      if (f)
+        LLVMGetMDNodeOperands(ops[i], f);
+      for (unsigned j = 1; f && f[0] == fn && j + 1 < k && !kernel; j += 2) {
+        unsigned len = 0;
+        const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
+        kernel = key && len == 6 && !memcmp(key, "kernel", 6) && f[j + 1] &&
+                 LLVMIsAConstantInt(f[j + 1]) &&
+                 LLVMConstIntGetZExtValue(f[j + 1]) == 1;
+      }
+      free(f);
+    }
+    if (kernel)
+      LLVMDeleteFunction(fn);
+  }
+  free(ops);
+  return 0;
+}
+
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn))
     return ks_diag_fail(d, KS_ENOKERNEL, "bind: no kernel '%s'", s->kernel);
   if (bind_values(fn, s, d) || add_bounds(m, fn, s, d))
     return 1;
+  if (drop_other_kernels(m, fn))
+    return ks_diag_fail(d, KS_ENOMEM, "bind: out of memory");
   bind_block(fn, s);
   retarget(m, s);
   reflect_arch(m, s);
