@@ -107,22 +107,20 @@ static unsigned *own_slot(own_bounds *o, size_t key) {
                     : &o->maxnreg;
 }
 
-/* Reads fn's own bounds from m's nvvm.annotations; with `drop` set (bit
- * per own_keys entry), renames those keys "kspec.dropped.KEY" instead, so
- * that the backend no longer sees them (an entry cannot be removed through
- * LLVM's C API; the backend ignores keys it does not know). 1: out of
- * memory. */
-static int own_bounds_of(LLVMModuleRef m, LLVMValueRef fn, own_bounds *o,
-                         unsigned drop) {
-  memset(o, 0, sizeof *o);
+/* Calls visit for every KEY, VALUE pair of m's nvvm.annotations entries
+ * whose value is an integer (entry i, operand j the key, gv the global the
+ * entry is about, possibly NULL), as the NVPTX backend reads them. 1: out
+ * of memory. */
+typedef void visit_fn(void *arg, LLVMValueRef entry, unsigned j,
+                      LLVMValueRef gv, const char *key, unsigned len,
+                      LLVMValueRef value);
+static int each_annotation(LLVMModuleRef m, visit_fn *visit, void *arg) {
   unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-  if (n == 0)
-    return 0;
-  LLVMValueRef *ops = malloc(n * sizeof *ops);
-  if (!ops)
+  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
+  if (n && !ops)
     return 1;
-  LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
-  LLVMContextRef c = LLVMGetModuleContext(m);
+  if (n)
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
   int rc = 0;
   for (unsigned i = 0; i < n && !rc; i++) {
     unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
@@ -132,28 +130,54 @@ static int own_bounds_of(LLVMModuleRef m, LLVMValueRef fn, own_bounds *o,
       continue;
     }
     LLVMGetMDNodeOperands(ops[i], f);
-    for (unsigned j = 1; f[0] == fn && j + 1 < k; j += 2) {
+    for (unsigned j = 1; j + 1 < k; j += 2) {
       unsigned len = 0;
       const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
-      if (!key || !f[j + 1] || !LLVMIsAConstantInt(f[j + 1]))
-        continue;
-      for (size_t e = 0; e < OWN_KEYS; e++) {
-        if (strlen(own_keys[e]) != len || memcmp(key, own_keys[e], len) != 0)
-          continue;
-        if (drop >> e & 1) {
-          char renamed[32];
-          snprintf(renamed, sizeof renamed, "kspec.dropped.%s", own_keys[e]);
-          LLVMReplaceMDNodeOperandWith(
-              ops[i], j, LLVMMDStringInContext2(c, renamed, strlen(renamed)));
-        } else {
-          *own_slot(o, e) = (unsigned)LLVMConstIntGetZExtValue(f[j + 1]);
-        }
-      }
+      if (key && f[j + 1] && LLVMIsAConstantInt(f[j + 1]))
+        visit(arg, ops[i], j, f[0], key, len, f[j + 1]);
     }
     free(f);
   }
   free(ops);
   return rc;
+}
+
+typedef struct own_read {
+  LLVMValueRef fn;
+  own_bounds *o;
+  unsigned drop;
+} own_read;
+
+static void read_own(void *arg, LLVMValueRef entry, unsigned j, LLVMValueRef gv,
+                     const char *key, unsigned len, LLVMValueRef value) {
+  own_read *r = arg;
+  if (gv != r->fn)
+    return;
+  for (size_t e = 0; e < OWN_KEYS; e++) {
+    if (strlen(own_keys[e]) != len || memcmp(key, own_keys[e], len) != 0)
+      continue;
+    if (r->drop >> e & 1) {
+      char renamed[32];
+      snprintf(renamed, sizeof renamed, "kspec.dropped.%s", own_keys[e]);
+      LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(gv));
+      LLVMReplaceMDNodeOperandWith(
+          entry, j, LLVMMDStringInContext2(c, renamed, strlen(renamed)));
+    } else {
+      *own_slot(r->o, e) = (unsigned)LLVMConstIntGetZExtValue(value);
+    }
+  }
+}
+
+/* Reads fn's own bounds from m's nvvm.annotations; with `drop` set (bit
+ * per own_keys entry), renames those keys "kspec.dropped.KEY" instead, so
+ * that the backend no longer sees them (an entry cannot be removed through
+ * LLVM's C API; the backend ignores keys it does not know). 1: out of
+ * memory. */
+static int own_bounds_of(LLVMModuleRef m, LLVMValueRef fn, own_bounds *o,
+                         unsigned drop) {
+  memset(o, 0, sizeof *o);
+  own_read r = {fn, o, drop};
+  return each_annotation(m, read_own, &r);
 }
 
 static unsigned long long dims_product(const unsigned d[3]) {
@@ -340,6 +364,33 @@ static void reflect_arch(LLVMModuleRef m, const ks_spec *s) {
   }
 }
 
+/* The functions nvvm.annotations calls kernels ("kernel" = 1). */
+typedef struct kernel_list {
+  LLVMValueRef *fn;
+  size_t n, cap;
+  int nomem;
+} kernel_list;
+
+static void list_kernel(void *arg, LLVMValueRef entry, unsigned j,
+                        LLVMValueRef gv, const char *key, unsigned len,
+                        LLVMValueRef value) {
+  kernel_list *l = arg;
+  (void)entry, (void)j;
+  if (!gv || !LLVMIsAFunction(gv) || len != 6 || memcmp(key, "kernel", 6) ||
+      LLVMConstIntGetZExtValue(value) != 1 || l->nomem)
+    return;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    LLVMValueRef *fn = realloc(l->fn, cap * sizeof *fn);
+    if (!fn) {
+      l->nomem = 1;
+      return;
+    }
+    l->fn = fn, l->cap = cap;
+  }
+  l->fn[l->n++] = gv;
+}
+
 /* The module's other kernels are not compiled: the request is for one,
  * and the loaded module only needs that one (codegen would otherwise pay
  * for all of them; their device functions go with them where internal).
@@ -348,40 +399,23 @@ static void reflect_arch(LLVMModuleRef m, const ks_spec *s) {
  * 1: out of memory. */
 static int drop_other_kernels(LLVMModuleRef m, LLVMValueRef keep) {
   enum { CC_PTX_KERNEL = 71 };
-  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-  LLVMValueRef *ops = n ? malloc(n * sizeof *ops) : NULL;
-  if (n && !ops)
+  kernel_list l = {0};
+  if (each_annotation(m, list_kernel, &l) || l.nomem) {
+    free(l.fn);
     return 1;
-  if (n)
-    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
+  }
   LLVMValueRef next;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
     next = LLVMGetNextFunction(fn);
     if (fn == keep || LLVMIsDeclaration(fn) || LLVMGetFirstUse(fn))
       continue;
     int kernel = LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL;
-    for (unsigned i = 0; i < n && !kernel; i++) {
-      unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
-      LLVMValueRef *f = k >= 3 ? malloc(k * sizeof *f) : NULL;
-      if (k >= 3 && !f) {
-        free(ops);
-        return 1;
-      }
-      if (f)
-        LLVMGetMDNodeOperands(ops[i], f);
-      for (unsigned j = 1; f && f[0] == fn && j + 1 < k && !kernel; j += 2) {
-        unsigned len = 0;
-        const char *key = f[j] ? LLVMGetMDString(f[j], &len) : NULL;
-        kernel = key && len == 6 && !memcmp(key, "kernel", 6) && f[j + 1] &&
-                 LLVMIsAConstantInt(f[j + 1]) &&
-                 LLVMConstIntGetZExtValue(f[j + 1]) == 1;
-      }
-      free(f);
-    }
+    for (size_t i = 0; i < l.n && !kernel; i++)
+      kernel = l.fn[i] == fn;
     if (kernel)
       LLVMDeleteFunction(fn);
   }
-  free(ops);
+  free(l.fn);
   return 0;
 }
 
