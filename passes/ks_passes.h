@@ -159,6 +159,9 @@ int ks_pass_regpressure(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * against uniform bounds (clamps) gets a copy without them, run where the
  * whole block of threads is inside every bound. */
 int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* minmax.c: selects of a value against a bound that are a min or max of
+ * it (clamps) become llvm.smin/smax/umin/umax. */
+int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* The estimate for fn, a function of m; -1 on no memory. */
 int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
 /* Registers per thread the launch bounds of s allow (255 without bounds);
@@ -316,7 +319,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 32
+#define KS_PIPELINE_VERSION 33
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -29,6 +29,10 @@
  * it may only move the updates of global atomics between blocks; smem_promote
  * then privatizes the coarsened loop's atomics.
  *
+ * After the optimize stage, minmax (optional) turns the clamps that
+ * instcombine leaves as a compare and a select into min and max (after
+ * it, as instcombine has no rule that would turn them back).
+ *
  * The last stage, regpressure (optional), estimates the registers the final
  * IR needs against the budget of the launch bounds. When full unrolling
  * went over twice the budget, the stages from loops on run again on a copy
@@ -169,6 +173,7 @@ static const stage stages[] = {
     {"smem_promote", NULL, NULL, ks_pass_smem_promote, 1},
     {"const_promote", NULL, NULL, ks_pass_const_promote, 1},
     {"optimize", NULL, OPTIMIZE_PASSES, NULL, 0},
+    {"minmax", NULL, NULL, ks_pass_minmax, 1},
     {"regpressure", NULL, NULL, ks_pass_regpressure, 1},
 };
 enum { NSTAGES = sizeof stages / sizeof stages[0] };

@@ -5,14 +5,16 @@
  *   ks_passes_tool [--kernel K] [--bind IDX=VALUE]... [--block X[,Y[,Z]]]
  *                  [--maxntid N] [--minctasm N] [--maxnreg N]
  *                  [--cpu sm_90] [--ptx 85] [--features F]
- *                  [--stage bind-only|all|STAGE] [--expect-fail]
+ *                  [--stage bind-only|minmax-only|all|STAGE]
+ *                  [--expect-fail]
  *                  [--no-pass STAGE]... [--bake IDX=V,V,...]... FILE.ll
  *
- * --stage bind-only runs ks_pass_bind alone; all (the default) runs the
- * whole pipeline and prints the result; a pipeline stage name runs the
- * pipeline and prints the IR kept after that stage. The type of a bound
- * value is the argument's. With --expect-fail, a failing pass prints
- * "error: STATUS: message" on stdout and exits 0, and success exits 1.
+ * --stage bind-only runs ks_pass_bind alone, minmax-only ks_pass_minmax
+ * alone (on the IR as written, which the optimize stage would change); all
+ * (the default) runs the whole pipeline and prints the result; a pipeline
+ * stage name runs the pipeline and prints the IR kept after that stage. The
+ * type of a bound value is the argument's. With --expect-fail, a failing pass
+ * prints "error: STATUS: message" on stdout and exits 0, and success exits 1.
  * What the passes explained comes first, as "; explain: pass: text" lines.
  */
 #include <stdio.h>
@@ -178,8 +180,10 @@ static int type_values(LLVMModuleRef m, options *o) {
  * IR text in *out, or 1. */
 static int run(LLVMModuleRef *mp, options *o, ks_diag *d, char **out) {
   LLVMModuleRef m = *mp;
-  if (strcmp(o->stage, "bind-only") == 0) {
-    if (ks_pass_bind(m, &o->spec, d))
+  if (strcmp(o->stage, "bind-only") == 0 ||
+      strcmp(o->stage, "minmax-only") == 0) {
+    if (o->stage[0] == 'b' ? ks_pass_bind(m, &o->spec, d)
+                           : ks_pass_minmax(m, &o->spec, d))
       return 1;
     *out = ks_ir_print(m);
     return 0;
