@@ -31,8 +31,8 @@
  *     the old one (so it is poison where the arm was); where it takes L,
  *     the min or max is K1 and the add gives L, with nsw (nuw) kept only
  *     if K1 + d does not overflow.
- *  2. Signed only, neither side constant, the other arm one past the bound
- *     with nsw:
+ *  2. Signed only, one arm a side of the compare, the other one past the
+ *     other side, with nsw:
  *       X < Y ? X : Y - 1   is  smin(X, Y - 1)
  *       X < Y ? Y : X + 1   is  smax(Y, X + 1)
  *     (X < Y is X <= Y - 1 unless Y - 1 overflows; it is then poison, and
@@ -41,8 +41,9 @@
  * Anything else stays as it is: in particular a select whose arms are not
  * the compared value plus a constant (the separable filters' outer clamp,
  * x < -k ? 0 : smin(x + k, w - 1), which equals smax(smin(..), 0) only when
- * w >= 1). The stage runs last, after the optimize stage's instcombine,
- * which has no rule to turn a min or max back into a select.
+ * w >= 1). The stage runs after the optimize stage, whose instcombine
+ * would otherwise see the new code, and before codegen; no later stage
+ * turns a min or max back into a select.
  */
 #include <stdint.h>
 #include <string.h>
