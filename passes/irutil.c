@@ -168,11 +168,19 @@ LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p) {
   }
 }
 
+LLVMValueRef ks_ir_call_overloaded(LLVMModuleRef m, LLVMBuilderRef b,
+                                   const char *name, LLVMTypeRef *types,
+                                   unsigned ntypes, LLVMValueRef *args,
+                                   unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, types, ntypes);
+  LLVMTypeRef t =
+      LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, types, ntypes);
+  return LLVMBuildCall2(b, t, f, args, n, "");
+}
+
 LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
                                   const char *name, LLVMValueRef *args,
                                   unsigned n) {
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-  LLVMTypeRef t = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, NULL, 0);
-  return LLVMBuildCall2(b, t, f, args, n, "");
+  return ks_ir_call_overloaded(m, b, name, NULL, 0, args, n);
 }

@@ -123,6 +123,12 @@ unsigned ks_ir_hash_ptr(const void *p);
 LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
                                   const char *name, LLVMValueRef *args,
                                   unsigned n);
+/* The same for an overloaded intrinsic (llvm.smin: its types, here one,
+ * the operands' type). */
+LLVMValueRef ks_ir_call_overloaded(LLVMModuleRef m, LLVMBuilderRef b,
+                                   const char *name, LLVMTypeRef *types,
+                                   unsigned ntypes, LLVMValueRef *args,
+                                   unsigned n);
 /* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */
 LLVMIntPredicate ks_ir_icmp_inverse(LLVMIntPredicate p);
 LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);

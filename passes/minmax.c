@@ -46,7 +46,6 @@
  * turns a min or max back into a select.
  */
 #include <stdint.h>
-#include <string.h>
 
 #include "passes/ks_passes.h"
 
@@ -138,13 +137,9 @@ static const char *const names[2][2] = {
 /* A call of min (max = 0) or max (max = 1), signed or not, of x and y. */
 static LLVMValueRef build_minmax(LLVMModuleRef m, LLVMBuilderRef b, int sgn,
                                  int max, LLVMValueRef x, LLVMValueRef y) {
-  const char *name = names[sgn][max];
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
   LLVMTypeRef t = LLVMTypeOf(x);
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, &t, 1);
-  LLVMTypeRef ft = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1);
   LLVMValueRef args[2] = {x, y};
-  return LLVMBuildCall2(b, ft, f, args, 2, "");
+  return ks_ir_call_overloaded(m, b, names[sgn][max], &t, 1, args, 2);
 }
 
 /* Rule 1: one side of the compare a constant. The replacement, or NULL. */

@@ -233,12 +233,6 @@ static unsigned rows_per_thread(const xctx *c) {
   return 4;
 }
 
-static LLVMValueRef call0(LLVMModuleRef m, LLVMBuilderRef b, const char *n) {
-  unsigned id = LLVMLookupIntrinsicID(n, strlen(n));
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
-}
-
 static LLVMValueRef shared_array(LLVMModuleRef m, LLVMTypeRef elem, unsigned n,
                                  const char *name) {
   LLVMTypeRef t = LLVMArrayType2(elem, n);
@@ -279,8 +273,10 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
       LLVMInsertIntoBuilder(b, i);
     }
   }
-  LLVMValueRef tx = call0(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.x");
-  LLVMValueRef ty = call0(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.y");
+  LLVMValueRef tx =
+      ks_ir_call_intrinsic(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0);
+  LLVMValueRef ty =
+      ks_ir_call_intrinsic(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.y", NULL, 0);
   LLVMBuildBr(b, body);
 
   /* the body: virtual row vy = ty + j*rows; its slot; its flag cleared */
@@ -320,7 +316,7 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
   }
   LLVMInstructionEraseFromParent(c->ret);
   LLVMPositionBuilderAtEnd(b, xb);
-  call0(c->m, b, "llvm.nvvm.barrier0");
+  ks_ir_call_intrinsic(c->m, b, "llvm.nvvm.barrier0", NULL, 0);
   /* the mirrors' stores: a loop over the rows, kept rolled (stores do not
    * wait for each other, and one copy keeps codegen short) */
   LLVMBasicBlockRef mh = xb, ml = NULL;

@@ -570,12 +570,12 @@ static int transform(tc *c, tc *sc) {
   LLVMBasicBlockRef entry =
       LLVMInsertBasicBlockInContext(c->lc, old_entry, "ks.tc.entry");
   LLVMPositionBuilderAtEnd(c->b, entry);
-  unsigned id = LLVMLookupIntrinsicID(c->dim ? "llvm.nvvm.read.ptx.sreg.tid.y"
-                                             : "llvm.nvvm.read.ptx.sreg.tid.x",
-                                      29);
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->m, id, NULL, 0);
   LLVMValueRef t =
-      LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, NULL, 0, "ks.tc.tid");
+      ks_ir_call_intrinsic(c->m, c->b,
+                           c->dim ? "llvm.nvvm.read.ptx.sreg.tid.y"
+                                  : "llvm.nvvm.read.ptx.sreg.tid.x",
+                           NULL, 0);
+  LLVMSetValueName2(t, "ks.tc.tid", 9);
   /* K*t + j < B_dim <= 1024: no wrap */
   LLVMValueRef kt = LLVMBuildNUWMul(
       c->b, t, LLVMConstInt(c->i32, (unsigned)c->k, 0), "ks.tc.kt");
