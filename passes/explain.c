@@ -11,7 +11,7 @@
 #include "passes/ks_passes.h"
 
 void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...) {
-  char line[512];
+  char line[1024]; /* gcoarsen's longest is over 512 */
   int n = snprintf(line, sizeof line, "%s: ", pass);
   va_list ap;
   va_start(ap, fmt);

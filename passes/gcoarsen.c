@@ -83,6 +83,8 @@ enum {
   MAX_RANGE = 256,  /* of the region */
   MAX_DEPTH = 32,   /* of the address check */
   MAX_CHECK = 16,   /* instructions of the condition checked ahead */
+  MAX_ROLLED = 32,  /* region instructions of a fast loop kept rolled */
+  MAX_WALK = 4,     /* loads of the region that walk by a fixed step */
 };
 
 /* ---- a set of values ------------------------------------------------------
@@ -124,6 +126,20 @@ static int vset_add(vset *s, LLVMValueRef v) {
 /* ---- the kernel -----------------------------------------------------------
  */
 
+/* The fast loop kept rolled: each load of the region reads
+ * base[sext(idx)] or base[zext(idx)], idx a 32-bit value that grows by a fixed
+ * step from one virtual block to the next; in the loop it reads through a
+ * pointer that starts at block ctaid*C's address and moves by step * size
+ * bytes. */
+typedef struct walk {
+  LLVMValueRef load[MAX_WALK], base[MAX_WALK], idx[MAX_WALK];
+  LLVMTypeRef elem[MAX_WALK];
+  int32_t step[MAX_WALK];
+  int zext[MAX_WALK];           /* base[zext(idx)]: unsigned, step >= 0 */
+  LLVMValueRef start[MAX_WALK]; /* the first address, in the fast block */
+  int n;
+} walk;
+
 /* Region values to their copies in the loop (blocks as values too). */
 typedef struct vmap {
   LLVMValueRef from[MAX_RANGE + 8], to[MAX_RANGE + 8];
@@ -151,6 +167,7 @@ typedef struct gc {
   vmap map;
   int checked; /* the branch's condition checked for the group first */
   int want;    /* its value there: 1 (the first successor) or 0 */
+  int walked;  /* loads of the fast loop that walk (kept rolled) */
 } gc;
 
 static const char *sreg_of(LLVMValueRef i) {
@@ -828,6 +845,168 @@ static void drop_flags(gc *c) {
   }
 }
 
+/* ---- the fast loop kept rolled -------------------------------------------
+ *
+ * Unrolled by the optimize stage, the C copies of the region were most of
+ * what it and codegen then worked on (reduce_sum: 6 M of 31 M instructions
+ * a specialization). Kept rolled, ptxas unrolls the loop itself, but it
+ * cannot fold the copies' addresses into one base and constant offsets:
+ * base[sext(idx)] with a 32-bit idx that may wrap from one block to the
+ * next. Where each load's idx grows by a constant step per virtual block
+ * and the group's 32-bit indices provably do not wrap (checked at run time,
+ * from the first block's), the loop reads through a pointer that moves by
+ * that step instead, and ptxas makes the same machine code as from the
+ * unrolled copies (reduce_sum BLOCK=256: the same 144 instructions).
+ *
+ * Why it is exact. idx is built from %ctaid.x by add, sub, disjoint or,
+ * and mul or shl by a constant, with values the same for every block, so
+ * mod 2^32 idx(vb0 + j) = idx(vb0) + j*step for the group's blocks vb0 + j.
+ * Where idx(vb0) + (C-1)*step, as an integer, stays in the 32-bit signed
+ * range, so do all the group's (they lie between), no 32-bit value wraps,
+ * and sext(idx(vb0 + j)) = sext(idx(vb0)) + j*step: the pointer reads the
+ * address the copy would have read. A group where it would wrap takes the
+ * checked loop. (A disjoint or whose operands share a bit is poison in the
+ * copy; the pointer then reads some address, which poison allows.) */
+
+/* x's step per virtual block in *st (mod 2^32), where x is an i32 built
+ * from %ctaid.x as above; 0 where it is not. Values outside the region are
+ * the same for every block: step 0. */
+static int step_of(gc *c, LLVMValueRef x, int depth, uint32_t *st) {
+  if (x == c->ctaid) {
+    *st = 1;
+    return 1;
+  }
+  if (!vset_has(&c->in_range, x)) {
+    *st = 0;
+    return 1;
+  }
+  LLVMTypeRef t = LLVMTypeOf(x);
+  if (depth > MAX_DEPTH || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(t) != 32 || LLVMGetNumOperands(x) != 2)
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(x);
+  LLVMValueRef y = LLVMGetOperand(x, 1);
+  uint32_t a, b;
+  if (!step_of(c, LLVMGetOperand(x, 0), depth + 1, &a))
+    return 0;
+  switch (op) {
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMOr:
+    if (op == LLVMOr && !LLVMGetIsDisjoint(x))
+      return 0;
+    if (!step_of(c, y, depth + 1, &b))
+      return 0;
+    *st = op == LLVMSub ? a - b : a + b;
+    return 1;
+  case LLVMMul:
+  case LLVMShl:
+    if (!LLVMIsAConstantInt(y))
+      return 0;
+    if (op == LLVMMul) {
+      *st = a * (uint32_t)LLVMConstIntGetZExtValue(y);
+    } else {
+      unsigned long long k = LLVMConstIntGetZExtValue(y);
+      if (k >= 32)
+        return 0;
+      *st = a << k;
+    }
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The region's loads as a walk (see above); 0 where one is not so, the
+ * region is long, its fast copies branch (taken: they do not), or no load
+ * moves. */
+static int find_walk(gc *c, unsigned factor, int taken, walk *w) {
+  w->n = 0;
+  if (c->nrange > MAX_ROLLED || (c->be && !taken))
+    return 0;
+  for (int r = 1; r < c->nrange; r++) {
+    LLVMValueRef ld = c->range[r];
+    if (!LLVMIsALoadInst(ld))
+      continue;
+    LLVMValueRef p = LLVMGetOperand(ld, 0), sx;
+    if (!vset_has(&c->in_range, p))
+      continue; /* the same address in every block */
+    if (w->n == MAX_WALK || LLVMGetVolatile(ld) ||
+        LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
+        !LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 ||
+        vset_has(&c->in_range, LLVMGetOperand(p, 0)))
+      return 0;
+    sx = LLVMGetOperand(p, 1);
+    int zext = LLVMIsAZExtInst(sx) != NULL;
+    if (!zext && !LLVMIsASExtInst(sx))
+      return 0;
+    LLVMValueRef idx = LLVMGetOperand(sx, 0);
+    uint32_t st;
+    if (!step_of(c, idx, 0, &st))
+      return 0;
+    /* the group's span, (C-1)*step, within the 32-bit range: signed for
+     * sext, unsigned (and not down) for zext */
+    long long span = (long long)(factor - 1) * (int32_t)st;
+    if (zext ? span < 0 || span > UINT32_MAX
+             : span > INT32_MAX || span < -(long long)INT32_MAX)
+      return 0;
+    LLVMTypeRef elem = LLVMGetGEPSourceElementType(p);
+    if (!LLVMTypeIsSized(elem))
+      return 0;
+    w->load[w->n] = ld;
+    w->base[w->n] = LLVMGetOperand(p, 0);
+    w->idx[w->n] = idx;
+    w->elem[w->n] = elem;
+    w->step[w->n] = (int32_t)st;
+    w->zext[w->n] = zext;
+    w->n++;
+  }
+  return w->n > 0;
+}
+
+/* A copy at b of region value x and what it needs from the region, with
+ * the values mp maps already. */
+static LLVMValueRef clone_slice(gc *c, LLVMBuilderRef b, LLVMValueRef x,
+                                vmap *mp) {
+  LLVMValueRef y = mapped(mp, x);
+  if (y != x || !vset_has(&c->in_range, x))
+    return y;
+  for (int k = 0; k < LLVMGetNumOperands(x); k++)
+    clone_slice(c, b, LLVMGetOperand(x, (unsigned)k), mp);
+  return clone_inst(b, x, mp);
+}
+
+/* At the end of fast: each load's first address (block ctaid*C's) into
+ * w->start, and whether no index of the group wraps. */
+static LLVMValueRef walk_start(gc *c, LLVMBuilderRef b, unsigned factor,
+                               walk *w) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc);
+  vmap *mp = &c->map;
+  mp->n = 0;
+  map_add(mp, c->ctaid,
+          LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.vb0"));
+  LLVMValueRef ok = NULL;
+  for (int k = 0; k < w->n; k++) {
+    LLVMValueRef i0 = clone_slice(c, b, w->idx[k], mp);
+    long long span = (long long)(factor - 1) * w->step[k];
+    LLVMIntPredicate pred = w->zext[k]  ? LLVMIntULE
+                            : span >= 0 ? LLVMIntSLE
+                                        : LLVMIntSGE;
+    long long limit = w->zext[k]  ? UINT32_MAX - span
+                      : span >= 0 ? INT32_MAX - span
+                                  : INT32_MIN - span;
+    LLVMValueRef in = LLVMBuildICmp(
+        b, pred, i0, LLVMConstInt(i32, (unsigned long long)limit, 1),
+        "ks.gc.nowrap");
+    ok = ok ? LLVMBuildAnd(b, ok, in, "ks.gc.nowrap.all") : in;
+    LLVMValueRef i = w->zext[k] ? LLVMBuildZExt(b, i0, i64, "ks.gc.i0")
+                                : LLVMBuildSExt(b, i0, i64, "ks.gc.i0");
+    w->start[k] = LLVMBuildGEP2(b, w->elem[k], w->base[k], &i, 1, "ks.gc.p0");
+  }
+  return ok;
+}
+
 /* The virtual block ctaid*C + j of a loop over the C of them. */
 static LLVMValueRef virtual_block(gc *c, LLVMBuilderRef b, unsigned factor,
                                   LLVMValueRef j) {
@@ -854,12 +1033,12 @@ static LLVMValueRef next_block(gc *c, LLVMBuilderRef b, unsigned factor,
 /* One loop over the C virtual blocks, entered from head, left for out;
  * guarded: virtual blocks from G on are skipped; taken: the region's branch
  * goes where its condition is c->want in every copy (the caller has checked
- * that it is, for every virtual block). Its header is *first; the
- * sum leaves through *sum_out from *latch. */
+ * that it is, for every virtual block); w: its loads walk (NULL: none).
+ * Its header is *first; the sum leaves through *sum_out from *latch. */
 static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
                      LLVMBasicBlockRef out, unsigned factor, int guarded,
-                     int taken, LLVMBasicBlockRef *first, LLVMValueRef *sum_out,
-                     LLVMBasicBlockRef *latch) {
+                     int taken, const walk *w, LLVMBasicBlockRef *first,
+                     LLVMValueRef *sum_out, LLVMBasicBlockRef *latch) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ty = LLVMTypeOf(c->v);
   int fp = LLVMGetTypeKind(ty) != LLVMIntegerTypeKind;
   LLVMValueRef zero = LLVMConstNull(ty), j0 = LLVMConstInt(i32, 0, 0);
@@ -880,6 +1059,9 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMPositionBuilderAtEnd(b, h);
   LLVMValueRef j = LLVMBuildPhi(b, i32, "ks.gc.j");
   LLVMValueRef acc = LLVMBuildPhi(b, ty, "ks.gc.acc");
+  LLVMValueRef ptr[MAX_WALK];
+  for (int k = 0; w && k < w->n; k++)
+    ptr[k] = LLVMBuildPhi(b, LLVMTypeOf(w->start[k]), "ks.gc.p");
   LLVMValueRef vb = virtual_block(c, b, factor, j);
   if (guarded)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, vb, grid, "ks.gc.in"), rs,
@@ -906,6 +1088,8 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
     LLVMSetCondition(mapped(mp, LLVMGetBasicBlockTerminator(c->bs)),
                      LLVMConstInt(LLVMInt1TypeInContext(c->lc),
                                   (unsigned long long)c->want, 0));
+  for (int k = 0; w && k < w->n; k++)
+    LLVMSetOperand(mapped(mp, w->load[k]), 0, ptr[k]);
   LLVMPositionBuilderAtEnd(b, re);
   LLVMValueRef vc = mapped(mp, c->v);
   LLVMValueRef sum = fp ? LLVMBuildFAdd(b, acc, vc, "ks.gc.sum")
@@ -917,6 +1101,18 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   LLVMValueRef in[2] = {sum, acc};
   LLVMBasicBlockRef from[2] = {re, h};
   LLVMAddIncoming(acc2, in, from, guarded ? 2 : 1);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(c->m);
+  for (int k = 0; w && k < w->n; k++) {
+    long long bytes =
+        (long long)w->step[k] * (long long)LLVMABISizeOfType(td, w->elem[k]);
+    LLVMValueRef by = LLVMConstInt(LLVMInt64TypeInContext(c->lc),
+                                   (unsigned long long)bytes, 1);
+    LLVMValueRef next = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c->lc), ptr[k],
+                                      &by, 1, "ks.gc.p.next");
+    LLVMValueRef pv[2] = {w->start[k], next};
+    LLVMBasicBlockRef pb[2] = {head, l};
+    LLVMAddIncoming(ptr[k], pv, pb, 2);
+  }
   LLVMValueRef j1 = next_block(c, b, factor, j, h, out);
   LLVMValueRef jv[2] = {j0, j1}, av[2] = {zero, acc2};
   LLVMBasicBlockRef jb[2] = {head, l};
@@ -1041,40 +1237,63 @@ static int build_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   char pick[MAX_RANGE];
   int taken = cond_slice(c, pick);
   LLVMValueRef all = NULL;
-  if (taken) {
-    LLVMBasicBlockRef done =
-        LLVMInsertBasicBlockInContext(c->lc, join, "ks.gc.checked");
-    check_loop(c, b, head, done, factor, pick, &check, &all, &check_latch);
-    one_loop(c, b, done, join, factor, 0, 1, &fast, &sums[0], &latches[0]);
+  /* the fast loop's loads walk: its first block checks they may */
+  walk w;
+  LLVMBasicBlockRef start = NULL;
+  LLVMValueRef nowrap = NULL;
+  if (find_walk(c, factor, taken, &w)) {
+    start = LLVMInsertBasicBlockInContext(c->lc, join, "ks.gc.fast");
+    LLVMPositionBuilderAtEnd(b, start);
+    nowrap = walk_start(c, b, factor, &w);
+  }
+  const walk *wp = start ? &w : NULL;
+  if (taken || start)
     slow = LLVMInsertBasicBlockInContext(c->lc, join, "ks.gc.slow");
-    one_loop(c, b, slow, join, factor, 1, 0, &edge, &sums[1], &latches[1]);
+  LLVMBasicBlockRef done = head;
+  if (taken) {
+    done = LLVMInsertBasicBlockInContext(c->lc, join, "ks.gc.checked");
+    check_loop(c, b, head, done, factor, pick, &check, &all, &check_latch);
+  }
+  one_loop(c, b, start ? start : done, join, factor, 0, taken, wp, &fast,
+           &sums[0], &latches[0]);
+  one_loop(c, b, slow ? slow : head, join, factor, 1, 0, NULL, &edge, &sums[1],
+           &latches[1]);
+  if (taken) {
     LLVMPositionBuilderAtEnd(b, done);
-    LLVMBuildCondBr(b, all, fast, slow);
+    LLVMBuildCondBr(b, all, start ? start : fast, slow);
+  }
+  if (start) {
+    LLVMPositionBuilderAtEnd(b, start);
+    LLVMBuildCondBr(b, nowrap, fast, slow);
+  }
+  if (slow) {
     LLVMPositionBuilderAtEnd(b, slow);
     LLVMBuildBr(b, edge);
-  } else {
-    one_loop(c, b, head, join, factor, 0, 0, &fast, &sums[0], &latches[0]);
-    one_loop(c, b, head, join, factor, 1, 0, &edge, &sums[1], &latches[1]);
   }
   /* ctaid*C + C-1 < G: below 2^32, as ctaid < ceil(G/C) <= 2^31 / C */
   LLVMPositionBuilderAtEnd(b, head);
   LLVMValueRef last = LLVMBuildAdd(
       b, LLVMBuildMul(b, c->ctaid, LLVMConstInt(i32, factor, 0), "ks.gc.first"),
       LLVMConstInt(i32, factor - 1, 0), "ks.gc.last");
+  LLVMBasicBlockRef fast_way = taken ? check : start ? start : fast;
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, last, grid, "ks.gc.full"),
-                  taken ? check : fast, taken ? slow : edge);
+                  fast_way, slow ? slow : edge);
   LLVMPositionBuilderAtEnd(b, join);
   LLVMValueRef acc = LLVMBuildPhi(b, ty, "ks.gc.total");
   LLVMAddIncoming(acc, sums, latches, 2);
   LLVMBuildBr(b, tail);
   LLVMReplaceAllUsesWith(c->v, acc);
   c->checked = taken;
+  c->walked = start ? w.n : 0;
   /* the checked loop runs in the grid's last block only: kept rolled, it
    * does not double the code that the optimize stage and codegen see; the
-   * check is a few instructions a block, rolled too */
+   * check is a few instructions a block, rolled too; the fast loop too
+   * where its loads walk, until codegen (ptxas unrolls it) */
   int oom = ks_loops_keep_rolled(LLVMGetBasicBlockTerminator(latches[1]));
   if (check_latch && !oom)
     oom = ks_loops_keep_rolled(LLVMGetBasicBlockTerminator(check_latch));
+  if (start && !oom)
+    oom = ks_loops_keep_rolled_here(LLVMGetBasicBlockTerminator(latches[0]));
   return oom;
 }
 
@@ -1148,7 +1367,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                "coarsened the grid by %u: each block sums %s (%d "
                "instructions from %%ctaid.x on) for %u consecutive blocks of "
                "the user's grid, then runs the rest once; launched with "
-               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s%s",
+               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s%s%s",
                factor, describe(c, c->v), c->nrange, factor, factor,
                fp ? "the float additions' order changes, as the blocks' "
                     "atomics already leave it open"
@@ -1156,7 +1375,10 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                c->checked ? "; the region's branch condition is checked for "
                             "the whole group first, and where it holds for "
                             "all its blocks they run without the branch"
-                          : "");
+                          : "",
+               c->walked ? "; that loop stays rolled, its loads reading "
+                           "through pointers that move by a fixed step"
+                         : "");
   }
   free(c->inst);
   free(c->in_range.slot), free(c->tainted.slot), free(c->additive.slot);

@@ -153,6 +153,11 @@ int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
  * unroll directives replaced by llvm.loop.unroll.disable (a loop ID is
  * made for a br without one). 1: out of memory. */
 int ks_loops_keep_rolled(LLVMValueRef br);
+/* As ks_loops_keep_rolled, for kspec's stages only: ks_loops_release takes
+ * the directive off again before codegen, which would otherwise pass it to
+ * ptxas (.pragma "nounroll"), so that ptxas may unroll the loop itself. */
+int ks_loops_keep_rolled_here(LLVMValueRef br);
+void ks_loops_release(LLVMModuleRef m);
 
 /* ---- regpressure.c ----------------------------------------------------- */
 
@@ -325,7 +330,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 33
+#define KS_PIPELINE_VERSION 34
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -137,6 +137,34 @@ int ks_loops_keep_rolled(LLVMValueRef br) {
   return 0;
 }
 
+#define RELEASE "ks.unroll.release"
+
+int ks_loops_keep_rolled_here(LLVMValueRef br) {
+  if (ks_loops_keep_rolled(br))
+    return 1;
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(br))));
+  LLVMMetadataRef none = LLVMMDNodeInContext2(c, NULL, 0);
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, RELEASE, sizeof RELEASE - 1),
+                  LLVMMetadataAsValue(c, none));
+  return 0;
+}
+
+void ks_loops_release(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned rel = LLVMGetMDKindIDInContext(c, RELEASE, sizeof RELEASE - 1);
+  unsigned loop = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+      if (t && LLVMGetMetadata(t, rel)) {
+        LLVMSetMetadata(t, rel, NULL);
+        LLVMSetMetadata(t, loop, NULL);
+      }
+    }
+}
+
 int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   return ks_loops_mark(m, s, 0, d);
 }

@@ -513,6 +513,7 @@ static int run_from(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
   }
   if (saved)
     LLVMDisposeModule(saved);
+  ks_loops_release(*mp); /* loops kept rolled for the stages only */
   return 0;
 fail:
   if (saved)

@@ -15,6 +15,8 @@
 ; RUN: ks_passes_tool --stage gcoarsen --kernel masked --block 256 %s | FileCheck %s --check-prefix=MASKED
 ; RUN: ks_passes_tool --stage gcoarsen --kernel divided --block 256 %s | FileCheck %s --check-prefix=DIVIDED
 ; RUN: ks_passes_tool --stage gcoarsen --kernel skipping --block 256 %s | FileCheck %s --check-prefix=SKIP
+; RUN: ks_passes_tool --stage gcoarsen --kernel backward --block 64 %s | FileCheck %s --check-prefix=BACK
+; RUN: ks_passes_tool --stage gcoarsen --kernel squared --block 64 %s | FileCheck %s --check-prefix=SQUARED
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -22,7 +24,7 @@ target triple = "nvptx64-nvidia-cuda"
 @ish = internal addrspace(3) global [256 x i32] undef, align 4
 
 ; RED: ; explain: gcoarsen: coarsened the grid by 16: each block sums %v ({{[0-9]+}} instructions from %ctaid.x on) for 16 consecutive blocks of the user's grid
-; RED-SAME: the float additions' order changes, as the blocks' atomics already leave it open; the region's branch condition is checked for the whole group first, and where it holds for all its blocks they run without the branch
+; RED-SAME: the float additions' order changes, as the blocks' atomics already leave it open; the region's branch condition is checked for the whole group first, and where it holds for all its blocks they run without the branch; that loop stays rolled, its loads reading through pointers that move by a fixed step
 ; RED-LABEL: define void @reduce(ptr %x, ptr %out, i32 %n, i32 %ks.grid_x)
 ; RED: %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; the whole group of 16 in the grid: first a loop (kept rolled) that
@@ -32,11 +34,24 @@ target triple = "nvptx64-nvidia-cuda"
 ; RED-NEXT: %ks.gc.last = add i32 %ks.gc.first, 15
 ; RED-NEXT: %ks.gc.full = icmp ult i32 %ks.gc.last, %ks.grid_x
 ; RED-NEXT: br i1 %ks.gc.full, label %ks.gc.check, label %ks.gc.slow
+; the fast loop's load walks: block vb reads x[vb*256 + tid], 256 floats
+; on from block vb - 1's, where the group's 32-bit indices do not wrap:
+; the first block's index at most INT_MAX - 15*256, else the checked loop
+; RED: ks.gc.fast:
+; RED-NEXT: %ks.gc.vb0 = mul i32 %bid, 16
+; RED-NEXT: %[[B0:.*]] = shl i32 %ks.gc.vb0, 8
+; RED-NEXT: %[[I0:.*]] = add i32 %[[B0]], %tid
+; RED-NEXT: %ks.gc.nowrap = icmp sle i32 %[[I0]], 2147479807
+; RED-NEXT: %ks.gc.i0 = sext i32 %[[I0]] to i64
+; RED-NEXT: %ks.gc.p0 = getelementptr float, ptr %x, i64 %ks.gc.i0
+; RED-NEXT: br i1 %ks.gc.nowrap, label %ks.gc.loop, label %ks.gc.slow
+; RED: ks.gc.slow:
+; RED-NEXT: br label %ks.gc.edge
 ; RED: ks.gc.check:
 ; RED-NEXT: %ks.gc.j = phi i32 [ 0, %ks.gc.head ], [ %ks.gc.j.next, %ks.gc.check ]
 ; RED-NEXT: %ks.gc.ok = phi i1 [ true, %ks.gc.head ], [ %ks.gc.ok.next, %ks.gc.check ]
-; RED-NEXT: %ks.gc.vb0 = mul i32 %bid, 16
-; RED-NEXT: %ks.gc.vb = add i32 %ks.gc.vb0, %ks.gc.j
+; RED-NEXT: %[[VB0:ks.gc.vb0[0-9]*]] = mul i32 %bid, 16
+; RED-NEXT: %ks.gc.vb = add i32 %[[VB0]], %ks.gc.j
 ; RED-NEXT: %[[B:.*]] = shl i32 %ks.gc.vb, 8
 ; RED-NEXT: %[[I:.*]] = add i32 %[[B]], %tid
 ; RED-NEXT: %[[IN:.*]] = icmp slt i32 %[[I]], %n
@@ -44,26 +59,27 @@ target triple = "nvptx64-nvidia-cuda"
 ; RED-NOT: load
 ; RED: br i1 %ks.gc.more, label %ks.gc.check, label %ks.gc.checked, !llvm.loop ![[ROLLED:[0-9]+]]
 ; RED: ks.gc.checked:
-; RED-NEXT: br i1 %ks.gc.ok.next, label %ks.gc.loop, label %ks.gc.slow
+; RED-NEXT: br i1 %ks.gc.ok.next, label %ks.gc.fast, label %ks.gc.slow
 ; where it holds for all 16, the loop without either check: the region
-; for block vb with its branch taken
+; for block vb with its branch taken, its load through the pointer; the
+; loop stays rolled
 ; RED: ks.gc.loop:
-; RED-NEXT: %ks.gc.j{{[0-9]+}} = phi i32 [ 0, %ks.gc.checked ],
-; RED-NEXT: %ks.gc.acc = phi float [ 0.000000e+00, %ks.gc.checked ],
+; RED-NEXT: %ks.gc.j{{[0-9]+}} = phi i32 [ 0, %ks.gc.fast ],
+; RED-NEXT: %ks.gc.acc = phi float [ 0.000000e+00, %ks.gc.fast ],
+; RED-NEXT: %ks.gc.p = phi ptr [ %ks.gc.p0, %ks.gc.fast ], [ %ks.gc.p.next, %ks.gc.loop.next ]
 ; RED: ks.gc.loop.r:
 ; RED: shl i32 %ks.gc.vb{{[0-9]+}}, 8
 ; RED: br i1 true, label %ks.gc.loop.r.t, label %ks.gc.loop.r.end
 ; RED: ks.gc.loop.r.t:
-; RED: load float, ptr %{{.*}}, align 4
+; RED: load float, ptr %ks.gc.p, align 4
 ; RED: ks.gc.loop.r.end:
 ; RED-NEXT: %ks.gc.phi = phi float [ %{{.*}}, %ks.gc.loop.r.t ], [ 0.000000e+00, %ks.gc.loop.r ]
 ; RED-NEXT: %ks.gc.sum = fadd float %ks.gc.acc, %ks.gc.phi
 ; RED: ks.gc.loop.next:
-; RED: %ks.gc.j.next{{[0-9]+}} = add nuw i32 %ks.gc.j{{[0-9]+}}, 1
+; RED: %ks.gc.p.next = getelementptr i8, ptr %ks.gc.p, i64 1024
+; RED-NEXT: %ks.gc.j.next{{[0-9]+}} = add nuw i32 %ks.gc.j{{[0-9]+}}, 1
 ; RED-NEXT: %ks.gc.more{{[0-9]+}} = icmp ult i32 %ks.gc.j.next{{[0-9]+}}, 16
-; RED-NEXT: br i1 %ks.gc.more{{[0-9]+}}, label %ks.gc.loop, label %ks.gc.join
-; RED: ks.gc.slow:
-; RED-NEXT: br label %ks.gc.edge
+; RED-NEXT: br i1 %ks.gc.more{{[0-9]+}}, label %ks.gc.loop, label %ks.gc.join, !llvm.loop ![[FAST:[0-9]+]]
 ; the last group: virtual blocks from grid.x on are skipped
 ; RED: ks.gc.edge:
 ; RED: %[[VB:.*]] = add i32 %{{.*}}, %{{.*}}
@@ -84,6 +100,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; RED: ret void
 ; RED: ![[ROLLED]] = distinct !{![[ROLLED]], ![[NOUNROLL:[0-9]+]]}
 ; RED: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; RED: ![[FAST]] = distinct !{![[FAST]], ![[NOUNROLL]]}
 
 ; BIG: ; explain: gcoarsen: coarsened the grid by 8:
 ; BIG: %ks.gc.vb0 = mul i32 %bid, 8
@@ -95,22 +112,28 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALL-SAME: i32 {{.*}}%ks.grid_x)
 ; ALL-COUNT-1: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; ALL-NOT: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; The whole group in the grid and inside the guard: 16 straight-line
-; loads, no branch between them; the guard's loop and the checked loop
-; stay rolled (one load, llvm.loop.unroll.disable).
+; The whole group in the grid and inside the guard: one load a block,
+; through a pointer that moves by 256 floats, in a loop that stays rolled
+; (ptxas unrolls it, its 16 loads in flight, at constant offsets); the
+; guard's loop and the checked loop stay rolled too (llvm.loop.unroll.disable).
+; ALL: ks.gc.fast:
+; ALL: %ks.gc.p0 = getelementptr float, ptr %x, i64
 ; ALL: ks.gc.check:
 ; ALL: br i1 %ks.gc.more, label %ks.gc.check, label %ks.gc.checked, !llvm.loop ![[L:[0-9]+]]
 ; ALL: {{^}}ks.gc.loop:
-; ALL-NOT: br
-; ALL-COUNT-16: load float, ptr %ks.gc10
-; ALL-NOT: load float, ptr %ks.gc10
-; ALL: ks.gc.slow:
+; ALL: %ks.gc.p = phi ptr [ %ks.gc.p0, %ks.gc.fast ], [ %ks.gc.p.next, %ks.gc.loop ]
+; ALL-NEXT: load float, ptr %ks.gc.p, align 4
+; ALL-NOT: load
+; ALL: %ks.gc.p.next = getelementptr i8, ptr %ks.gc.p, i64 1024
+; ALL: br i1 %ks.gc.more{{[0-9]+}}, label %ks.gc.loop, {{.*}}!llvm.loop ![[L1:[0-9]+]]
+; ALL: {{^}}ks.gc.edge.r.t:
 ; ALL: load float, ptr %ks.gc
 ; ALL: br i1 %ks.gc.more{{[0-9]*}}, label %ks.gc.edge, {{.*}}!llvm.loop ![[L2:[0-9]+]]
 ; ALL: atomicrmw fadd ptr %out
 ; ALL: !{ptr @reduce, !"reqntidx", i32 256}
 ; ALL: ![[L]] = distinct !{![[L]], ![[D:[0-9]+]]}
 ; ALL: ![[D]] = !{!"llvm.loop.unroll.disable"}
+; ALL: ![[L1]] = distinct !{![[L1]], ![[D]]}
 ; ALL: ![[L2]] = distinct !{![[L2]], ![[D]]}
 
 ; NOTFIXED: ; explain: gcoarsen: declined reduce: block size not fixed
@@ -163,9 +186,16 @@ done:
 
 ; Straight-line: every thread adds its element (the grid covers x exactly).
 ; DIRECT: ; explain: gcoarsen: coarsened the grid by 16: each block sums %xv
+; DIRECT-SAME: that loop stays rolled, its loads reading through pointers that move by a fixed step
 ; DIRECT-LABEL: define void @direct(ptr %x, ptr %out, i32 %ks.grid_x)
 ; DIRECT: ks.gc.head:
-; DIRECT: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
+; DIRECT: br i1 %ks.gc.full, label %ks.gc.fast, label %ks.gc.slow
+; x[zext(vb*128 + tid)]: unsigned, the first block's index at most
+; UINT_MAX - 15*128
+; DIRECT: ks.gc.fast:
+; DIRECT: %ks.gc.nowrap = icmp ule i32 %{{.*}}, -1921
+; DIRECT-NEXT: %ks.gc.i0 = zext i32 %{{.*}} to i64
+; DIRECT: br i1 %ks.gc.nowrap, label %ks.gc.loop, label %ks.gc.slow
 ; DIRECT: ks.gc.loop.r:
 ; DIRECT: shl i32 %ks.gc.vb, 7
 ; DIRECT: load float
@@ -255,6 +285,9 @@ done:
 ; the whole group runs the region with its branch, as before.
 ; MASKED: ; explain: gcoarsen: coarsened the grid by 16
 ; MASKED-NOT: checked for the whole group
+; copies with a branch of their own are left for the optimize stage to
+; unroll: their loads do not walk
+; MASKED-NOT: stays rolled
 ; MASKED: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
 ; MASKED-NOT: ks.gc.check
 ; MASKED: ks.gc.loop.r:
@@ -313,6 +346,7 @@ join:
 ; Nor one that divides (by zero, for all the pass knows).
 ; DIVIDED: ; explain: gcoarsen: coarsened the grid by 16
 ; DIVIDED-NOT: checked for the whole group
+; DIVIDED-NOT: stays rolled
 ; DIVIDED: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
 ; DIVIDED-NOT: ks.gc.check
 define void @divided(ptr %x, ptr %out, i32 %n, i32 %k) {
@@ -332,6 +366,49 @@ load:
 join:
   %v = phi float [ %xv, %load ], [ 0.0, %entry ]
   %old = atomicrmw fadd ptr %out, float %v monotonic, align 4
+  ret void
+}
+
+; A load that walks down: x[sext(k - bid*64 - tid)], 64 floats back a
+; block; no wrap where the first block's index is at least INT_MIN + 15*64.
+; BACK: ; explain: gcoarsen: coarsened the grid by 16
+; BACK-SAME: that loop stays rolled
+; BACK: ks.gc.fast:
+; BACK: %ks.gc.nowrap = icmp sge i32 %{{.*}}, -2147482688
+; BACK-NEXT: %ks.gc.i0 = sext i32
+; BACK: ks.gc.loop:
+; BACK: %ks.gc.p.next = getelementptr i8, ptr %ks.gc.p, i64 -256
+define void @backward(ptr %x, ptr %out, i32 %k) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = mul i32 %bid, 64
+  %top = sub i32 %k, %base
+  %i = sub i32 %top, %tid
+  %ix = sext i32 %i to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  %xv = load float, ptr %p, align 4
+  %old = atomicrmw fadd ptr %out, float %xv monotonic, align 4
+  ret void
+}
+
+; An index that does not grow by a fixed step (bid*bid): the copies are
+; left for the optimize stage to unroll, as they were.
+; SQUARED: ; explain: gcoarsen: coarsened the grid by 16
+; SQUARED-NOT: stays rolled
+; SQUARED: br i1 %ks.gc.full, label %ks.gc.loop, label %ks.gc.edge
+; SQUARED-NOT: ks.gc.fast
+; SQUARED-NOT: ks.gc.p
+define void @squared(ptr %x, ptr %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %sq = mul i32 %bid, %bid
+  %i = add i32 %sq, %tid
+  %ix = zext i32 %i to i64
+  %p = getelementptr inbounds float, ptr %x, i64 %ix
+  %xv = load float, ptr %p, align 4
+  %old = atomicrmw fadd ptr %out, float %xv monotonic, align 4
   ret void
 }
 
