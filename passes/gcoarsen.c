@@ -135,7 +135,10 @@ typedef struct walk {
   LLVMValueRef load[MAX_WALK], base[MAX_WALK], idx[MAX_WALK];
   LLVMTypeRef elem[MAX_WALK];
   int32_t step[MAX_WALK];
-  int zext[MAX_WALK];           /* base[zext(idx)]: unsigned, step >= 0 */
+  int zext[MAX_WALK]; /* base[zext(idx)]: unsigned, step >= 0 */
+  /* no index of the group wraps: idx(vb0) pred[k] limit[k] */
+  LLVMIntPredicate pred[MAX_WALK];
+  long long limit[MAX_WALK];
   LLVMValueRef start[MAX_WALK]; /* the first address, in the fast block */
   int n;
 } walk;
@@ -856,7 +859,7 @@ static void drop_flags(gc *c) {
  * and the group's 32-bit indices provably do not wrap (checked at run time,
  * from the first block's), the loop reads through a pointer that moves by
  * that step instead, and ptxas makes the same machine code as from the
- * unrolled copies (reduce_sum BLOCK=256: the same 144 instructions).
+ * unrolled copies (reduce_sum BLOCK=256: as many instructions).
  *
  * Why it is exact. idx is built from %ctaid.x by add, sub, disjoint or,
  * and mul or shl by a constant, with values the same for every block, so
@@ -886,35 +889,24 @@ static int step_of(gc *c, LLVMValueRef x, int depth, uint32_t *st) {
     return 0;
   LLVMOpcode op = LLVMGetInstructionOpcode(x);
   LLVMValueRef y = LLVMGetOperand(x, 1);
+  int scaled = op == LLVMMul || op == LLVMShl; /* by a constant */
+  if (scaled ? !LLVMIsAConstantInt(y) ||
+                   (op == LLVMShl && LLVMConstIntGetZExtValue(y) >= 32)
+             : op != LLVMAdd && op != LLVMSub &&
+                   (op != LLVMOr || !LLVMGetIsDisjoint(x)))
+    return 0;
   uint32_t a, b;
   if (!step_of(c, LLVMGetOperand(x, 0), depth + 1, &a))
     return 0;
-  switch (op) {
-  case LLVMAdd:
-  case LLVMSub:
-  case LLVMOr:
-    if (op == LLVMOr && !LLVMGetIsDisjoint(x))
-      return 0;
-    if (!step_of(c, y, depth + 1, &b))
-      return 0;
-    *st = op == LLVMSub ? a - b : a + b;
+  if (scaled) {
+    unsigned long long k = LLVMConstIntGetZExtValue(y);
+    *st = op == LLVMMul ? a * (uint32_t)k : a << k;
     return 1;
-  case LLVMMul:
-  case LLVMShl:
-    if (!LLVMIsAConstantInt(y))
-      return 0;
-    if (op == LLVMMul) {
-      *st = a * (uint32_t)LLVMConstIntGetZExtValue(y);
-    } else {
-      unsigned long long k = LLVMConstIntGetZExtValue(y);
-      if (k >= 32)
-        return 0;
-      *st = a << k;
-    }
-    return 1;
-  default:
-    return 0;
   }
+  if (!step_of(c, y, depth + 1, &b))
+    return 0;
+  *st = op == LLVMSub ? a - b : a + b;
+  return 1;
 }
 
 /* The region's loads as a walk (see above); 0 where one is not so, the
@@ -928,7 +920,7 @@ static int find_walk(gc *c, unsigned factor, int taken, walk *w) {
     LLVMValueRef ld = c->range[r];
     if (!LLVMIsALoadInst(ld))
       continue;
-    LLVMValueRef p = LLVMGetOperand(ld, 0), sx;
+    LLVMValueRef p = LLVMGetOperand(ld, 0);
     if (!vset_has(&c->in_range, p))
       continue; /* the same address in every block */
     if (w->n == MAX_WALK || LLVMGetVolatile(ld) ||
@@ -936,7 +928,7 @@ static int find_walk(gc *c, unsigned factor, int taken, walk *w) {
         !LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 ||
         vset_has(&c->in_range, LLVMGetOperand(p, 0)))
       return 0;
-    sx = LLVMGetOperand(p, 1);
+    LLVMValueRef sx = LLVMGetOperand(p, 1);
     int zext = LLVMIsAZExtInst(sx) != NULL;
     if (!zext && !LLVMIsASExtInst(sx))
       return 0;
@@ -959,6 +951,10 @@ static int find_walk(gc *c, unsigned factor, int taken, walk *w) {
     w->elem[w->n] = elem;
     w->step[w->n] = (int32_t)st;
     w->zext[w->n] = zext;
+    w->pred[w->n] = zext ? LLVMIntULE : span >= 0 ? LLVMIntSLE : LLVMIntSGE;
+    w->limit[w->n] = zext        ? UINT32_MAX - span
+                     : span >= 0 ? INT32_MAX - span
+                                 : INT32_MIN - span;
     w->n++;
   }
   return w->n > 0;
@@ -989,16 +985,9 @@ static LLVMValueRef walk_start(gc *c, LLVMBuilderRef b, unsigned factor,
   LLVMValueRef ok = NULL;
   for (int k = 0; k < w->n; k++) {
     LLVMValueRef i0 = clone_slice(c, b, w->idx[k], mp);
-    long long span = (long long)(factor - 1) * w->step[k];
-    LLVMIntPredicate pred = w->zext[k]  ? LLVMIntULE
-                            : span >= 0 ? LLVMIntSLE
-                                        : LLVMIntSGE;
-    long long limit = w->zext[k]  ? UINT32_MAX - span
-                      : span >= 0 ? INT32_MAX - span
-                                  : INT32_MIN - span;
     LLVMValueRef in = LLVMBuildICmp(
-        b, pred, i0, LLVMConstInt(i32, (unsigned long long)limit, 1),
-        "ks.gc.nowrap");
+        b, w->pred[k], i0,
+        LLVMConstInt(i32, (unsigned long long)w->limit[k], 1), "ks.gc.nowrap");
     ok = ok ? LLVMBuildAnd(b, ok, in, "ks.gc.nowrap.all") : in;
     LLVMValueRef i = w->zext[k] ? LLVMBuildZExt(b, i0, i64, "ks.gc.i0")
                                 : LLVMBuildSExt(b, i0, i64, "ks.gc.i0");
