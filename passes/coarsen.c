@@ -916,7 +916,8 @@ static int transform(LLVMContextRef c, gsloop *l) {
 
   LLVMPositionBuilderAtEnd(E.b, latch);
   LLVMValueRef vn = LLVMBuildNUWAdd(E.b, E.v, l->stride, "ks.v.next");
-  LLVMBuildCondBr(E.b, LLVMBuildICmp(E.b, LLVMIntULT, vn, nv, ""), body, done);
+  LLVMValueRef back = LLVMBuildCondBr(
+      E.b, LLVMBuildICmp(E.b, LLVMIntULT, vn, nv, ""), body, done);
   LLVMAddIncoming(E.v, &l->gtid, &pre, 1);
   LLVMAddIncoming(E.v, &vn, &latch, 1);
 
@@ -944,7 +945,11 @@ static int transform(LLVMContextRef c, gsloop *l) {
   free(bbs);
   free(E.from);
   LLVMDisposeBuilder(E.b);
-  return 0;
+  /* Both loops step by the grid's size, which only the launch tells: LLVM's
+   * loop-unroll finds nothing to do in them (it would only put them in its
+   * canonical form, a cost), ptxas unrolls them as it sees fit. */
+  return ks_loops_keep_rolled_here(back) ||
+         ks_loops_keep_rolled_here(LLVMGetBasicBlockTerminator(l->latch));
 }
 
 /* ---- the pass ------------------------------------------------------------ */

@@ -158,6 +158,9 @@ int ks_loops_keep_rolled(LLVMValueRef br);
  * ptxas (.pragma "nounroll"), so that ptxas may unroll the loop itself. */
 int ks_loops_keep_rolled_here(LLVMValueRef br);
 void ks_loops_release(LLVMModuleRef m);
+/* Does br's loop ID say llvm.loop.unroll.disable (and no other unroll
+ * directive)? LLVM's loop-unroll leaves such a loop as it is. */
+int ks_loops_rolled(LLVMValueRef br);
 
 /* ---- regpressure.c ----------------------------------------------------- */
 
@@ -330,7 +333,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 34
+#define KS_PIPELINE_VERSION 35
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -36,6 +36,18 @@ static int is_unroll(LLVMValueRef prop) {
   return s && len > 16 && memcmp(s, "llvm.loop.unroll", 16) == 0;
 }
 
+/* Is a loop property llvm.loop.unroll.disable? */
+static int is_disable(LLVMValueRef prop) {
+  static const char off[] = "llvm.loop.unroll.disable";
+  if (!is_unroll(prop) || LLVMGetMDNodeNumOperands(prop) != 1)
+    return 0;
+  LLVMValueRef sub;
+  LLVMGetMDNodeOperands(prop, &sub);
+  unsigned len = 0;
+  const char *s = LLVMGetMDString(sub, &len);
+  return len == sizeof off - 1 && memcmp(s, off, len) == 0;
+}
+
 /* Do a loop ID's properties (ops[1..n)) hold an unroll directive already
  * (the template's own #pragma unroll N wins)? */
 static int has_unroll_hint(LLVMValueRef *ops, unsigned n) {
@@ -135,6 +147,26 @@ int ks_loops_keep_rolled(LLVMValueRef br) {
   free(ops);
   free(md);
   return 0;
+}
+
+int ks_loops_rolled(LLVMValueRef br) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(br))));
+  LLVMValueRef id =
+      LLVMGetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9));
+  unsigned n = id && LLVMIsAMDNode(id) ? LLVMGetMDNodeNumOperands(id) : 0;
+  if (n < 2 || n > 16)
+    return 0;
+  LLVMValueRef ops[16];
+  LLVMGetMDNodeOperands(id, ops);
+  int off = 0;
+  for (unsigned i = 1; i < n; i++) {
+    if (is_disable(ops[i]))
+      off = 1;
+    else if (is_unroll(ops[i]))
+      return 0; /* a contradicting directive: LLVM may read it first */
+  }
+  return off;
 }
 
 #define RELEASE "ks.unroll.release"

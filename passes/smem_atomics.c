@@ -490,6 +490,7 @@ typedef struct ctx {
   cand *cands;
   unsigned ncands;
   LLVMValueRef ltid, nthreads; /* i32, computed in the new entry block */
+  int oom;                     /* transform ran out of memory */
 } ctx;
 
 /* The context of a pass over fn, a kernel of m. */
@@ -876,8 +877,14 @@ static void loop_close(ctx *C, loop *l, unsigned long long n) {
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(C->b);
   LLVMValueRef next = LLVMBuildNUWAdd(C->b, l->j, C->nthreads, "j.next");
   LLVMValueRef more = LLVMBuildICmp(C->b, LLVMIntULT, next, i32c(C, n), "");
-  LLVMBuildCondBr(C->b, more, l->body, l->after);
+  LLVMValueRef br = LLVMBuildCondBr(C->b, more, l->body, l->after);
   LLVMAddIncoming(l->j, &next, &latch, 1);
+  /* a step the launch tells: nothing for LLVM's loop-unroll to do (it
+   * would only put the loop in its canonical form, a cost), ptxas unrolls
+   * it as it sees fit; with the block known, a constant trip count that
+   * the optimize stage unrolls fully */
+  if (!LLVMIsAConstantInt(C->nthreads) && ks_loops_keep_rolled_here(br))
+    C->oom = 1;
   LLVMPositionBuilderAtEnd(C->b, l->after);
 }
 
@@ -1466,6 +1473,10 @@ int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     C.b = LLVMCreateBuilderInContext(C.c);
     transform(&C);
     LLVMDisposeBuilder(C.b);
+    if (C.oom) {
+      rc = ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
+      goto done;
+    }
   }
   explain(&C);
 done:

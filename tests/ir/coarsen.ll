@@ -50,7 +50,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: ks.vec.latch:
 ; CHECK-NEXT: %ks.v.next = add nuw i32 %ks.v, %stride
 ; CHECK-NEXT: %[[MORE:.*]] = icmp ult i32 %ks.v.next, %ks.nv
-; CHECK-NEXT: br i1 %[[MORE]], label %ks.vec, label %ks.vec.done
+; Both loops step by the grid's size: kept rolled for kspec's stages,
+; released to ptxas before codegen.
+; CHECK-NEXT: br i1 %[[MORE]], label %ks.vec, label %ks.vec.done, !llvm.loop ![[VLOOP:[0-9]+]], !ks.unroll.release
 ; The rest from 16 nv + gtid, if below n (nv == 0: the old guard held).
 ; CHECK: ks.vec.done:
 ; CHECK-NEXT: %[[NV16:.*]] = mul nuw i32 %ks.nv, 16
@@ -63,8 +65,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %i = phi i32 [ %ks.i0, %ks.vec.done ], [ %next, %body ]
 ; CHECK: load i8, ptr %{{.*}}, align 1
 ; CHECK: atomicrmw add ptr %{{.*}}, i32 1 seq_cst, align 4
-; CHECK: br i1 %{{.*}}, label %body, label %[[EXIT]]
+; CHECK: br i1 %{{.*}}, label %body, label %[[EXIT]], !llvm.loop ![[OLOOP:[0-9]+]], !ks.unroll.release
 ; CHECK: ![[INV]] = !{}
+; CHECK: ![[VLOOP]] = distinct !{![[VLOOP]], ![[DIS:[0-9]+]]}
+; CHECK: ![[DIS]] = !{!"llvm.loop.unroll.disable"}
+; CHECK: ![[OLOOP]] = distinct !{![[OLOOP]], ![[DIS]]}
 
 ; With the block fixed, ntid.x is 256.
 ; B256: ; explain: coarsen: coarsened loop i:

@@ -12,6 +12,8 @@
 ; RUN: ks_passes_tool --stage smem_promote --bind 3=4096 %s | FileCheck %s --check-prefix=B4096
 ; RUN: ks_passes_tool --stage smem_promote --bind 3=1 %s | FileCheck %s --check-prefix=B1
 ; RUN: ks_passes_tool --stage smem_promote %s | FileCheck %s --check-prefix=GEN
+; RUN: ks_passes_tool --stage smem_promote --bind 3=256 --block 256 %s | FileCheck %s --check-prefix=KNOWN
+; RUN: ks_passes_tool --stage all --bind 3=256 %s | FileCheck %s --check-prefix=ROLLED
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -27,6 +29,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: icmp ult i32 %{{.*}}, 256
 ; CHECK: ks.init.body:
 ; CHECK: store i32 0, ptr addrspace(3) %{{.*}}, align 4
+; Stepping by the block's thread count, unknown here, the loops are kept
+; rolled for kspec's stages (LLVM's loop-unroll has nothing to do in them)
+; and left to ptxas (the directive is released before codegen).
+; CHECK: br i1 %{{.*}}, label %ks.init.body, label %ks.init.done, !llvm.loop ![[INIT:[0-9]+]], !ks.unroll.release
 ; CHECK: ks.init.done:
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
 ; CHECK-NEXT: br label %entry
@@ -42,9 +48,30 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: icmp ne i32 %part, 0
 ; CHECK: ks.add:
 ; CHECK: atomicrmw add ptr %{{.*}}, i32 %part monotonic, align 4
+; CHECK: br i1 %{{.*}}, label %ks.merge.body, label %ks.merge.done, !llvm.loop ![[MERGE:[0-9]+]], !ks.unroll.release
 ; CHECK: ret void
 ; CHECK-NOT: ret void
 ; CHECK: }
+; CHECK: ![[INIT]] = distinct !{![[INIT]], ![[DIS:[0-9]+]]}
+; CHECK: ![[DIS]] = !{!"llvm.loop.unroll.disable"}
+; CHECK: ![[MERGE]] = distinct !{![[MERGE]], ![[DIS]]}
+
+; Without the block every loop left (the two here and coarsen's two) is
+; kept rolled: the optimize stage skips loop-unroll.
+; ROLLED: ; explain: optimize: every loop is kept rolled: loop-unroll not run
+; ROLLED-LABEL: define void @k(
+; ROLLED: ks.init.body:
+; ROLLED: ks.vec:
+; ROLLED: ks.merge.body:
+
+; With the block known, the step is a constant, and the optimize stage
+; unrolls the loops (O3 above).
+; KNOWN: ks.init.body:
+; KNOWN-NOT: !llvm.loop
+; KNOWN: ks.init.done:
+; KNOWN: ks.merge.body:
+; KNOWN-NOT: !llvm.loop
+; KNOWN: ks.merge.done:
 
 ; After O3, with a 256-thread block: one copy per warp (8), zeroed by 8
 ; stores per thread, each warp's atomics to its own copy (+ 256 * (tid /
