@@ -58,43 +58,67 @@ typedef struct scan {
 /* ---- the CFG ---------------------------------------------------------------
  */
 
-static size_t block_index(const scan *sc, LLVMBasicBlockRef b) {
-  size_t i = 0;
-  while (i < sc->nblocks && sc->blocks[i] != b)
-    i++;
-  return i;
+typedef struct bb_at {
+  LLVMBasicBlockRef bb;
+  size_t i;
+} bb_at;
+
+static int by_bb(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const bb_at *)a)->bb;
+  uintptr_t y = (uintptr_t)((const bb_at *)b)->bb;
+  return (x > y) - (x < y);
 }
 
-/* Fills blocks[] and the reachability matrix (paths of one edge or more). */
-static int build_cfg(scan *sc, LLVMValueRef fn) {
-  size_t n = LLVMCountBasicBlocks(fn);
-  sc->nblocks = n;
-  sc->blocks = malloc(n * sizeof *sc->blocks);
-  sc->reach = calloc(n * n, 1);
-  size_t *stack = malloc(n * sizeof *stack);
-  if (!sc->blocks || !sc->reach || !stack) {
-    free(stack);
-    return 1;
-  }
-  LLVMGetBasicBlocks(fn, sc->blocks);
+/* Fills the reachability matrix (paths of one edge or more) of blocks[];
+ * 1 when out of memory. Only asked for when no blocker was found. */
+static int build_reach(scan *sc) {
+  size_t n = sc->nblocks, nsucc = 0;
   for (size_t a = 0; a < n; a++) {
-    unsigned char *row = sc->reach + a * n;
-    size_t top = 0;
-    stack[top++] = a;
-    while (top) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(sc->blocks[stack[--top]]);
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(sc->blocks[a]);
+    nsucc += t ? LLVMGetNumSuccessors(t) : 0;
+  }
+  sc->reach = calloc(n * n, 1);
+  bb_at *at = malloc(n * sizeof *at);
+  size_t *first = malloc((n + 1) * sizeof *first);
+  size_t *succ = malloc((nsucc + 1) * sizeof *succ);
+  size_t *stack = malloc(n * sizeof *stack);
+  int rc = !sc->reach || !at || !first || !succ || !stack;
+  if (!rc) {
+    for (size_t a = 0; a < n; a++)
+      at[a] = (bb_at){sc->blocks[a], a};
+    qsort(at, n, sizeof *at, by_bb);
+    size_t k = 0; /* successors as indices, block a's from first[a] on */
+    for (size_t a = 0; a < n; a++) {
+      first[a] = k;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(sc->blocks[a]);
       unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
       for (unsigned i = 0; i < ns; i++) {
-        size_t b = block_index(sc, LLVMGetSuccessor(t, i));
-        if (b < n && !row[b]) {
-          row[b] = 1;
-          stack[top++] = b;
-        }
+        bb_at key = {LLVMGetSuccessor(t, i), 0};
+        const bb_at *f = bsearch(&key, at, n, sizeof *at, by_bb);
+        if (f)
+          succ[k++] = f->i;
+      }
+    }
+    first[n] = k;
+    for (size_t a = 0; a < n; a++) {
+      unsigned char *row = sc->reach + a * n;
+      size_t top = 0;
+      stack[top++] = a;
+      while (top) {
+        size_t v = stack[--top];
+        for (size_t e = first[v]; e < first[v + 1]; e++)
+          if (!row[succ[e]]) {
+            row[succ[e]] = 1;
+            stack[top++] = succ[e];
+          }
       }
     }
   }
+  free(at);
+  free(first);
+  free(succ);
   free(stack);
-  return 0;
+  return rc;
 }
 
 /* Can the instruction at a execute before the one at b in one thread? */
@@ -231,8 +255,11 @@ static int by_inst(const void *a, const void *b) {
 }
 
 static int scan_kernel(scan *sc, LLVMValueRef fn) {
-  if (build_cfg(sc, fn))
+  sc->nblocks = LLVMCountBasicBlocks(fn);
+  sc->blocks = malloc((sc->nblocks ? sc->nblocks : 1) * sizeof *sc->blocks);
+  if (!sc->blocks)
     return 1;
+  LLVMGetBasicBlocks(fn, sc->blocks);
   size_t caps[2] = {0, 0};
   unsigned pos = 0;
   for (size_t b = 0; b < sc->nblocks; b++)
@@ -240,6 +267,10 @@ static int scan_kernel(scan *sc, LLVMValueRef fn) {
          i = LLVMGetNextInstruction(i))
       if (classify(sc, (site){i, (unsigned)b, pos++}, caps))
         return 1;
+  if (sc->blocker) /* the pass declines: no order between sites needed */
+    return 0;
+  if (build_reach(sc))
+    return 1;
   if (sc->nloads)
     qsort(sc->loads, sc->nloads, sizeof *sc->loads, by_inst);
   for (size_t b = 0; b < sc->nbarriers; b++)

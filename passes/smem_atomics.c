@@ -875,7 +875,10 @@ static void loop_open(ctx *C, loop *l, unsigned long long n,
 
 static void loop_close(ctx *C, loop *l, unsigned long long n) {
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(C->b);
+  /* j < n (a shared array's elements) and nthreads <= 1024: no wrap, signed
+   * or unsigned (flags that spare ScalarEvolution proving it) */
   LLVMValueRef next = LLVMBuildNUWAdd(C->b, l->j, C->nthreads, "j.next");
+  LLVMSetNSW(next, 1);
   LLVMValueRef more = LLVMBuildICmp(C->b, LLVMIntULT, next, i32c(C, n), "");
   LLVMValueRef br = LLVMBuildCondBr(C->b, more, l->body, l->after);
   LLVMAddIncoming(l->j, &next, &latch, 1);
