@@ -992,11 +992,6 @@ static void analyze(wctx *c, wgroup *g, int barrier, unsigned *total) {
     decline(c, g, "index not understood: %s", g->why);
     return;
   }
-  if (!c->s->block[0]) {
-    if (g->n > 1)
-      decline(c, g, "block size not fixed (use --block)");
-    return;
-  }
   int64_t coef;
   unsigned tz;
   int coarse = c->k > 1 && (ks_wx_dep(c->x, g->ld[0].nf) & 1);
@@ -1486,16 +1481,22 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
   if (!fn || LLVMIsDeclaration(fn))
     return 0;
+  if (!s->block[0]) { /* a tile's size is the block's: nothing to stage */
+    ks_explain(d, PASS,
+               "declined window staging: block size not fixed (use "
+               "--block)");
+    return 0;
+  }
   wctx c = {.m = m, .fn = fn, .s = s, .d = d};
   for (int i = 0; i < 3; i++)
-    c.block[i] = s->block[0] ? (s->block[i] ? s->block[i] : 1) : 0;
+    c.block[i] = s->block[i] ? s->block[i] : 1;
   if (d->coarsen_y > 1) {
     ks_explain(d, PASS, "declined window staging: coarsened along y by %u",
                d->coarsen_y);
     return 0;
   }
   /* tcoarsen ran: the real block is narrower, its threads K times wider */
-  c.k = d->coarsen_x > 1 && c.block[0] ? d->coarsen_x : 1;
+  c.k = d->coarsen_x > 1 ? d->coarsen_x : 1;
   if (c.k > 1 && (log2u(c.k) < 0 || c.k > 8 || c.block[0] % c.k)) {
     ks_explain(d, PASS, "declined window staging: coarsened by %u", c.k);
     return 0;

@@ -48,7 +48,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; LOADED: ret void
 
 ; No fixed block: the tile has no size.
-; NOTFIXED: ; explain: smem_promote: declined x: block size not fixed (use --block)
+; NOTFIXED: ; explain: smem_promote: declined window staging: block size not fixed (use --block)
 ; NOTFIXED-NOT: addrspace(3)
 ; NOTFIXED-NOT: call void @llvm.nvvm.barrier0()
 ; NOTFIXED-LABEL: define void @notfixed(
