@@ -38,14 +38,34 @@
  *     (X < Y is X <= Y - 1 unless Y - 1 overflows; it is then poison, and
  *     the select took it.) Without nsw, Y - 1 may wrap and the two differ.
  *
- * Anything else stays as it is: in particular a select whose arms are not
- * the compared value plus a constant (the separable filters' outer clamp,
- * x < -k ? 0 : smin(x + k, w - 1), which equals smax(smin(..), 0) only when
- * w >= 1). The stage runs after the optimize stage, whose instcombine
- * would otherwise see the new code, and before codegen; no later stage
- * turns a min or max back into a select.
+ *  3. Unsigned, one arm the compared value, the other the bound less one,
+ *     where the bound Y is known not to be 0:
+ *       X <u Y ? X : Y - 1  is  umin(X, Y - 1)
+ *     (with Y != 0, X <u Y is X <=u Y - 1). That Y != 0 comes from a branch
+ *     on the way to the select (up a chain of single predecessors) that
+ *     took the edge of A <u Y, or of A <s Y with A known non-negative (a
+ *     special register, or nsw arithmetic of such: the column filter's
+ *     row, whose y < h gives h >= 1); Y - 1 with nsw needs the second,
+ *     or it could be poison where the select took X.
+ *  4. Rule 1 inside a min or max that absorbs the constant arm:
+ *       A <u K ? 0 : umin(A + d, Z)  is  umin(A <u K ? 0 : A + d, Z)
+ *     and so on (min with the type's least value, max with its greatest,
+ *     of the compare's signedness), the inner select then made min or max
+ *     by rule 1; Z must not be poison where the select took the constant
+ *     (a constant, a noundef argument, a special register, arithmetic of
+ *     those without wrap flags, or Y - 1 with Y >= 1 known as in rule 3).
+ *     With rule 3 this takes the column filter's clamp, which instcombine
+ *     leaves as y <u k ? 0 : (y - k <u h ? y - k : h - 1).
+ *
+ * Anything else stays as it is: in particular the row filter's outer
+ * clamp, x < -k ? 0 : smin(x + k, w - 1), which equals smax(smin(..), 0)
+ * only when w >= 1, which nothing says (its x may wrap). The stage runs
+ * after the optimize stage, whose instcombine would otherwise see the new
+ * code, and before codegen; no later stage turns a min or max back into a
+ * select.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "passes/ks_passes.h"
 
@@ -211,10 +231,248 @@ static LLVMValueRef rule_bound(LLVMModuleRef m, LLVMBuilderRef b,
   return NULL;
 }
 
-/* Deletes v if it is an instruction without uses. */
-static void drop_if_dead(LLVMValueRef v) {
-  if (v && LLVMIsAInstruction(v) && !LLVMGetFirstUse(v))
-    LLVMInstructionEraseFromParent(v);
+enum { DEPTH = 6 }; /* how far the value walks below look */
+
+/* A call of llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.*: each below
+ * 2^31, never poison. */
+static int is_sreg(LLVMValueRef v) {
+  if (!LLVMIsACallInst(v))
+    return 0;
+  const char *n = ks_ir_callee_name(v);
+  if (strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24) != 0)
+    return 0;
+  n += 24;
+  return !strncmp(n, "tid.", 4) || !strncmp(n, "ntid.", 5) ||
+         !strncmp(n, "ctaid.", 6) || !strncmp(n, "nctaid.", 7);
+}
+
+/* Which min or max intrinsic v calls: 1 + 2 * signed + max (umin 1, umax 2,
+ * smin 3, smax 4); 0 for anything else. */
+static int minmax_kind(LLVMValueRef v) {
+  if (!LLVMIsACallInst(v))
+    return 0;
+  const char *n = ks_ir_callee_name(v);
+  for (int sgn = 0; sgn < 2; sgn++)
+    for (int max = 0; max < 2; max++) {
+      size_t len = strlen(names[sgn][max]);
+      if (!strncmp(n, names[sgn][max], len) && n[len] == '.')
+        return 1 + 2 * sgn + max;
+    }
+  return 0;
+}
+
+/* Is v known non-negative (as a signed number)? Where it is poison it is
+ * poison, which anything may be taken for. */
+static int nonneg(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstantInt(v))
+    return LLVMConstIntGetSExtValue(v) >= 0;
+  if (!LLVMIsAInstruction(v) || depth > DEPTH)
+    return 0;
+  LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL;
+  LLVMValueRef b = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMZExt:
+    return LLVMGetIntTypeWidth(LLVMTypeOf(a)) <
+           LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  case LLVMAdd:
+  case LLVMMul: /* nsw: the sum or product of two non-negatives */
+    return LLVMGetNSW(v) && nonneg(a, depth + 1) && nonneg(b, depth + 1);
+  case LLVMAnd:
+    return nonneg(a, depth + 1) || nonneg(b, depth + 1);
+  case LLVMLShr:
+    return (LLVMIsAConstantInt(b) && LLVMConstIntGetZExtValue(b) > 0) ||
+           nonneg(a, depth + 1);
+  case LLVMURem: /* below b */
+    return nonneg(b, depth + 1);
+  case LLVMSelect:
+    return nonneg(LLVMGetOperand(v, 1), depth + 1) &&
+           nonneg(LLVMGetOperand(v, 2), depth + 1);
+  case LLVMCall:
+    if (is_sreg(v))
+      return 1;
+    switch (minmax_kind(v)) {
+    case 1: /* umin: at most either */
+    case 4: /* smax: at least either */
+      return nonneg(a, depth + 1) || nonneg(b, depth + 1);
+    case 3: /* smin */
+      return nonneg(a, depth + 1) && nonneg(b, depth + 1);
+    default:
+      return 0;
+    }
+  default:
+    return 0;
+  }
+}
+
+/* What condition c, known to be `truth`, says of y: 2 where y >= 1
+ * (signed), 1 where only y != 0, else 0. */
+static int implies(LLVMValueRef c, int truth, LLVMValueRef y, int depth) {
+  if (depth > DEPTH || !LLVMIsAInstruction(c))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(c);
+  if ((op == LLVMAnd && truth) || (op == LLVMOr && !truth)) {
+    int l = implies(LLVMGetOperand(c, 0), truth, y, depth + 1);
+    int r = implies(LLVMGetOperand(c, 1), truth, y, depth + 1);
+    return l > r ? l : r;
+  }
+  if (op != LLVMICmp)
+    return 0;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+  if (!truth)
+    p = ks_ir_icmp_inverse(p);
+  LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+  if (a == y) { /* as "a p y" */
+    a = b;
+    b = y;
+    p = ks_ir_icmp_swap(p);
+  }
+  if (b != y)
+    return 0;
+  switch (p) {
+  case LLVMIntULT: /* y >u a >= 0 */
+    return 1;
+  case LLVMIntSLT: /* y >s a >= 0 */
+    return nonneg(a, depth + 1) ? 2 : 0;
+  case LLVMIntSLE: /* y >=s a >= 1 */
+    return LLVMIsAConstantInt(a) && LLVMConstIntGetSExtValue(a) >= 1 ? 2 : 0;
+  case LLVMIntNE:
+    return LLVMIsAConstantInt(a) && LLVMConstIntGetZExtValue(a) == 0;
+  default:
+    return 0;
+  }
+}
+
+/* The single predecessor of bb, by the conditional branch that leads to
+ * it (one edge, not both), or NULL. Sets *truth to the branch condition's
+ * value on that edge. */
+static LLVMValueRef guard_of(LLVMBasicBlockRef bb, int *truth) {
+  LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb));
+  if (!u || LLVMGetNextUse(u))
+    return NULL;
+  LLVMValueRef br = LLVMGetUser(u);
+  if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    return NULL;
+  LLVMBasicBlockRef t = LLVMGetSuccessor(br, 0), f = LLVMGetSuccessor(br, 1);
+  if (t == f)
+    return NULL;
+  *truth = t == bb;
+  return br;
+}
+
+/* What the branches on the way to instruction i say of y (as implies):
+ * up a chain of blocks each with one predecessor, which dominate i. */
+static int known_at(LLVMValueRef i, LLVMValueRef y) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(i);
+  int best = 0;
+  for (int step = 0; step < 8 && best < 2; step++) {
+    int truth = 0;
+    LLVMValueRef br = guard_of(bb, &truth);
+    if (!br) {
+      /* an unconditional branch from a single predecessor: go on up */
+      LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb));
+      if (!u || LLVMGetNextUse(u) || !LLVMIsABranchInst(LLVMGetUser(u)) ||
+          LLVMIsConditional(LLVMGetUser(u)))
+        break;
+      bb = LLVMGetInstructionParent(LLVMGetUser(u));
+      continue;
+    }
+    int k = implies(LLVMGetCondition(br), truth, y, 0);
+    best = k > best ? k : best;
+    bb = LLVMGetInstructionParent(br);
+  }
+  return best;
+}
+
+/* Rule 3: X <u Y ? X : Y - 1, Y != 0 known at select s. */
+static LLVMValueRef rule_ubound(LLVMModuleRef m, LLVMBuilderRef b,
+                                const form *o, LLVMValueRef s) {
+  int64_t d;
+  LLVMValueRef add;
+  if (o->p != LLVMIntULT || o->t != o->x || !offset_of(o->f, o->y, &d, &add) ||
+      !add || d != -1 || LLVMGetNUW(add))
+    return NULL;
+  int k = known_at(s, o->y);
+  if (k < 1 + LLVMGetNSW(add)) /* nsw: poison unless y >= 1 */
+    return NULL;
+  return build_minmax(m, b, 0, 0, o->x, o->f);
+}
+
+/* Is the argument v marked noundef? */
+static int noundef_arg(LLVMValueRef v) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("noundef", 7);
+  LLVMValueRef fn = LLVMGetParamParent(v);
+  return LLVMGetEnumAttributeAtIndex(fn, ks_ir_param_index(v) + 1, kind) !=
+         NULL;
+}
+
+/* Is v never poison where instruction at is (as rule 4 asks)? */
+static int no_poison(LLVMValueRef v, LLVMValueRef at, int depth) {
+  if (LLVMIsAConstantInt(v))
+    return 1;
+  if (LLVMIsAArgument(v))
+    return noundef_arg(v);
+  if (!LLVMIsAInstruction(v) || depth > DEPTH)
+    return 0;
+  if (is_sreg(v))
+    return 1;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMAdd && op != LLVMSub && op != LLVMMul)
+    return 0;
+  LLVMValueRef a = LLVMGetOperand(v, 0), c = LLVMGetOperand(v, 1);
+  if (!no_poison(a, at, depth + 1) || !no_poison(c, at, depth + 1))
+    return 0;
+  if (!LLVMGetNSW(v) && !LLVMGetNUW(v))
+    return 1;
+  /* y - 1 with nsw, y >= 1 */
+  return op == LLVMAdd && !LLVMGetNUW(v) && LLVMIsAConstantInt(c) &&
+         LLVMConstIntGetSExtValue(c) == -1 && known_at(at, a) == 2;
+}
+
+/* Rule 4: L < .. inside a min or max that absorbs L. */
+static LLVMValueRef rule_wrapped(LLVMModuleRef m, LLVMBuilderRef b,
+                                 const form *o, LLVMValueRef s, unsigned bits) {
+  for (int side = 0; side < 2; side++) {
+    LLVMValueRef l = side ? o->t : o->f, w = side ? o->f : o->t;
+    int kind = minmax_kind(w);
+    if (!LLVMIsAConstantInt(l) || !kind)
+      continue;
+    int wsgn = (kind - 1) / 2, max = (kind - 1) % 2;
+    /* min absorbs the least value, max the greatest */
+    uint64_t mask = (UINT64_C(1) << bits) - 1, lv = LLVMConstIntGetZExtValue(l);
+    uint64_t least = wsgn ? UINT64_C(1) << (bits - 1) : 0;
+    if ((lv & mask) != (max ? (least - 1) & mask : least))
+      continue;
+    for (int j = 0; j < 2; j++) {
+      LLVMValueRef z = LLVMGetOperand(w, 1 - j);
+      form inner = *o;
+      if (side)
+        inner.f = LLVMGetOperand(w, j);
+      else
+        inner.t = LLVMGetOperand(w, j);
+      if (!no_poison(z, s, 0))
+        continue;
+      LLVMValueRef r = rule_const(m, b, &inner, bits);
+      if (r)
+        return build_minmax(m, b, wsgn, max, r, z);
+    }
+  }
+  return NULL;
+}
+
+/* Deletes the instructions among v[0..n) that are left without uses, in
+ * order, each once (v may repeat one): arithmetic, compares and min or
+ * max calls only. */
+static void drop_dead(LLVMValueRef *v, int n) {
+  for (int k = 0; k < n; k++) {
+    int seen = 0;
+    for (int j = 0; j < k; j++)
+      seen |= v[j] == v[k];
+    if (seen || !v[k] || !LLVMIsAInstruction(v[k]) || LLVMGetFirstUse(v[k]) ||
+        (LLVMIsACallInst(v[k]) && !minmax_kind(v[k])) || LLVMIsAPHINode(v[k]) ||
+        LLVMIsALoadInst(v[k]))
+      continue;
+    LLVMInstructionEraseFromParent(v[k]);
+  }
 }
 
 int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
@@ -243,15 +501,22 @@ int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
         if (!r)
           r = rule_bound(m, b, &o);
         if (!r)
+          r = rule_ubound(m, b, &o, i);
+        if (!r)
+          r = rule_wrapped(m, b, &o, i, LLVMGetIntTypeWidth(t));
+        if (!r)
           continue;
-        LLVMValueRef c = LLVMGetOperand(i, 0);
-        LLVMValueRef arms[2] = {LLVMGetOperand(i, 1), LLVMGetOperand(i, 2)};
+        /* the compare, the arms, then what only a min or max arm used */
+        LLVMValueRef dead[7] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1),
+                                LLVMGetOperand(i, 2)};
+        int ndead = 3;
+        for (int k = 1; k <= 2; k++)
+          if (minmax_kind(dead[k]))
+            for (int j = 0; j < 2; j++)
+              dead[ndead++] = LLVMGetOperand(dead[k], (unsigned)j);
         LLVMReplaceAllUsesWith(i, r);
         LLVMInstructionEraseFromParent(i);
-        drop_if_dead(c);
-        drop_if_dead(arms[0]);
-        if (arms[1] != arms[0])
-          drop_if_dead(arms[1]);
+        drop_dead(dead, ndead);
         n++;
       }
   LLVMDisposeBuilder(b);

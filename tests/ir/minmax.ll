@@ -8,7 +8,7 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: ; explain: minmax: 10 clamp selects made min/max
+; CHECK: ; explain: minmax: 15 clamp selects made min/max
 
 ; x < 8 ? 0 : x - 8 (the row filter's low clamp): smax(x, 8) - 8, nsw kept.
 ; CHECK-LABEL: define i32 @low(
@@ -192,6 +192,203 @@ define i32 @shared(i32 %x) {
   ret i32 %t
 }
 
+; Rule 3: v <u h ? v : h - 1 is umin(v, h - 1) where h != 0. Here the
+; branch to the block says y < h with y a row index (special registers,
+; nsw: non-negative), so h >= 1 and h - 1 (nsw) is not poison either.
+; CHECK-LABEL: define i32 @ubound(
+; CHECK: body:
+; CHECK-NEXT: %v = add nsw i32 %y, 3
+; CHECK-NEXT: %hm1 = add nsw i32 %h, -1
+; CHECK-NEXT: [[M:%.*]] = call i32 @llvm.umin.i32(i32 %v, i32 %hm1)
+; CHECK-NEXT: ret i32 [[M]]
+define i32 @ubound(i32 %h) {
+entry:
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+  %base = mul nuw nsw i32 %ctaid, %ntid
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %y = add nuw nsw i32 %base, %tid
+  %ok = icmp slt i32 %y, %h
+  %more = icmp sgt i32 %h, 7
+  %both = and i1 %more, %ok
+  br i1 %both, label %mid, label %done
+
+mid:
+  br label %body
+
+body:
+  %v = add nsw i32 %y, 3
+  %hm1 = add nsw i32 %h, -1
+  %c = icmp ult i32 %v, %h
+  %s = select i1 %c, i32 %v, i32 %hm1
+  ret i32 %s
+
+done:
+  ret i32 0
+}
+
+; Declined: nothing on the way says h != 0 (h = 0: the select gives -1,
+; the min v).
+; CHECK-LABEL: define i32 @ubound_unknown(
+; CHECK-NOT: call
+; CHECK: select
+define i32 @ubound_unknown(i32 %v, i32 %h) {
+  %hm1 = add i32 %h, -1
+  %c = icmp ult i32 %v, %h
+  %s = select i1 %c, i32 %v, i32 %hm1
+  ret i32 %s
+}
+
+; a <u h on the way: h != 0, enough for h - 1 without nsw.
+; CHECK-LABEL: define i32 @ubound_ult(
+; CHECK: call i32 @llvm.umin.i32(i32 %v, i32 %hm1)
+define i32 @ubound_ult(i32 %a, i32 %v, i32 %h) {
+entry:
+  %ok = icmp ult i32 %a, %h
+  br i1 %ok, label %body, label %done
+
+body:
+  %hm1 = add i32 %h, -1
+  %c = icmp ult i32 %v, %h
+  %s = select i1 %c, i32 %v, i32 %hm1
+  ret i32 %s
+
+done:
+  ret i32 0
+}
+
+; Declined: with nsw, h - 1 is poison at h = INT_MIN, which a <u h allows,
+; and where the select took v the min would be poison.
+; CHECK-LABEL: define i32 @ubound_ult_nsw(
+; CHECK-NOT: call
+; CHECK: select
+define i32 @ubound_ult_nsw(i32 %a, i32 %v, i32 %h) {
+entry:
+  %ok = icmp ult i32 %a, %h
+  br i1 %ok, label %body, label %done
+
+body:
+  %hm1 = add nsw i32 %h, -1
+  %c = icmp ult i32 %v, %h
+  %s = select i1 %c, i32 %v, i32 %hm1
+  ret i32 %s
+
+done:
+  ret i32 0
+}
+
+; Declined: a < h says nothing of h when a may be negative; nor does the
+; edge where a < h failed.
+; CHECK-LABEL: define i32 @ubound_signed(
+; CHECK-NOT: call
+; CHECK: select
+; CHECK-NOT: call
+; CHECK: select
+define i32 @ubound_signed(i32 %a, i32 %v, i32 %h) {
+entry:
+  %ok = icmp slt i32 %a, %h
+  br i1 %ok, label %body, label %other
+
+body:
+  %hm1 = add i32 %h, -1
+  %c = icmp ult i32 %v, %h
+  %s = select i1 %c, i32 %v, i32 %hm1
+  ret i32 %s
+
+other:
+  %ok2 = icmp ult i32 %a, %h
+  br i1 %ok2, label %done, label %body2
+
+body2:
+  %hm2 = add i32 %h, -1
+  %c2 = icmp ult i32 %v, %h
+  %s2 = select i1 %c2, i32 %v, i32 %hm2
+  ret i32 %s2
+
+done:
+  ret i32 0
+}
+
+; Rules 3 and 4 together on the column filter's clamp as the optimize
+; stage leaves it, y <u 8 ? 0 : (y - 8 <u h ? y - 8 : h - 1):
+; umin(umax(y, 8) - 8, h - 1). The old arm and its add go.
+; CHECK-LABEL: define i32 @cols(
+; CHECK: body:
+; CHECK-NEXT: %hm1 = add nsw i32 %h, -1
+; CHECK-NEXT: [[X:%.*]] = call i32 @llvm.umax.i32(i32 %y, i32 8)
+; CHECK-NEXT: [[D:%.*]] = add nsw i32 [[X]], -8
+; CHECK-NEXT: [[M:%.*]] = call i32 @llvm.umin.i32(i32 [[D]], i32 %hm1)
+; CHECK-NEXT: ret i32 [[M]]
+define i32 @cols(i32 noundef %h) {
+entry:
+  %y = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %ok = icmp sgt i32 %h, %y
+  br i1 %ok, label %body, label %done
+
+body:
+  %hm1 = add nsw i32 %h, -1
+  %lo = icmp ult i32 %y, 8
+  %v = add nsw i32 %y, -8
+  %in = icmp ult i32 %v, %h
+  %hi = select i1 %in, i32 %v, i32 %hm1
+  %s = select i1 %lo, i32 0, i32 %hi
+  ret i32 %s
+
+done:
+  ret i32 0
+}
+
+; Rule 4 needs the other operand of the min not poison where the select
+; took the constant: a noundef argument is not; a plain one may be.
+; CHECK-LABEL: define i32 @wrapped(
+; CHECK: [[X:%.*]] = call i32 @llvm.umax.i32(i32 %a, i32 8)
+; CHECK-NEXT: [[D:%.*]] = add i32 [[X]], -8
+; CHECK-NEXT: call i32 @llvm.umin.i32(i32 [[D]], i32 %z)
+define i32 @wrapped(i32 %a, i32 noundef %z) {
+  %v = add i32 %a, -8
+  %m = call i32 @llvm.umin.i32(i32 %v, i32 %z)
+  %lo = icmp ult i32 %a, 8
+  %s = select i1 %lo, i32 0, i32 %m
+  ret i32 %s
+}
+; CHECK-LABEL: define i32 @wrapped_poison(
+; CHECK-NOT: umax
+; CHECK: select
+define i32 @wrapped_poison(i32 %a, i32 %z) {
+  %v = add i32 %a, -8
+  %m = call i32 @llvm.umin.i32(i32 %v, i32 %z)
+  %lo = icmp ult i32 %a, 8
+  %s = select i1 %lo, i32 0, i32 %m
+  ret i32 %s
+}
+
+; Declined: 1 is not what umin absorbs (umin(1, z) is 0 for z = 0).
+; CHECK-LABEL: define i32 @wrapped_one(
+; CHECK-NOT: umax
+; CHECK: select
+define i32 @wrapped_one(i32 %a, i32 noundef %z) {
+  %v = add i32 %a, -7
+  %m = call i32 @llvm.umin.i32(i32 %v, i32 %z)
+  %lo = icmp ult i32 %a, 8
+  %s = select i1 %lo, i32 1, i32 %m
+  ret i32 %s
+}
+
+; Signed: smax absorbs INT_MAX. a > 100 ? INT_MAX : smax(a + 5, z) -- the
+; constant arm is no K1 + 5 for K1 = 100 or 101: declined.
+; x < 10 ? INT_MIN : smin(x - 5, z) is smin(smax(x, 10) - 5 ..)? No: the
+; constant must be K1 + d, 10 - 5 = 5, not INT_MIN: declined as well.
+; CHECK-LABEL: define i32 @wrapped_gap(
+; CHECK-NOT: call i32 @llvm.smax.i32(i32 %a
+; CHECK: select
+define i32 @wrapped_gap(i32 %a, i32 noundef %z) {
+  %v = add nsw i32 %a, 5
+  %m = call i32 @llvm.smax.i32(i32 %v, i32 %z)
+  %hi = icmp sgt i32 %a, 100
+  %s = select i1 %hi, i32 2147483647, i32 %m
+  ret i32 %s
+}
+
 ; Two clamped taps of a row filter, through the whole pipeline: the
 ; optimize stage leaves the low clamp x - 2 as a select on x < 2, which
 ; becomes smax(x, 2) - 2.
@@ -239,6 +436,11 @@ done:
 }
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+declare i32 @llvm.umin.i32(i32, i32)
+declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.smin.i32(i32, i32)
