@@ -174,9 +174,9 @@ LLVMValueRef ks_ir_call_overloaded(LLVMModuleRef m, LLVMBuilderRef b,
                                    unsigned n) {
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, types, ntypes);
-  LLVMTypeRef t =
-      LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, types, ntypes);
-  return LLVMBuildCall2(b, t, f, args, n, "");
+  /* the declaration's own type: LLVMIntrinsicGetType would build it anew
+   * from the intrinsic tables */
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, n, "");
 }
 
 LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
