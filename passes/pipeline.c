@@ -89,8 +89,9 @@
  * constraint-elimination comes before correlated-propagation, which then
  * runs once instead of on either side of it: over tools/ptx_identity.sh's
  * grid the PTX changes only for 27 requests of sepfilter_rows with a
- * block, whose SASS is as long (22) or 8 instructions shorter (5), and not
- * for the 224 requests without a block; the histogram specializes in 28.5
+ * block, whose SASS is as long (21) or 8 instructions shorter (5; the
+ * sm_70 one not assembled, CUDA 13's ptxas has no sm_70), and not for the
+ * 224 requests without a block; the histogram specializes in 28.5
  * M instructions instead of 28.8, reduce_sum in 24.4 instead of 24.6.
  * Codegen's own IR passes (infer-address-spaces, straight-line strength
  * reduction, early-cse) run after this. */

@@ -374,10 +374,9 @@ define i32 @wrapped_one(i32 %a, i32 noundef %z) {
   ret i32 %s
 }
 
-; Signed: smax absorbs INT_MAX. a > 100 ? INT_MAX : smax(a + 5, z) -- the
-; constant arm is no K1 + 5 for K1 = 100 or 101: declined.
-; x < 10 ? INT_MIN : smin(x - 5, z) is smin(smax(x, 10) - 5 ..)? No: the
-; constant must be K1 + d, 10 - 5 = 5, not INT_MIN: declined as well.
+; Signed: smax absorbs INT_MAX, but a > 100 ? INT_MAX : smax(a + 5, z)
+; has no rule-1 form inside (INT_MAX is not K1 + 5 for K1 = 100 or 101):
+; declined.
 ; CHECK-LABEL: define i32 @wrapped_gap(
 ; CHECK-NOT: call i32 @llvm.smax.i32(i32 %a
 ; CHECK: select
