@@ -97,21 +97,8 @@ static LLVMValueRef callee_of(LLVMValueRef v) {
   return f && LLVMIsAFunction(f) ? f : NULL;
 }
 
-/* The special register v reads ("tid.x"), or NULL. */
-static const char *sreg_of(LLVMValueRef v) {
-  static const char pre[] = "llvm.nvvm.read.ptx.sreg.";
-  LLVMValueRef f = callee_of(v);
-  if (!f)
-    return NULL;
-  size_t len = 0;
-  const char *name = LLVMGetValueName2(f, &len);
-  if (len <= sizeof pre - 1 || strncmp(name, pre, sizeof pre - 1) != 0)
-    return NULL;
-  return name + sizeof pre - 1;
-}
-
 static int is_sreg(LLVMValueRef v, const char *which) {
-  const char *s = sreg_of(v);
+  const char *s = ks_ir_sreg(v);
   return s && strcmp(s, which) == 0;
 }
 
@@ -175,7 +162,7 @@ static int uniform(LLVMValueRef v, unsigned depth) {
   if (!LLVMIsAInstruction(v) || depth == MAX_DEPTH)
     return 0;
   if (LLVMIsACallInst(v)) {
-    const char *s = sreg_of(v);
+    const char *s = ks_ir_sreg(v);
     return s && uniform_sreg(s);
   }
   if (LLVMIsALoadInst(v) || LLVMIsAPHINode(v) || LLVMIsAAllocaInst(v) ||
@@ -552,7 +539,7 @@ static const char *check_atomic(gsloop *l, LLVMValueRef a) {
 static const char *check_call(LLVMValueRef v) {
   if (is_convergent(v))
     return "its body has a barrier or warp-synchronous operation";
-  const char *s = sreg_of(v);
+  const char *s = ks_ir_sreg(v);
   if (s && !uniform_sreg(s))
     return "its body reads a register that differs between threads";
   if (!pure_intrinsic(v))

@@ -173,13 +173,6 @@ typedef struct gc {
   int walked;  /* loads of the fast loop that walk (kept rolled) */
 } gc;
 
-static const char *sreg_of(LLVMValueRef i) {
-  if (!LLVMIsACallInst(i))
-    return NULL;
-  const char *n = ks_ir_callee_name(i);
-  return strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24) ? NULL : n + 24;
-}
-
 static int is_barrier(const char *n) {
   return !strcmp(n, "llvm.nvvm.barrier0") || !strcmp(n, "llvm.nvvm.bar.sync") ||
          !strcmp(n, "llvm.nvvm.barrier.sync") ||
@@ -244,7 +237,7 @@ static const char *screen_call(gc *c, LLVMValueRef i) {
   LLVMValueRef f = LLVMGetCalledValue(i);
   if (f && LLVMIsAInlineAsm(f))
     return "inline assembly";
-  const char *r = sreg_of(i);
+  const char *r = ks_ir_sreg(i);
   if (r) {
     if (!strcmp(r, "ctaid.x")) {
       if (c->ctaid)
@@ -391,7 +384,7 @@ static int add_range(gc *c, LLVMValueRef i) {
 static int writes_or_waits(LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   return op == LLVMStore || op == LLVMAtomicRMW ||
-         (op == LLVMCall && !sreg_of(i) && !ks_ir_pure_call(i));
+         (op == LLVMCall && !ks_ir_sreg(i) && !ks_ir_pure_call(i));
 }
 
 /* Straight-line: the tainted values of bs after the %ctaid.x read, before
@@ -681,7 +674,7 @@ static int plain_address(LLVMValueRef p, int depth) {
   if (op == LLVMLoad || op == LLVMPHI)
     return 0;
   if (op == LLVMCall)
-    return sreg_of(p) != NULL;
+    return ks_ir_sreg(p) != NULL;
   for (int k = 0; k < LLVMGetNumOperands(p); k++)
     if (!plain_address(LLVMGetOperand(p, (unsigned)k), depth + 1))
       return 0;

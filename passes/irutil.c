@@ -168,6 +168,33 @@ LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p) {
   }
 }
 
+const char *ks_ir_sreg(LLVMValueRef v) {
+  static const char pre[] = "llvm.nvvm.read.ptx.sreg.";
+  if (!v || !LLVMIsACallInst(v))
+    return NULL;
+  const char *n = ks_ir_callee_name(v);
+  if (strncmp(n, pre, sizeof pre - 1) != 0 || !n[sizeof pre - 1])
+    return NULL;
+  return n + sizeof pre - 1;
+}
+
+int ks_ir_sreg_launch(const char *r) {
+  return !strncmp(r, "tid.", 4) || !strncmp(r, "ntid.", 5) ||
+         !strncmp(r, "ctaid.", 6) || !strncmp(r, "nctaid.", 7);
+}
+
+int ks_ir_minmax(LLVMValueRef v) {
+  static const char *const names[4] = {"llvm.umin.", "llvm.umax.", "llvm.smin.",
+                                       "llvm.smax."};
+  if (!v || !LLVMIsACallInst(v))
+    return 0;
+  const char *n = ks_ir_callee_name(v);
+  for (int k = 0; k < 4; k++)
+    if (!strncmp(n, names[k], 10))
+      return k + 1;
+  return 0;
+}
+
 LLVMValueRef ks_ir_call_overloaded(LLVMModuleRef m, LLVMBuilderRef b,
                                    const char *name, LLVMTypeRef *types,
                                    unsigned ntypes, LLVMValueRef *args,

@@ -94,6 +94,15 @@ void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...)
 /* The name of the function a call calls, "" for inline asm or an indirect
  * call. */
 const char *ks_ir_callee_name(LLVMValueRef call);
+/* The special register a call reads ("tid.x" for a call of
+ * llvm.nvvm.read.ptx.sreg.tid.x), or NULL for anything else. */
+const char *ks_ir_sreg(LLVMValueRef v);
+/* Is special register r ("tid.x") one that places a thread in the launch:
+ * tid, ntid, ctaid or nctaid? */
+int ks_ir_sreg_launch(const char *r);
+/* Which min or max intrinsic v calls: 1 + 2 * signed + max (umin 1, umax 2,
+ * smin 3, smax 4); 0 for anything else. */
+int ks_ir_minmax(LLVMValueRef v);
 /* Is call an intrinsic that writes no memory a kernel shares (lifetime,
  * dbg, assume, or memory(...) without a mod bit)? */
 int ks_ir_pure_call(LLVMValueRef call);

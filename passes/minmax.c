@@ -65,7 +65,6 @@
  * select.
  */
 #include <stdint.h>
-#include <string.h>
 
 #include "passes/ks_passes.h"
 
@@ -236,29 +235,8 @@ enum { DEPTH = 6 }; /* how far the value walks below look */
 /* A call of llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.*: each below
  * 2^31, never poison. */
 static int is_sreg(LLVMValueRef v) {
-  if (!LLVMIsACallInst(v))
-    return 0;
-  const char *n = ks_ir_callee_name(v);
-  if (strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24) != 0)
-    return 0;
-  n += 24;
-  return !strncmp(n, "tid.", 4) || !strncmp(n, "ntid.", 5) ||
-         !strncmp(n, "ctaid.", 6) || !strncmp(n, "nctaid.", 7);
-}
-
-/* Which min or max intrinsic v calls: 1 + 2 * signed + max (umin 1, umax 2,
- * smin 3, smax 4); 0 for anything else. */
-static int minmax_kind(LLVMValueRef v) {
-  if (!LLVMIsACallInst(v))
-    return 0;
-  const char *n = ks_ir_callee_name(v);
-  for (int sgn = 0; sgn < 2; sgn++)
-    for (int max = 0; max < 2; max++) {
-      size_t len = strlen(names[sgn][max]);
-      if (!strncmp(n, names[sgn][max], len) && n[len] == '.')
-        return 1 + 2 * sgn + max;
-    }
-  return 0;
+  const char *n = ks_ir_sreg(v);
+  return n && ks_ir_sreg_launch(n);
 }
 
 /* Is v known non-negative (as a signed number)? Where it is poison it is
@@ -290,7 +268,7 @@ static int nonneg(LLVMValueRef v, int depth) {
   case LLVMCall:
     if (is_sreg(v))
       return 1;
-    switch (minmax_kind(v)) {
+    switch (ks_ir_minmax(v)) {
     case 1: /* umin: at most either */
     case 4: /* smax: at least either */
       return nonneg(a, depth + 1) || nonneg(b, depth + 1);
@@ -433,7 +411,7 @@ static LLVMValueRef rule_wrapped(LLVMModuleRef m, LLVMBuilderRef b,
                                  const form *o, LLVMValueRef s, unsigned bits) {
   for (int side = 0; side < 2; side++) {
     LLVMValueRef l = side ? o->t : o->f, w = side ? o->f : o->t;
-    int kind = minmax_kind(w);
+    int kind = ks_ir_minmax(w);
     if (!LLVMIsAConstantInt(l) || !kind)
       continue;
     int wsgn = (kind - 1) / 2, max = (kind - 1) % 2;
@@ -468,8 +446,8 @@ static void drop_dead(LLVMValueRef *v, int n) {
     for (int j = 0; j < k; j++)
       seen |= v[j] == v[k];
     if (seen || !v[k] || !LLVMIsAInstruction(v[k]) || LLVMGetFirstUse(v[k]) ||
-        (LLVMIsACallInst(v[k]) && !minmax_kind(v[k])) || LLVMIsAPHINode(v[k]) ||
-        LLVMIsALoadInst(v[k]))
+        (LLVMIsACallInst(v[k]) && !ks_ir_minmax(v[k])) ||
+        LLVMIsAPHINode(v[k]) || LLVMIsALoadInst(v[k]))
       continue;
     LLVMInstructionEraseFromParent(v[k]);
   }
@@ -511,7 +489,7 @@ int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                                 LLVMGetOperand(i, 2)};
         int ndead = 3;
         for (int k = 1; k <= 2; k++)
-          if (minmax_kind(dead[k]))
+          if (ks_ir_minmax(dead[k]))
             for (int j = 0; j < 2; j++)
               dead[ndead++] = LLVMGetOperand(dead[k], (unsigned)j);
         LLVMReplaceAllUsesWith(i, r);

@@ -373,10 +373,8 @@ static iv call_range(ranges *R, LLVMValueRef v, unsigned w) {
     return single(R->block[name[len - 1] - 'x']);
   if (LLVMGetNumArgOperands(v) != 2)
     return full(w);
-  int smin = strncmp(name, "llvm.smin.", 10) == 0;
-  int smax = strncmp(name, "llvm.smax.", 10) == 0;
-  int umin = strncmp(name, "llvm.umin.", 10) == 0;
-  int umax = strncmp(name, "llvm.umax.", 10) == 0;
+  int kind = ks_ir_minmax(v);
+  int smin = kind == 3, smax = kind == 4, umin = kind == 1, umax = kind == 2;
   iv a, b;
   unsigned wa, wb;
   if (!(smin || smax || umin || umax) || !operand(R, v, 0, &a, &wa) ||

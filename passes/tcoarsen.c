@@ -54,10 +54,8 @@
 enum { FACTOR = 4, FACTOR_MAX = 8, WARP = 32 };
 
 static int is_sreg(LLVMValueRef i, const char *reg) {
-  if (!LLVMIsACallInst(i))
-    return 0;
-  const char *n = ks_ir_callee_name(i);
-  return !strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24) && !strcmp(n + 24, reg);
+  const char *s = ks_ir_sreg(i);
+  return s && !strcmp(s, reg);
 }
 
 static int convergent(LLVMValueRef call) {
@@ -97,10 +95,9 @@ static const char *forbidden(LLVMValueRef i, char *buf, size_t cap) {
     if (f && LLVMIsAInlineAsm(f))
       return "inline assembly";
     const char *n = ks_ir_callee_name(i);
-    if (!strncmp(n, "llvm.nvvm.read.ptx.sreg.", 24)) {
-      const char *r = n + 24;
-      if (!strncmp(r, "tid.", 4) || !strncmp(r, "ntid.", 5) ||
-          !strncmp(r, "ctaid.", 6) || !strncmp(r, "nctaid.", 7))
+    const char *r = ks_ir_sreg(i);
+    if (r) {
+      if (ks_ir_sreg_launch(r))
         return NULL;
       snprintf(buf, cap, "reads %%%s", r);
       return buf;
