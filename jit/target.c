@@ -87,8 +87,15 @@ unsigned ks_jit_driver_max_ptx(int driver_version) {
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 
-/* Two of codegen's IR passes are switched off, for the whole process (they
- * are LLVM options, read when a compile builds its pass list):
+/* Codegen's IR passes up to atomic-expand, and two after it, are
+ * switched off for the whole process (LLVM options, read when a compile
+ * builds its pass list):
+ *   everything before atomic-expand  the pipeline's last stage, lower,
+ *       does it instead (passes/lower.c): NVPTX's lowering of arguments
+ *       and allocas, address-space inference, and the straight-line
+ *       passes only where a loop is left, where in codegen they ran on
+ *       every kernel (ScalarEvolution for every address: a sixth of a
+ *       separable filter's specialization, for the same SASS);
  *   loop strength reduction  over tools/ptx_identity.sh's grid, ptxas's
  *       code without it is never longer (235 of 303 requests shorter, by
  *       up to 39% in the histogram's vectorized loop; no spill added), and
@@ -108,8 +115,9 @@ static void llvm_init(void) {
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
   static const char *const argv[] = {"kspec", "-disable-lsr",
-                                     "-disable-nvptx-load-store-vectorizer"};
-  LLVMParseCommandLineOptions(3, argv, NULL);
+                                     "-disable-nvptx-load-store-vectorizer",
+                                     "-start-before=atomic-expand"};
+  LLVMParseCommandLineOptions(4, argv, NULL);
 }
 
 void ks_jit_llvm_init(void) { pthread_once(&llvm_once, llvm_init); }

@@ -191,6 +191,38 @@ int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
  * where the limit comes from in why. */
 int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
 
+/* ---- lower.c ----------------------------------------------------------- */
+
+/* NVPTX's lowering before instruction selection, which codegen no longer
+ * does (jit/target.c starts it at atomic-expand); the pipeline's last
+ * stage runs these with LLVM's own passes (passes/pipeline.c). */
+enum {
+  KS_LOWER_INTRINSICS = 1, /* pre-isel-intrinsic-lowering */
+  KS_LOWER_WIDE = 2,       /* expand-large-div-rem, expand-large-fp-convert */
+  KS_LOWER_GENERIC = 4     /* generic-to-nvvm */
+};
+/* Which of LLVM's passes above m needs (KS_LOWER_* bits). */
+int ks_lower_needs(LLVMModuleRef m);
+/* Local symbols with '.' or '@' renamed ("_$_"); 1 on no memory. */
+int ks_lower_names(LLVMModuleRef m);
+/* Kernel pointers (arguments, pointers read out of byval arguments,
+ * integers only cast to pointers) marked global; byval arguments copied
+ * to locals (*copied set). 1 on no memory. */
+int ks_lower_args(LLVMModuleRef m, int *copied);
+int ks_lower_has_allocas(LLVMModuleRef m);
+/* Allocas reached through a cast to the local space; 1 on no memory. */
+int ks_lower_allocas(LLVMModuleRef m);
+/* atomicrmw on local memory as load, operation, store. */
+int ks_lower_local_atomics(LLVMModuleRef m, ks_diag *d);
+/* Could codegen's straight-line passes find work in m? KS_LOWER_STRENGTH:
+ * two multiplications (x + C1) * S and (x + C2) * S (C2 may be 0, either
+ * through an extension) that straight-line strength reduction would
+ * rewrite one from the other; KS_LOWER_SPLIT_GEP: a GEP index x + C (through
+ * an extension) whose constant separate-const-offset-from-gep moves into
+ * the address. */
+enum { KS_LOWER_STRENGTH = 8, KS_LOWER_SPLIT_GEP = 16 };
+int ks_lower_straight_line(LLVMModuleRef m);
+
 /* ---- vectorize.c ------------------------------------------------------- */
 
 /* Could LLVM's load/store vectorizer merge anything in m: two loads (or
@@ -342,7 +374,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 38
+#define KS_PIPELINE_VERSION 39
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -47,6 +47,7 @@
  * stage.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -209,6 +210,7 @@ static const stage stages[] = {
     {"optimize", NULL, OPTIMIZE_PASSES, NULL, 0},
     {"minmax", NULL, NULL, ks_pass_minmax, 1},
     {"regpressure", NULL, NULL, ks_pass_regpressure, 1},
+    {"lower", NULL, NULL, NULL, 0},
 };
 enum { NSTAGES = sizeof stages / sizeof stages[0] };
 _Static_assert(NSTAGES <= 32, "ks_spec.disabled has one bit per stage");
@@ -351,6 +353,71 @@ static double now_ms(void) {
 
 static size_t stage_index(const char *name);
 
+/* The lowering stage: what NVPTX's codegen did to the module before
+ * instruction selection, which jit/target.c has codegen skip (it starts
+ * at atomic-expand), in codegen's order: LLVM's intrinsic and wide
+ * division expansions where the module has them, PTX-valid local names,
+ * generic globals moved to the global space, kernel arguments lowered,
+ * SROA and the local space for allocas, address-space inference, atomics
+ * on local memory lowered (passes/lower.c). Codegen's straight-line
+ * passes (separate-const-offset-from-gep .. nary-reassociate, with their
+ * early-cse) run only where a loop is left: over tools/ptx_identity.sh's
+ * grid and 224 requests without a block, only kernels with a loop
+ * (the histogram, reduce_sum, the transpose, stencil1d) had SASS that they
+ * shortened (reduce_sum without them: up to 18 instructions longer, the
+ * transpose 12); without a loop they found nothing that ptxas does not
+ * (the same SASS) and cost up to a sixth of a specialization in
+ * ScalarEvolution (sepfilter_rows without a block 28.2 -> 23.4 M
+ * instructions). */
+#define STRAIGHT_LINE                                                          \
+  "separate-const-offset-from-gep,speculative-execution,slsr,early-cse,"       \
+  "nary-reassociate,early-cse"
+#define SPLIT_GEP "separate-const-offset-from-gep,early-cse"
+
+static int lower(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
+                 int unnamed, ks_diag *d) {
+  int need = ks_lower_needs(m), copied = 0;
+  if ((need & KS_LOWER_INTRINSICS) &&
+      run_llvm(m, tm, st, "pre-isel-intrinsic-lowering", unnamed, d))
+    return 1;
+  if ((need & KS_LOWER_WIDE) &&
+      run_llvm(m, tm, st,
+               "function(expand-large-div-rem,expand-large-fp-convert)",
+               unnamed, d))
+    return 1;
+  if (ks_lower_names(m))
+    return ks_diag_fail(d, KS_ENOMEM, "lower: out of memory");
+  if ((need & KS_LOWER_GENERIC) &&
+      run_llvm(m, tm, st, "generic-to-nvvm", unnamed, d))
+    return 1;
+  if (ks_lower_args(m, &copied))
+    return ks_diag_fail(d, KS_ENOMEM, "lower: out of memory");
+  int allocas = ks_lower_has_allocas(m);
+  if (allocas && (run_llvm(m, tm, st, "function(sroa)", unnamed, d) ||
+                  ks_lower_allocas(m)))
+    return d->status ? 1 : ks_diag_fail(d, KS_ENOMEM, "lower: out of memory");
+  int sl = ks_lower_straight_line(m);
+  const char *group = NULL;
+  if (module_loops(m) != NO_LOOP || (sl & KS_LOWER_STRENGTH))
+    group = STRAIGHT_LINE;
+  else if (sl & KS_LOWER_SPLIT_GEP)
+    group = SPLIT_GEP;
+  else
+    ks_explain(d, st->name,
+               "no loop, no strength to reduce: codegen's straight-line "
+               "passes not run");
+  char passes[256];
+  snprintf(passes, sizeof passes, "function(infer-address-spaces%s%s)",
+           group && !allocas ? "," : "", group && !allocas ? group : "");
+  if (run_llvm(m, tm, st, passes, unnamed, d))
+    return 1;
+  if (!allocas)
+    return 0;
+  snprintf(passes, sizeof passes, "function(%s)", group ? group : "");
+  return ks_lower_local_atomics(m, d) ||
+         (group && run_llvm(m, tm, st, passes, unnamed, d));
+}
+
 static int tcoarsen_on(const ks_spec *s) {
   return !(s->disabled & (1u << stage_index("tcoarsen")));
 }
@@ -385,6 +452,9 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
     else if (run_llvm(m, tm, st, VECTORIZE, !s->dump_stage, d))
       return 1;
   }
+  if (strcmp(st->name, "lower") == 0 &&
+      lower(m, tm, st, s->dump_stage == NULL, d))
+    return 1;
   if (!off && st->pass == ks_pass_loops && ks_loops_mark(m, s, count, d))
     return 1;
   /* the serial copy of tcoarsen comes from the body before unrolling */
@@ -464,7 +534,7 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
     LLVMModuleRef t = LLVMCloneModule(saved);
     ks_diag td = {0};
     int bad = !t;
-    for (size_t i = loops; !bad && i < NSTAGES; i++)
+    for (size_t i = loops; !bad && i <= stage_index("regpressure"); i++)
       bad = run_stage(t, tm, s, &td, i, counts[c], check);
     if (bad || td.est_regs >= (best ? bestd.est_regs : full)) {
       if (t)

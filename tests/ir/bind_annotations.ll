@@ -13,7 +13,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: define void @k(ptr %p, i32 %N)
 ; CHECK: store i32 4, ptr %p
 ; FINAL: define void @k(ptr {{.*}}%p, i32 %N)
-; FINAL: store i32 4, ptr %p
+; FINAL: store i32 4, ptr addrspace(1) %p
 
 @.str = private unnamed_addr constant [21 x i8] c"kspec.param N 8 1 16\00", section "llvm.metadata"
 @.doc = private unnamed_addr constant [20 x i8] c"kspec.doc a kernel.\00", section "llvm.metadata"

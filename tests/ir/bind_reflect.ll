@@ -26,14 +26,14 @@ target triple = "nvptx64-nvidia-cuda"
 ; BIND: ret i32 900
 
 ; ALL80-LABEL: define void @k(
-; ALL80: store i32 800, ptr %y
-; ALL80: store i32 800, ptr %y1
-; ALL80: store i32 0, ptr %y2
-; ALL80: store i32 0, ptr %y3
+; ALL80: store i32 800, ptr addrspace(1) %
+; ALL80: store i32 800, ptr addrspace(1) %
+; ALL80: store i32 0, ptr addrspace(1) %
+; ALL80: store i32 0, ptr addrspace(1) %
 ; ALL80-LABEL: define {{.*}}i32 @dev(
 ; ALL80: ret i32 800
-; ALL90: store i32 900, ptr %y
-; ALL90: store i32 900, ptr %y1
+; ALL90: store i32 900, ptr addrspace(1) %
+; ALL90: store i32 900, ptr addrspace(1) %y1
 ; ALL90-LABEL: define {{.*}}i32 @dev(
 ; ALL90: ret i32 900
 define void @k(ptr %y) {

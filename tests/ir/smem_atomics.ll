@@ -87,7 +87,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; O3: atomicrmw add ptr addrspace(3) {{.*}} i32 1 monotonic
 ; O3: {{(tail )?}}call void @llvm.nvvm.barrier0()
 ; O3-COUNT-8: load i32, ptr addrspace(3)
-; O3: atomicrmw add ptr %{{.*}}, i32 %{{.*}} monotonic
+; O3: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %{{.*}} monotonic
 ; O3-NOT: phi i32 [ %
 ; O3: ret void
 
@@ -98,11 +98,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; YZ-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.tid.z()
 ; YZ: store i32 0, ptr addrspace(3)
 ; YZ: atomicrmw add ptr addrspace(3)
-; YZ: atomicrmw add ptr %{{.*}}, i32 %{{.*}} monotonic
+; YZ: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %{{.*}} monotonic
 
 ; OFF: ; explain: smem_promote: switched off
 ; OFF-NOT: addrspace(3)
-; OFF: atomicrmw add ptr %ph, i32 1 seq_cst
+; OFF: atomicrmw add ptr addrspace(1) %ph{{[0-9]*}}, i32 1 seq_cst
 ; OFF-NOT: barrier0
 
 ; (v * 100) / 256 lies in [0, 99].

@@ -58,9 +58,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; reads from the tile.
 ; CONVO3-LABEL: define void @conv(
 ; CONVO3: ks.window.load:
-; CONVO3: load float, ptr %
+; CONVO3: load float, ptr addrspace(1) %
 ; CONVO3: ks.window.load{{[0-9]+}}:
-; CONVO3: load float, ptr %
+; CONVO3: load float, ptr addrspace(1) %
 ; CONVO3-NOT: = load
 ; CONVO3: {{(tail )?}}call void @llvm.nvvm.barrier0()
 ; CONVO3-COUNT-4: load float, ptr addrspace(3)

@@ -1,0 +1,515 @@
+/*
+ * lower.c - the lowering NVPTX's codegen does to a module before
+ * instruction selection, done here so that codegen can start at
+ * atomic-expand (jit/target.c) and skip its straight-line scalar passes
+ * where they find nothing to do.
+ *
+ * NVPTX's codegen (LLVM 19) runs these IR passes before atomic-expand:
+ *   pre-isel-intrinsic-lowering, expand-large-div-rem,
+ *   expand-large-fp-convert   LLVM passes, run by the pipeline where the
+ *                             module has what they expand
+ *   nvvm-reflect              the optimize stage runs it
+ *   nvptx-image-optimizer     folds llvm.nvvm.istypep.* (OpenCL image
+ *                             types; not made by CUDA compilers): not done
+ *   nvptx-assign-valid-global-names, nvptx-lower-args, nvptx-lower-alloca,
+ *   nvptx-atomic-lower        this file (ks_lower_names, ks_lower_args,
+ *                             ks_lower_allocas, ks_lower_local_atomics)
+ *   generic-to-nvvm, sroa, infer-address-spaces  LLVM passes
+ *   separate-const-offset-from-gep, speculative-execution, slsr,
+ *   early-cse, nary-reassociate, early-cse  LLVM passes, run by the
+ *                             pipeline only where the kernel has a loop
+ * LLVM 19 registers its four NVPTX passes for codegen's own pipeline only,
+ * so they are written again here, as LLVM does them, with one difference:
+ * a byval parameter is always copied to a local (nvptx-lower-args reads a
+ * parameter that is only read in place, from the parameter space); SROA
+ * then takes the copy apart, leaving the same loads from the parameter
+ * space where the parameter is only read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ks_ir.h"
+#include "passes/ks_passes.h"
+
+enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_LOCAL = 5, AS_PARAM = 101 };
+
+static int is_local_linkage(LLVMValueRef g) {
+  LLVMLinkage l = LLVMGetLinkage(g);
+  return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+/* '.' and '@' are not allowed in PTX identifiers: each becomes "_$_"
+ * (nvptx-assign-valid-global-names; LLVM makes a clashing name unique). */
+static int clean_name(LLVMValueRef g) {
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(g, &n);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++)
+    bad += name[i] == '.' || name[i] == '@';
+  if (!bad)
+    return 0;
+  char *s = malloc(n + 2 * bad + 1);
+  if (!s)
+    return 1;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (name[i] == '.' || name[i] == '@') {
+      memcpy(s + k, "_$_", 3);
+      k += 3;
+    } else {
+      s[k++] = name[i];
+    }
+  LLVMSetValueName2(g, s, k);
+  free(s);
+  return 0;
+}
+
+int ks_lower_names(LLVMModuleRef m) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (is_local_linkage(g) && clean_name(g))
+      return 1;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (is_local_linkage(f) && clean_name(f))
+      return 1;
+  return 0;
+}
+
+/* A pointer known to point to global memory is cast to the global space
+ * and back, right after it is made (at the entry for an argument), and the
+ * round trip replaces it everywhere else: infer-address-spaces then makes
+ * its loads and stores global ones. */
+static void mark_global(LLVMContextRef c, LLVMBuilderRef b, LLVMValueRef fn,
+                        LLVMValueRef p) {
+  LLVMTypeRef t = LLVMTypeOf(p);
+  if (LLVMGetTypeKind(t) != LLVMPointerTypeKind ||
+      LLVMGetPointerAddressSpace(t) != AS_GENERIC || !LLVMGetFirstUse(p))
+    return; /* (an unused pointer's casts would be dead) */
+  LLVMValueRef at = LLVMIsAArgument(p)
+                        ? LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn))
+                        : LLVMGetNextInstruction(p);
+  if (!at)
+    return;
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(p, &n);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.*s", (int)(n < 63 ? n : 63), name);
+  LLVMPositionBuilderBefore(b, at);
+  LLVMValueRef g =
+      LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(c, AS_GLOBAL), buf);
+  LLVMValueRef back = LLVMBuildAddrSpaceCast(b, g, t, buf);
+  LLVMReplaceAllUsesWith(p, back);
+  LLVMSetOperand(g, 0, p);
+}
+
+/* v's users, when every one is an inttoptr, point to global memory. */
+static int int_to_ptr(LLVMContextRef c, LLVMBuilderRef b, LLVMValueRef fn,
+                      LLVMValueRef v) {
+  size_t n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u), n++)
+    if (!LLVMIsAIntToPtrInst(LLVMGetUser(u)))
+      return 0;
+  if (n == 0)
+    return 0;
+  LLVMValueRef *users = malloc(n * sizeof *users);
+  if (!users)
+    return 1;
+  n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+    users[n++] = LLVMGetUser(u);
+  for (size_t i = 0; i < n; i++)
+    mark_global(c, b, fn, users[i]);
+  free(users);
+  return 0;
+}
+
+static LLVMAttributeRef param_attr(LLVMValueRef fn, unsigned i,
+                                   const char *kind) {
+  unsigned k = LLVMGetEnumAttributeKindForName(kind, strlen(kind));
+  return LLVMGetEnumAttributeAtIndex(fn, i + 1, k);
+}
+
+/* A byval parameter is copied to a local at the entry, and the copy
+ * replaces it: the copy may be written, or its address taken. */
+static void copy_byval(LLVMModuleRef m, LLVMContextRef c, LLVMBuilderRef b,
+                       LLVMValueRef fn, unsigned i) {
+  LLVMValueRef arg = LLVMGetParam(fn, i);
+  LLVMTypeRef ty = LLVMGetTypeAttributeValue(param_attr(fn, i, "byval"));
+  LLVMAttributeRef al = param_attr(fn, i, "align");
+  unsigned align =
+      al ? (unsigned)LLVMGetEnumAttributeValue(al)
+         : LLVMPreferredAlignmentOfType(LLVMGetModuleDataLayout(m), ty);
+  LLVMPositionBuilderBefore(
+      b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(arg, &n);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.*s", (int)(n < 63 ? n : 63), name);
+  LLVMValueRef copy = LLVMBuildAlloca(b, ty, buf);
+  LLVMSetAlignment(copy, align);
+  LLVMReplaceAllUsesWith(arg, copy);
+  LLVMValueRef in = LLVMBuildAddrSpaceCast(
+      b, arg, LLVMPointerTypeInContext(c, AS_PARAM), buf);
+  LLVMValueRef v = LLVMBuildLoad2(b, ty, in, buf);
+  LLVMSetAlignment(v, align);
+  LLVMSetAlignment(LLVMBuildStore(b, v, copy), align);
+}
+
+static int is_byval(LLVMValueRef fn, unsigned i) {
+  return LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(fn, i))) ==
+             LLVMPointerTypeKind &&
+         param_attr(fn, i, "byval") != NULL;
+}
+
+/* The object a pointer is into: through GEPs and casts, as far as LLVM's
+ * getUnderlyingObject looks (6 steps). */
+static LLVMValueRef underlying(LLVMValueRef p) {
+  for (int i = 0; i < 6; i++) {
+    LLVMOpcode op = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
+                    : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
+                                             : LLVMRet;
+    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast)
+      return p;
+    p = LLVMGetOperand(p, 0);
+  }
+  return p;
+}
+
+static int lower_kernel_args(LLVMModuleRef m, LLVMContextRef c,
+                             LLVMBuilderRef b, LLVMValueRef fn, int *copied) {
+  unsigned np = LLVMCountParams(fn);
+  int any_byval = 0;
+  for (unsigned i = 0; i < np; i++)
+    any_byval |= is_byval(fn, i);
+  /* pointers read out of a byval parameter point to global memory */
+  if (any_byval)
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+           in = LLVMGetNextInstruction(in)) {
+        if (!LLVMIsALoadInst(in))
+          continue;
+        LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(in));
+        if (k != LLVMPointerTypeKind && k != LLVMIntegerTypeKind)
+          continue;
+        LLVMValueRef o = underlying(LLVMGetOperand(in, 0));
+        if (!LLVMIsAArgument(o) || !is_byval(fn, ks_ir_param_index(o)))
+          continue;
+        if (k == LLVMPointerTypeKind)
+          mark_global(c, b, fn, in);
+        else if (int_to_ptr(c, b, fn, in))
+          return 1;
+      }
+  for (unsigned i = 0; i < np; i++) {
+    LLVMValueRef a = LLVMGetParam(fn, i);
+    LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(a));
+    if (k == LLVMPointerTypeKind && is_byval(fn, i)) {
+      copy_byval(m, c, b, fn, i);
+      *copied = 1;
+    } else if (k == LLVMPointerTypeKind) {
+      mark_global(c, b, fn, a);
+    } else if (k == LLVMIntegerTypeKind && int_to_ptr(c, b, fn, a)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int ks_lower_args(LLVMModuleRef m, int *copied) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  int bad = 0;
+  *copied = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !bad;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || !LLVMGetEntryBasicBlock(f))
+      continue;
+    if (ks_ir_is_kernel(m, f)) {
+      bad = lower_kernel_args(m, c, b, f, copied);
+      continue;
+    }
+    for (unsigned i = 0; i < LLVMCountParams(f); i++)
+      if (is_byval(f, i)) {
+        copy_byval(m, c, b, f, i);
+        *copied = 1;
+      }
+  }
+  LLVMDisposeBuilder(b);
+  return bad;
+}
+
+int ks_lower_has_allocas(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+           in = LLVMGetNextInstruction(in))
+        if (LLVMIsAAllocaInst(in))
+          return 1;
+  return 0;
+}
+
+/* Each alloca is cast to the local space and back, and its loads, stores,
+ * GEPs and bitcasts take the round trip (nvptx-lower-alloca), for
+ * infer-address-spaces to make them local. */
+static int lower_alloca(LLVMContextRef c, LLVMBuilderRef b, LLVMValueRef a) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  if (LLVMGetPointerAddressSpace(t) != AS_GENERIC)
+    return 0;
+  size_t n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+    n++;
+  LLVMValueRef *users = malloc((n ? n : 1) * sizeof *users);
+  if (!users)
+    return 1;
+  n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+    users[n++] = LLVMGetUser(u);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(a));
+  LLVMValueRef local =
+      LLVMBuildAddrSpaceCast(b, a, LLVMPointerTypeInContext(c, AS_LOCAL), "");
+  LLVMValueRef gen = LLVMBuildAddrSpaceCast(b, local, t, "");
+  for (size_t i = 0; i < n; i++) {
+    LLVMValueRef u = users[i];
+    if (LLVMIsALoadInst(u) && !LLVMGetVolatile(u) && LLVMGetOperand(u, 0) == a)
+      LLVMSetOperand(u, 0, gen);
+    else if (LLVMIsAStoreInst(u) && !LLVMGetVolatile(u) &&
+             LLVMGetOperand(u, 1) == a)
+      LLVMSetOperand(u, 1, gen);
+    else if ((LLVMIsAGetElementPtrInst(u) || LLVMIsABitCastInst(u)) &&
+             LLVMGetOperand(u, 0) == a)
+      LLVMSetOperand(u, 0, gen);
+  }
+  free(users);
+  return 0;
+}
+
+int ks_lower_allocas(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  int bad = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !bad;
+       f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !bad;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !bad;
+           in = LLVMGetNextInstruction(in))
+        if (LLVMIsAAllocaInst(in))
+          bad = lower_alloca(c, b, in);
+  LLVMDisposeBuilder(b);
+  return bad;
+}
+
+/* The value an atomicrmw stores, from the old one and its operand;
+ * NULL for an operation not written here. */
+static LLVMValueRef rmw_value(LLVMModuleRef m, LLVMBuilderRef b,
+                              LLVMAtomicRMWBinOp op, LLVMValueRef old,
+                              LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(old);
+  switch (op) {
+  case LLVMAtomicRMWBinOpXchg:
+    return v;
+  case LLVMAtomicRMWBinOpAdd:
+    return LLVMBuildAdd(b, old, v, "");
+  case LLVMAtomicRMWBinOpSub:
+    return LLVMBuildSub(b, old, v, "");
+  case LLVMAtomicRMWBinOpAnd:
+    return LLVMBuildAnd(b, old, v, "");
+  case LLVMAtomicRMWBinOpNand:
+    return LLVMBuildNot(b, LLVMBuildAnd(b, old, v, ""), "");
+  case LLVMAtomicRMWBinOpOr:
+    return LLVMBuildOr(b, old, v, "");
+  case LLVMAtomicRMWBinOpXor:
+    return LLVMBuildXor(b, old, v, "");
+  case LLVMAtomicRMWBinOpMax:
+  case LLVMAtomicRMWBinOpMin:
+  case LLVMAtomicRMWBinOpUMax:
+  case LLVMAtomicRMWBinOpUMin: {
+    LLVMIntPredicate p = op == LLVMAtomicRMWBinOpMax    ? LLVMIntSGT
+                         : op == LLVMAtomicRMWBinOpMin  ? LLVMIntSLE
+                         : op == LLVMAtomicRMWBinOpUMax ? LLVMIntUGT
+                                                        : LLVMIntULE;
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, p, old, v, ""), old, v, "");
+  }
+  case LLVMAtomicRMWBinOpFAdd:
+    return LLVMBuildFAdd(b, old, v, "");
+  case LLVMAtomicRMWBinOpFSub:
+    return LLVMBuildFSub(b, old, v, "");
+  case LLVMAtomicRMWBinOpFMax:
+  case LLVMAtomicRMWBinOpFMin: {
+    const char *n =
+        op == LLVMAtomicRMWBinOpFMax ? "llvm.maxnum" : "llvm.minnum";
+    LLVMValueRef args[2] = {old, v};
+    return ks_ir_call_overloaded(m, b, n, &t, 1, args, 2);
+  }
+  case LLVMAtomicRMWBinOpUIncWrap: /* old >= v ? 0 : old + 1 */
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, old, v, ""),
+                           LLVMConstNull(t),
+                           LLVMBuildAdd(b, old, LLVMConstInt(t, 1, 0), ""), "");
+  case LLVMAtomicRMWBinOpUDecWrap: /* old == 0 || old > v ? v : old - 1 */
+    return LLVMBuildSelect(
+        b,
+        LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstNull(t), ""),
+                    LLVMBuildICmp(b, LLVMIntUGT, old, v, ""), ""),
+        v, LLVMBuildSub(b, old, LLVMConstInt(t, 1, 0), ""), "");
+  default:
+    return NULL;
+  }
+}
+
+/* An atomicrmw on local memory (only this thread sees it) becomes a load,
+ * the operation and a store (nvptx-atomic-lower); run after
+ * infer-address-spaces, which finds them. Returns 1 and says why for an
+ * operation it does not know. */
+int ks_lower_local_atomics(LLVMModuleRef m, ks_diag *d) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  int bad = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !bad;
+       f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !bad;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !bad;) {
+        LLVMValueRef next = LLVMGetNextInstruction(in);
+        if (LLVMIsAAtomicRMWInst(in) &&
+            LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0))) ==
+                AS_LOCAL) {
+          LLVMValueRef p = LLVMGetOperand(in, 0), v = LLVMGetOperand(in, 1);
+          LLVMPositionBuilderBefore(b, in);
+          LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(in), p, "");
+          LLVMSetAlignment(old, LLVMGetAlignment(in));
+          LLVMValueRef nv = rmw_value(m, b, LLVMGetAtomicRMWBinOp(in), old, v);
+          if (!nv) {
+            LLVMInstructionEraseFromParent(old);
+            bad = ks_diag_fail(d, KS_EPASS,
+                               "lower: an atomic operation on local memory "
+                               "that kspec cannot lower");
+            break;
+          }
+          LLVMSetAlignment(LLVMBuildStore(b, nv, p), LLVMGetAlignment(in));
+          LLVMReplaceAllUsesWith(in, old);
+          LLVMInstructionEraseFromParent(in);
+        }
+        in = next;
+      }
+  LLVMDisposeBuilder(b);
+  return bad;
+}
+
+/* What the module needs of LLVM's own lowering passes. */
+int ks_lower_needs(LLVMModuleRef m) {
+  int need = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(g, &n);
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_GENERIC &&
+        !(n >= 5 && memcmp(name, "llvm.", 5) == 0))
+      need |= KS_LOWER_GENERIC;
+  }
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(f, &n);
+    if (LLVMIsDeclaration(f)) {
+      static const char *const pre[] = {"llvm.mem", "llvm.objc",
+                                        "llvm.load.relative"};
+      for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        if (n >= strlen(pre[i]) && memcmp(name, pre[i], strlen(pre[i])) == 0)
+          need |= KS_LOWER_INTRINSICS;
+      if (n >= 4 && memcmp(name, "objc", 4) == 0)
+        need |= KS_LOWER_INTRINSICS;
+      continue;
+    }
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+           in = LLVMGetNextInstruction(in)) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(in);
+        LLVMTypeRef t = NULL;
+        if (op == LLVMSDiv || op == LLVMUDiv || op == LLVMSRem ||
+            op == LLVMURem || op == LLVMFPToSI || op == LLVMFPToUI)
+          t = LLVMTypeOf(in);
+        else if (op == LLVMSIToFP || op == LLVMUIToFP)
+          t = LLVMTypeOf(LLVMGetOperand(in, 0));
+        if (t && LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+          t = LLVMGetElementType(t);
+        if (t && LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
+            LLVMGetIntTypeWidth(t) > 64)
+          need |= KS_LOWER_WIDE;
+      }
+  }
+  return need;
+}
+
+/* v without the sign or zero extensions around it. */
+static LLVMValueRef strip_ext(LLVMValueRef v) {
+  while (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* Is v `x + C` (C a constant integer, x in *x; or a disjoint `x | C`)? */
+static int add_const(LLVMValueRef v, LLVMValueRef *x, long long *c) {
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if ((op != LLVMAdd && !(op == LLVMOr && LLVMGetIsDisjoint(v))) ||
+      !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
+    return 0;
+  *x = LLVMGetOperand(v, 0);
+  *c = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+  return 1;
+}
+
+typedef struct mul_key {
+  LLVMValueRef b, s;
+  long long c;
+} mul_key;
+
+int ks_lower_straight_line(LLVMModuleRef m) {
+  size_t n = 0, cap = 0;
+  mul_key *k = NULL;
+  int what = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+           in = LLVMGetNextInstruction(in)) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(in);
+        LLVMValueRef x;
+        long long c;
+        if (op == LLVMGetElementPtr) {
+          for (unsigned i = 1; i < (unsigned)LLVMGetNumOperands(in); i++)
+            if (add_const(strip_ext(LLVMGetOperand(in, (int)i)), &x, &c))
+              what |= KS_LOWER_SPLIT_GEP;
+          continue;
+        }
+        if (op != LLVMMul ||
+            LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind)
+          continue;
+        for (int side = 0; side < 2; side++) {
+          LLVMValueRef l = strip_ext(LLVMGetOperand(in, side));
+          LLVMValueRef s = LLVMGetOperand(in, !side);
+          if (!add_const(l, &x, &c)) {
+            x = l;
+            c = 0;
+          }
+          for (size_t j = 0; j < n; j++)
+            if (k[j].b == x && k[j].s == s && k[j].c != c)
+              what |= KS_LOWER_STRENGTH;
+          if (n == cap) {
+            size_t nc = cap ? 2 * cap : 32;
+            mul_key *t = realloc(k, nc * sizeof *k);
+            if (!t) {
+              free(k);
+              return KS_LOWER_STRENGTH | KS_LOWER_SPLIT_GEP;
+            }
+            k = t;
+            cap = nc;
+          }
+          k[n++] = (mul_key){x, s, c};
+        }
+      }
+  free(k);
+  return what;
+}
