@@ -14,7 +14,9 @@
  *  - instructions: fences; atomic loads and stores stronger than
  *    monotonic; read-modify-write atomics outside the generic, global,
  *    shared and local spaces; address-space casts other than between the
- *    generic space and the global, shared, constant or local one;
+ *    generic space and the global, shared, constant or local one (and a
+ *    byval parameter's to the parameter space, as the lower stage reads
+ *    it);
  *    conversions between floating point and integers wider than 64 bits;
  *    indirectbr;
  *  - types, wherever they appear: fp128, x86_fp80, ppc_fp128, x86 and
@@ -47,6 +49,7 @@ enum {
   AS_SHARED = 3,
   AS_CONST = 4,
   AS_LOCAL = 5,
+  AS_PARAM = 101,
 };
 
 /* The screen's state: where it is, for messages, and what is left of its
@@ -186,6 +189,21 @@ static ks_status check_cast(screen *s, LLVMOpcode op, LLVMTypeRef from,
   if ((op == LLVMSIToFP || op == LLVMUIToFP) && int_width(from) > 64)
     return reject(s, "converts i%u to floating point", int_width(from));
   return KS_OK;
+}
+
+/* A byval parameter's address cast to the parameter space: the lower
+ * stage's own reads of a parameter in place (as NVPTX's lower-args). */
+static int byval_to_param(LLVMValueRef i) {
+  LLVMValueRef a = LLVMGetOperand(i, 0);
+  if (!LLVMIsAArgument(a) || space_of(LLVMTypeOf(i)) != AS_PARAM ||
+      space_of(LLVMTypeOf(a)) != AS_GENERIC)
+    return 0;
+  LLVMValueRef fn = LLVMGetParamParent(a);
+  unsigned k = LLVMGetEnumAttributeKindForName("byval", 5), n = 0;
+  for (LLVMValueRef p = LLVMGetFirstParam(fn); p && p != a;
+       p = LLVMGetNextParam(p))
+    n++;
+  return LLVMGetEnumAttributeAtIndex(fn, n + 1, k) != NULL;
 }
 
 /* ---- constants -----------------------------------------------------------
@@ -405,6 +423,9 @@ static ks_status check_opcode(screen *s, LLVMValueRef i) {
   case LLVMCallBr:
     return check_call(s, i);
   case LLVMAddrSpaceCast:
+    if (byval_to_param(i))
+      return KS_OK;
+    /* fall through */
   case LLVMFPToSI:
   case LLVMFPToUI:
   case LLVMSIToFP:

@@ -19,11 +19,7 @@
  *   early-cse, nary-reassociate, early-cse  LLVM passes, run by the
  *                             pipeline only where the kernel has a loop
  * LLVM 19 registers its four NVPTX passes for codegen's own pipeline only,
- * so they are written again here, as LLVM does them, with one difference:
- * a byval parameter is always copied to a local (nvptx-lower-args reads a
- * parameter that is only read in place, from the parameter space); SROA
- * then takes the copy apart, leaving the same loads from the parameter
- * space where the parameter is only read.
+ * so they are written again here, as LLVM does them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +71,13 @@ int ks_lower_names(LLVMModuleRef m) {
   return 0;
 }
 
+/* v's name, cut to fit buf, for the values made in its place. */
+static void name_of(LLVMValueRef v, char buf[64]) {
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(v, &n);
+  snprintf(buf, 64, "%.*s", (int)(n < 63 ? n : 63), name);
+}
+
 /* A pointer known to point to global memory is cast to the global space
  * and back, right after it is made (at the entry for an argument), and the
  * round trip replaces it everywhere else: infer-address-spaces then makes
@@ -90,10 +93,8 @@ static void mark_global(LLVMContextRef c, LLVMBuilderRef b, LLVMValueRef fn,
                         : LLVMGetNextInstruction(p);
   if (!at)
     return;
-  size_t n = 0;
-  const char *name = LLVMGetValueName2(p, &n);
   char buf[64];
-  snprintf(buf, sizeof buf, "%.*s", (int)(n < 63 ? n : 63), name);
+  name_of(p, buf);
   LLVMPositionBuilderBefore(b, at);
   LLVMValueRef g =
       LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(c, AS_GLOBAL), buf);
@@ -129,8 +130,9 @@ static LLVMAttributeRef param_attr(LLVMValueRef fn, unsigned i,
   return LLVMGetEnumAttributeAtIndex(fn, i + 1, k);
 }
 
-/* A byval parameter is copied to a local at the entry, and the copy
- * replaces it: the copy may be written, or its address taken. */
+/* A byval parameter that may be written or have its address taken (and
+ * any of a device function's) is copied to a local at the entry, and the
+ * copy replaces it; SROA takes the copy apart where it can. */
 static void copy_byval(LLVMModuleRef m, LLVMContextRef c, LLVMBuilderRef b,
                        LLVMValueRef fn, unsigned i) {
   LLVMValueRef arg = LLVMGetParam(fn, i);
@@ -141,10 +143,8 @@ static void copy_byval(LLVMModuleRef m, LLVMContextRef c, LLVMBuilderRef b,
          : LLVMPreferredAlignmentOfType(LLVMGetModuleDataLayout(m), ty);
   LLVMPositionBuilderBefore(
       b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
-  size_t n = 0;
-  const char *name = LLVMGetValueName2(arg, &n);
   char buf[64];
-  snprintf(buf, sizeof buf, "%.*s", (int)(n < 63 ? n : 63), name);
+  name_of(arg, buf);
   LLVMValueRef copy = LLVMBuildAlloca(b, ty, buf);
   LLVMSetAlignment(copy, align);
   LLVMReplaceAllUsesWith(arg, copy);
@@ -159,6 +159,93 @@ static int is_byval(LLVMValueRef fn, unsigned i) {
   return LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(fn, i))) ==
              LLVMPointerTypeKind &&
          param_attr(fn, i, "byval") != NULL;
+}
+
+static int is_param_space(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+         LLVMGetPointerAddressSpace(t) == AS_PARAM;
+}
+
+/* Whether p is only read: every use, through GEPs and bitcasts, a load
+ * that is not atomic, or a cast to the parameter space (nvptx-lower-args'
+ * load chain). */
+static int only_read(LLVMValueRef p, int depth) {
+  if (depth > 16)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef in = LLVMGetUser(u);
+    if (LLVMIsALoadInst(in)) {
+      if (LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic)
+        return 0;
+    } else if (LLVMIsAAddrSpaceCastInst(in)) {
+      if (!is_param_space(in))
+        return 0;
+    } else if ((LLVMIsAGetElementPtrInst(in) && LLVMGetOperand(in, 0) == p) ||
+               LLVMIsABitCastInst(in)) {
+      if (!only_read(in, depth + 1))
+        return 0;
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* old's first use other than by skip (p's own cast), or NULL. */
+static LLVMUseRef use_but(LLVMValueRef old, LLVMValueRef skip) {
+  LLVMUseRef u = LLVMGetFirstUse(old);
+  while (u && LLVMGetUser(u) == skip)
+    u = LLVMGetNextUse(u);
+  return u;
+}
+
+/* Rewrites old's uses (only_read's chain) onto p, old in the parameter
+ * space: GEPs made again on p, loads reading p, casts dropped. */
+static int onto_param(LLVMBuilderRef b, LLVMValueRef old, LLVMValueRef p) {
+  LLVMUseRef u;
+  while ((u = use_but(old, p))) {
+    LLVMValueRef in = LLVMGetUser(u), q = p;
+    if (LLVMIsALoadInst(in)) {
+      LLVMSetOperand(in, 0, p);
+      continue;
+    }
+    if (LLVMIsAGetElementPtrInst(in)) {
+      unsigned n = (unsigned)LLVMGetNumOperands(in) - 1;
+      LLVMValueRef *idx = malloc((n ? n : 1) * sizeof *idx);
+      if (!idx)
+        return 1;
+      for (unsigned k = 0; k < n; k++)
+        idx[k] = LLVMGetOperand(in, k + 1);
+      char buf[64];
+      name_of(in, buf);
+      LLVMPositionBuilderBefore(b, in);
+      LLVMTypeRef ty = LLVMGetGEPSourceElementType(in);
+      q = LLVMIsInBounds(in) ? LLVMBuildInBoundsGEP2(b, ty, p, idx, n, buf)
+                             : LLVMBuildGEP2(b, ty, p, idx, n, buf);
+      free(idx);
+    }
+    if (LLVMIsAAddrSpaceCastInst(in))
+      LLVMReplaceAllUsesWith(in, p);
+    else if (onto_param(b, in, q))
+      return 1;
+    LLVMInstructionEraseFromParent(in);
+  }
+  return 0;
+}
+
+/* A kernel's byval parameter that is only read is read where it is, in
+ * the parameter space, with no copy. */
+static int read_in_place(LLVMContextRef c, LLVMBuilderRef b, LLVMValueRef fn,
+                         unsigned i) {
+  LLVMValueRef arg = LLVMGetParam(fn, i);
+  char buf[64];
+  name_of(arg, buf);
+  LLVMPositionBuilderBefore(
+      b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+  LLVMValueRef p = LLVMBuildAddrSpaceCast(
+      b, arg, LLVMPointerTypeInContext(c, AS_PARAM), buf);
+  return onto_param(b, arg, p);
 }
 
 /* The object a pointer is into: through GEPs and casts, as far as LLVM's
@@ -203,7 +290,10 @@ static int lower_kernel_args(LLVMModuleRef m, LLVMContextRef c,
   for (unsigned i = 0; i < np; i++) {
     LLVMValueRef a = LLVMGetParam(fn, i);
     LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(a));
-    if (k == LLVMPointerTypeKind && is_byval(fn, i)) {
+    if (k == LLVMPointerTypeKind && is_byval(fn, i) && only_read(a, 0)) {
+      if (read_in_place(c, b, fn, i))
+        return 1;
+    } else if (k == LLVMPointerTypeKind && is_byval(fn, i)) {
       copy_byval(m, c, b, fn, i);
       *copied = 1;
     } else if (k == LLVMPointerTypeKind) {

@@ -1446,6 +1446,51 @@ static void user_kernel(void **state) {
   ks_template_destroy(tbc);
 }
 
+/* A user's kernels taking structs by value (data/byval.cu): one only read
+ * is read where the driver put it, with no local copy; one written, or
+ * handed to a call, gets its copy. Each one generic, for a block and for
+ * maxntid, through ptxas. */
+static void user_byval(void **state) {
+  fixture *f = *state;
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(f->ctx, KS_TEST_DATA_DIR "/byval.ll", &t),
+                   KS_OK);
+  static const struct {
+    const char *kernel;
+    int copied;
+  } ks[] = {{"taps_read", 0},
+            {"span_scale", 0},
+            {"taps_written", 1},
+            {"taps_call", 1}};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+    for (int v = 0; v < 3; v++) {
+      ks_spec_req req = {.kernel = ks[i].kernel};
+      if (v == 1)
+        req.bounds.block[0] = 256;
+      if (v == 2)
+        req.bounds.maxntid = 128;
+      ks_kernel *k = NULL;
+      assert_int_equal(ks_specialize(f->ctx, t, &req, &k), KS_OK);
+      const char *ptx = ptx_of(k);
+      char what[64], entry[64];
+      snprintf(what, sizeof what, "%s (%d)", ks[i].kernel, v);
+      /* the entry's own body (an external device function stays too) */
+      snprintf(entry, sizeof entry, ".entry %s(", ks[i].kernel);
+      const char *b = strstr(ptx, entry), *e = b ? strstr(b, "\n}") : NULL;
+      assert_non_null(e);
+      char *body = strndup(b, (size_t)(e - b));
+      assert_non_null(body);
+      if (!strstr(body, "ld.param.f32") ||
+          (strstr(body, "__local_depot") != NULL) != ks[i].copied)
+        fail_msg("%s: want %s copy:\n%.2000s", what, ks[i].copied ? "a" : "no",
+                 body);
+      free(body);
+      if (tu_have_tool(KS_PTXAS))
+        check_ptxas(ptx, what);
+    }
+  ks_template_destroy(t);
+}
+
 /* ---- codegen screen (own CTest entry) ------------------------------------ */
 
 static void codegen_expect(fixture *f, const char *name, const char *decls,
@@ -1816,6 +1861,7 @@ int main(int argc, char **argv) {
       T(bad_template_files),
       T(bad_template_memory),
       T(user_kernel),
+      T(user_byval),
       T(codegen_screen_sin),
       T(codegen_screen_pow),
       T(codegen_screen_external),

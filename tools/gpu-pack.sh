@@ -17,7 +17,7 @@ nvcc=$(command -v nvcc || true)
 cuda="-DKSPEC_BENCH_CUDA=OFF"
 targets="kspec kspec-tool kspec-bench kspec-latency test_gpu_templates test_gpu_window \
   test_gpu_cubin \
-  test_gpu_occupancy test_gpu_cmem test_gpu_local"
+  test_gpu_occupancy test_gpu_cmem test_gpu_local test_gpu_byval"
 if [ -n "$nvcc" ]; then
   cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"
   targets="$targets kspec-bench-cuda"

@@ -38,3 +38,11 @@ target_link_libraries(test_gpu_local PRIVATE kspec)
 add_test(NAME gpu_local COMMAND test_gpu_local
          ${CMAKE_CURRENT_LIST_DIR}/../data/modes.ll)
 set_tests_properties(gpu_local PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# Structs by value (the lower stage): read in place, copied to a local,
+# handed to a call.
+add_executable(test_gpu_byval ${CMAKE_CURRENT_LIST_DIR}/test_byval.c)
+target_link_libraries(test_gpu_byval PRIVATE kspec m)
+add_test(NAME gpu_byval COMMAND test_gpu_byval
+         ${CMAKE_CURRENT_LIST_DIR}/../data/byval.ll)
+set_tests_properties(gpu_byval PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -75,6 +75,13 @@ else
   note "gpu private arrays in shared memory: FAIL (see gpu_local.log)"
 fi
 tail -4 "$out/gpu_local.log"
+if test_gpu_byval "$root/tests/data/byval.ll" >"$out/gpu_byval.log" 2>&1; then
+  note "gpu structs by value: PASS"
+else
+  status=1
+  note "gpu structs by value: FAIL (see gpu_byval.log)"
+fi
+tail -13 "$out/gpu_byval.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
@@ -180,8 +187,9 @@ for tool in $tools; do
   sanitize_tool "$tool" &
 done
 wait
-# A user's kernel: private arrays moved to shared memory (test_gpu_local,
-# every variant, the pass on and off), 10007 threads.
+# A user's kernels: private arrays moved to shared memory (test_gpu_local,
+# every variant, the pass on and off) and structs by value
+# (test_gpu_byval), 10007 threads.
 for tool in $tools; do
   if compute-sanitizer --tool "$tool" --error-exitcode 3 \
     test_gpu_local "$root/tests/data/modes.ll" 10007 >>"$out/$tool.local.log" 2>&1; then
@@ -189,6 +197,14 @@ for tool in $tools; do
   else
     status=1
     note "$tool test_gpu_local: **errors** (see $tool.local.log)"
+  fi
+  # structs by value: read in place, copied, through a call
+  if compute-sanitizer --tool "$tool" --error-exitcode 3 \
+    test_gpu_byval "$root/tests/data/byval.ll" 10007 >>"$out/$tool.byval.log" 2>&1; then
+    note "$tool test_gpu_byval: clean"
+  else
+    status=1
+    note "$tool test_gpu_byval: **errors** (see $tool.byval.log)"
   fi
 done
 {
