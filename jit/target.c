@@ -87,15 +87,15 @@ unsigned ks_jit_driver_max_ptx(int driver_version) {
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 
-/* Codegen's IR passes up to atomic-expand, and two after it, are
- * switched off for the whole process (LLVM options, read when a compile
- * builds its pass list):
- *   everything before atomic-expand  the pipeline's last stage, lower,
- *       does it instead (passes/lower.c): NVPTX's lowering of arguments
- *       and allocas, address-space inference, and the straight-line
- *       passes only where a loop is left, where in codegen they ran on
- *       every kernel (ScalarEvolution for every address: a sixth of a
- *       separable filter's specialization, for the same SASS);
+/* Codegen's IR passes up to nvptx-lower-unreachable are skipped for the
+ * whole process (LLVM options, read when a compile builds its pass
+ * list): the pipeline's last stage, lower, does what of them a module
+ * needs (passes/lower.c): NVPTX's lowering of arguments and allocas,
+ * address-space inference, atomic expansion, and the straight-line
+ * passes only where a loop is left, where in codegen they ran on every
+ * kernel (ScalarEvolution for every address: a sixth of a separable
+ * filter's specialization, for the same SASS). Skipped with them, as
+ * before they were switched off one by one:
  *   loop strength reduction  over tools/ptx_identity.sh's grid, ptxas's
  *       code without it is never longer (235 of 303 requests shorter, by
  *       up to 39% in the histogram's vectorized loop; no spill added), and
@@ -104,20 +104,25 @@ static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
  *       where two adjacent accesses could merge (ks_vectorize_worth);
  *       in codegen it compared every pair of loads in a block through
  *       ScalarEvolution, a fifth of a separable filter's specialization,
- *       to find nothing.
- * A process that uses the same shared libLLVM for codegen of its own sees
- * them too; with LLVM linked statically into libkspec (KSPEC_LLVM_STATIC)
- * they are kspec's alone. Errors are ignored (an option already given by
- * the host stays as it was). */
+ *       to find nothing;
+ *   early-cse, sroa, constant hoisting and the other optimizations of
+ *       that stretch  not one byte of PTX over the grid, for 4% of a
+ *       specialization.
+ * expand-variadics, which lower runs where a module has variadic
+ * functions, is told to lower them, as codegen's own did. A process that
+ * uses the same shared libLLVM for codegen of its own sees these options
+ * too; with LLVM linked statically into libkspec (KSPEC_LLVM_STATIC) they
+ * are kspec's alone. Errors are ignored (an option already given by the
+ * host stays as it was). */
 static void llvm_init(void) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
-  static const char *const argv[] = {"kspec", "-disable-lsr",
-                                     "-disable-nvptx-load-store-vectorizer",
-                                     "-start-before=atomic-expand"};
-  LLVMParseCommandLineOptions(4, argv, NULL);
+  static const char *const argv[] = {"kspec",
+                                     "-start-before=nvptx-lower-unreachable",
+                                     "-expand-variadics-override=lowering"};
+  LLVMParseCommandLineOptions(3, argv, NULL);
 }
 
 void ks_jit_llvm_init(void) { pthread_once(&llvm_once, llvm_init); }

@@ -194,12 +194,16 @@ int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
 /* ---- lower.c ----------------------------------------------------------- */
 
 /* NVPTX's lowering before instruction selection, which codegen no longer
- * does (jit/target.c starts it at atomic-expand); the pipeline's last
- * stage runs these with LLVM's own passes (passes/pipeline.c). */
+ * does (jit/target.c starts it at nvptx-lower-unreachable); the
+ * pipeline's last stage runs these with LLVM's own passes
+ * (passes/pipeline.c). */
 enum {
-  KS_LOWER_INTRINSICS = 1, /* pre-isel-intrinsic-lowering */
-  KS_LOWER_WIDE = 2,       /* expand-large-div-rem, expand-large-fp-convert */
-  KS_LOWER_GENERIC = 4     /* generic-to-nvvm */
+  KS_LOWER_INTRINSICS = 1,  /* pre-isel-intrinsic-lowering */
+  KS_LOWER_WIDE = 2,        /* expand-large-div-rem, expand-large-fp-convert */
+  KS_LOWER_GENERIC = 4,     /* generic-to-nvvm */
+  KS_LOWER_ATOMICS = 32,    /* atomic-expand */
+  KS_LOWER_VARIADIC = 64,   /* expand-variadics (then early-cse, sroa) */
+  KS_LOWER_CONSTANTS = 128, /* lower-constant-intrinsics */
 };
 /* Which of LLVM's passes above m needs (KS_LOWER_* bits). */
 int ks_lower_needs(LLVMModuleRef m);
@@ -374,7 +378,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 40
+#define KS_PIPELINE_VERSION 41
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

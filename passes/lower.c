@@ -1,10 +1,11 @@
 /*
  * lower.c - the lowering NVPTX's codegen does to a module before
  * instruction selection, done here so that codegen can start at
- * atomic-expand (jit/target.c) and skip its straight-line scalar passes
- * where they find nothing to do.
+ * nvptx-lower-unreachable (jit/target.c) and skip its straight-line
+ * scalar passes where they find nothing to do.
  *
- * NVPTX's codegen (LLVM 19) runs these IR passes before atomic-expand:
+ * NVPTX's codegen (LLVM 19) runs these IR passes before
+ * nvptx-lower-unreachable:
  *   pre-isel-intrinsic-lowering, expand-large-div-rem,
  *   expand-large-fp-convert   LLVM passes, run by the pipeline where the
  *                             module has what they expand
@@ -18,6 +19,19 @@
  *   separate-const-offset-from-gep, speculative-execution, slsr,
  *   early-cse, nary-reassociate, early-cse  LLVM passes, run by the
  *                             pipeline only where the kernel has a loop
+ *   atomic-expand, expand-variadics, lower-constant-intrinsics  LLVM
+ *                             passes, run by the pipeline where the module
+ *                             has atomics, variadic functions or
+ *                             llvm.is.constant / llvm.objectsize
+ *   nvptx-lower-ctor-dtor     not needed: the screen refuses constructors
+ *   merge-icmps, expand-memcmp, constant hoisting, partially-inline-
+ *   libcalls, early-cse, sroa and the rest  optimizations that changed no
+ *                             byte of PTX over tools/ptx_identity.sh's
+ *                             grid, or lowerings of what the screen
+ *                             refuses (masked and vector-predicated
+ *                             intrinsics, TLS); vector reductions,
+ *                             codegen's instruction selection expands
+ *                             itself
  * LLVM 19 registers its four NVPTX passes for codegen's own pipeline only,
  * so they are written again here, as LLVM does them.
  */
@@ -488,7 +502,10 @@ int ks_lower_local_atomics(LLVMModuleRef m, ks_diag *d) {
 
 /* What the module needs of LLVM's own lowering passes. */
 int ks_lower_needs(LLVMModuleRef m) {
-  int need = 0;
+  /* atomics the backend screen refuses (fences, loads and stores
+   * stronger than monotonic) are left as they are, for it to name them,
+   * rather than expanded into what it would name instead */
+  int need = 0, atomics = 0, refused = 0;
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     size_t n = 0;
     const char *name = LLVMGetValueName2(g, &n);
@@ -500,6 +517,14 @@ int ks_lower_needs(LLVMModuleRef m) {
        f = LLVMGetNextFunction(f)) {
     size_t n = 0;
     const char *name = LLVMGetValueName2(f, &n);
+    if (LLVMGetFirstUse(f) &&
+        (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) ||
+         (n >= 7 && memcmp(name, "llvm.va", 7) == 0)))
+      need |= KS_LOWER_VARIADIC;
+    if (LLVMGetFirstUse(f) &&
+        ((n >= 16 && memcmp(name, "llvm.is.constant", 16) == 0) ||
+         (n >= 15 && memcmp(name, "llvm.objectsize", 15) == 0)))
+      need |= KS_LOWER_CONSTANTS;
     if (LLVMIsDeclaration(f)) {
       static const char *const pre[] = {"llvm.mem", "llvm.objc",
                                         "llvm.load.relative"};
@@ -515,6 +540,14 @@ int ks_lower_needs(LLVMModuleRef m) {
       for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
            in = LLVMGetNextInstruction(in)) {
         LLVMOpcode op = LLVMGetInstructionOpcode(in);
+        if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+          atomics = 1;
+        if (op == LLVMLoad || op == LLVMStore) {
+          LLVMAtomicOrdering o = LLVMGetOrdering(in);
+          atomics |= o != LLVMAtomicOrderingNotAtomic;
+          refused |= o > LLVMAtomicOrderingMonotonic;
+        }
+        refused |= op == LLVMFence;
         LLVMTypeRef t = NULL;
         if (op == LLVMSDiv || op == LLVMUDiv || op == LLVMSRem ||
             op == LLVMURem || op == LLVMFPToSI || op == LLVMFPToUI)
@@ -528,7 +561,7 @@ int ks_lower_needs(LLVMModuleRef m) {
           need |= KS_LOWER_WIDE;
       }
   }
-  return need;
+  return need | (atomics && !refused ? KS_LOWER_ATOMICS : 0);
 }
 
 /* v without the sign or zero extensions around it. */

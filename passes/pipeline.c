@@ -355,20 +355,21 @@ static size_t stage_index(const char *name);
 
 /* The lowering stage: what NVPTX's codegen did to the module before
  * instruction selection, which jit/target.c has codegen skip (it starts
- * at atomic-expand), in codegen's order: LLVM's intrinsic and wide
- * division expansions where the module has them, PTX-valid local names,
- * generic globals moved to the global space, kernel arguments lowered,
- * SROA and the local space for allocas, address-space inference, atomics
- * on local memory lowered (passes/lower.c). Codegen's straight-line
- * passes (separate-const-offset-from-gep .. nary-reassociate, with their
- * early-cse) run only where a loop is left: over tools/ptx_identity.sh's
- * grid and 224 requests without a block, only kernels with a loop
- * (the histogram, reduce_sum, the transpose, stencil1d) had SASS that they
- * shortened (reduce_sum without them: up to 18 instructions longer, the
- * transpose 12); without a loop they found nothing that ptxas does not
- * (the same SASS) and cost up to a sixth of a specialization in
- * ScalarEvolution (sepfilter_rows without a block 28.2 -> 23.4 M
- * instructions). */
+ * at nvptx-lower-unreachable), in codegen's order: LLVM's intrinsic and
+ * wide division expansions where the module has them, PTX-valid local
+ * names, generic globals moved to the global space, kernel arguments
+ * lowered, SROA and the local space for allocas, address-space inference,
+ * atomics on local memory lowered (passes/lower.c), then atomic-expand,
+ * expand-variadics and lower-constant-intrinsics where the module has
+ * what they expand (see lower.c for what else is skipped). Codegen's
+ * straight-line passes (separate-const-offset-from-gep .. nary-reassociate,
+ * with their early-cse) run only where a loop is left: over
+ * tools/ptx_identity.sh's grid and 224 requests without a block, only kernels
+ * with a loop (the histogram, reduce_sum, the transpose, stencil1d) had SASS
+ * that they shortened (reduce_sum without them: up to 18 instructions longer,
+ * the transpose 12); without a loop they found nothing that ptxas does not (the
+ * same SASS) and cost up to a sixth of a specialization in ScalarEvolution
+ * (sepfilter_rows without a block 28.2 -> 23.4 M instructions). */
 #define STRAIGHT_LINE                                                          \
   "separate-const-offset-from-gep,speculative-execution,slsr,early-cse,"       \
   "nary-reassociate,early-cse"
@@ -411,11 +412,20 @@ static int lower(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
            group && !allocas ? "," : "", group && !allocas ? group : "");
   if (run_llvm(m, tm, st, passes, unnamed, d))
     return 1;
-  if (!allocas)
-    return 0;
   snprintf(passes, sizeof passes, "function(%s)", group ? group : "");
-  return ks_lower_local_atomics(m, d) ||
-         (group && run_llvm(m, tm, st, passes, unnamed, d));
+  if (allocas && (ks_lower_local_atomics(m, d) ||
+                  (group && run_llvm(m, tm, st, passes, unnamed, d))))
+    return 1;
+  if (!(need & (KS_LOWER_ATOMICS | KS_LOWER_VARIADIC | KS_LOWER_CONSTANTS)))
+    return 0;
+  snprintf(passes, sizeof passes, "%s%s%s%s",
+           need & KS_LOWER_ATOMICS ? "function(atomic-expand)," : "",
+           need & KS_LOWER_VARIADIC ? "expand-variadics," : "",
+           need & KS_LOWER_CONSTANTS ? "function(lower-constant-intrinsics),"
+                                     : "",
+           need & KS_LOWER_VARIADIC ? "function(early-cse,sroa)," : "");
+  passes[strlen(passes) - 1] = '\0'; /* the last comma */
+  return run_llvm(m, tm, st, passes, unnamed, d);
 }
 
 static int tcoarsen_on(const ks_spec *s) {

@@ -5,7 +5,11 @@
 ; that is written, read atomically or handed to a call is copied to a local
 ; first, as is a device function's; allocas move to the local space, an
 ; atomic on a local becomes a load, an add and a store; local names lose
-; the '.' PTX does not allow.
+; the '.' PTX does not allow. Where the module has them, LLVM's
+; atomic-expand (an atomic PTX has no instruction for becomes a
+; compare-and-swap loop; not where the backend screen will refuse an
+; atomic, which it then names), expand-variadics and
+; lower-constant-intrinsics run, as codegen no longer does.
 ;
 ; RUN: ks_passes_tool --kernel read --stage lower %s | FileCheck %s --check-prefix=READ
 ; RUN: ks_passes_tool --kernel written --stage lower %s | FileCheck %s --check-prefix=WRITTEN
@@ -13,6 +17,10 @@
 ; RUN: ks_passes_tool --kernel unused --stage lower %s | FileCheck %s --check-prefix=UNUSED
 ; RUN: ks_passes_tool --kernel counts --stage lower %s | FileCheck %s --check-prefix=COUNTS
 ; RUN: ks_passes_tool --kernel calls --stage lower %s | FileCheck %s --check-prefix=CALLS
+; RUN: ks_passes_tool --kernel nand --stage lower %s | FileCheck %s --check-prefix=NAND
+; RUN: ks_passes_tool --kernel seq_cst --stage lower %s | FileCheck %s --check-prefix=SEQCST
+; RUN: ks_passes_tool --kernel isconst --stage lower %s | FileCheck %s --check-prefix=ISCONST
+; RUN: ks_passes_tool --kernel varargs --stage lower %s | FileCheck %s --check-prefix=VARARGS
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -119,10 +127,75 @@ define void @calls(ptr byval(%taps) align 4 %t, ptr %y) {
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
+; NAND-LABEL: define void @nand(
+; NAND-NOT: atomicrmw nand
+; NAND: cmpxchg ptr addrspace(1)
+define void @nand(ptr %p) {
+  %o = atomicrmw nand ptr %p, i32 3 monotonic
+  ret void
+}
+
+; SEQCST-LABEL: define void @seq_cst(
+; SEQCST: atomicrmw nand ptr addrspace(1)
+; SEQCST: load atomic i32, ptr addrspace(1) %{{.*}} seq_cst
+define void @seq_cst(ptr %p, ptr %q) {
+  %o = atomicrmw nand ptr %p, i32 3 monotonic
+  %v = load atomic i32, ptr %p seq_cst, align 4
+  store i32 %v, ptr %q, align 4
+  ret void
+}
+
+; (the optimize stage folds these two already; lower would fold what it
+; left, which instruction selection cannot take)
+; ISCONST-LABEL: define void @isconst(
+; ISCONST-NOT: llvm.is.constant
+; ISCONST-NOT: llvm.objectsize
+; ISCONST: ret void
+define void @isconst(ptr %p, i32 %n) {
+  %c = call i1 @llvm.is.constant.i32(i32 %n)
+  %z = zext i1 %c to i32
+  store i32 %z, ptr %p, align 4
+  %s = call i64 @llvm.objectsize.i64.p0(ptr %p, i1 false, i1 true, i1 false)
+  %s32 = trunc i64 %s to i32
+  store i32 %s32, ptr %p, align 4
+  ret void
+}
+
+; VARARGS-LABEL: define internal i32 @sum(
+; VARARGS-NOT: ...
+; VARARGS-NOT: llvm.va_start
+; VARARGS-LABEL: define void @varargs(
+; VARARGS: call i32 @sum(i32 2, ptr
+define internal i32 @sum(i32 %n, ...) noinline {
+  %ap = alloca ptr, align 8
+  call void @llvm.va_start.p0(ptr %ap)
+  %a = va_arg ptr %ap, i32
+  %b = va_arg ptr %ap, i32
+  call void @llvm.va_end.p0(ptr %ap)
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+
+define void @varargs(ptr %p) {
+  %a = load i32, ptr %p, align 4
+  %s = call i32 (i32, ...) @sum(i32 2, i32 %a, i32 %a)
+  store i32 %s, ptr %p, align 4
+  ret void
+}
+
+declare i1 @llvm.is.constant.i32(i32)
+declare i64 @llvm.objectsize.i64.p0(ptr, i1, i1, i1)
+declare void @llvm.va_start.p0(ptr)
+declare void @llvm.va_end.p0(ptr)
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9}
 !0 = !{ptr @read, !"kernel", i32 1}
 !1 = !{ptr @written, !"kernel", i32 1}
 !2 = !{ptr @atomic, !"kernel", i32 1}
 !3 = !{ptr @unused, !"kernel", i32 1}
 !4 = !{ptr @counts, !"kernel", i32 1}
 !5 = !{ptr @calls, !"kernel", i32 1}
+!6 = !{ptr @nand, !"kernel", i32 1}
+!7 = !{ptr @seq_cst, !"kernel", i32 1}
+!8 = !{ptr @isconst, !"kernel", i32 1}
+!9 = !{ptr @varargs, !"kernel", i32 1}
