@@ -519,7 +519,7 @@ int ks_lower_needs(LLVMModuleRef m) {
     const char *name = LLVMGetValueName2(f, &n);
     if (LLVMGetFirstUse(f) &&
         (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) ||
-         (n >= 7 && memcmp(name, "llvm.va", 7) == 0)))
+         (n >= 8 && memcmp(name, "llvm.va_", 8) == 0)))
       need |= KS_LOWER_VARIADIC;
     if (LLVMGetFirstUse(f) &&
         ((n >= 16 && memcmp(name, "llvm.is.constant", 16) == 0) ||
