@@ -191,21 +191,17 @@ wait
 # every variant, the pass on and off) and structs by value
 # (test_gpu_byval), 10007 threads.
 for tool in $tools; do
-  if compute-sanitizer --tool "$tool" --error-exitcode 3 \
-    test_gpu_local "$root/tests/data/modes.ll" 10007 >>"$out/$tool.local.log" 2>&1; then
-    note "$tool test_gpu_local: clean"
-  else
-    status=1
-    note "$tool test_gpu_local: **errors** (see $tool.local.log)"
-  fi
-  # structs by value: read in place, copied, through a call
-  if compute-sanitizer --tool "$tool" --error-exitcode 3 \
-    test_gpu_byval "$root/tests/data/byval.ll" 10007 >>"$out/$tool.byval.log" 2>&1; then
-    note "$tool test_gpu_byval: clean"
-  else
-    status=1
-    note "$tool test_gpu_byval: **errors** (see $tool.byval.log)"
-  fi
+  for t in local:modes byval:byval; do
+    name=${t%%:*}
+    if compute-sanitizer --tool "$tool" --error-exitcode 3 \
+      "test_gpu_$name" "$root/tests/data/${t#*:}.ll" 10007 \
+      >>"$out/$tool.$name.log" 2>&1; then
+      note "$tool test_gpu_$name: clean"
+    else
+      status=1
+      note "$tool test_gpu_$name: **errors** (see $tool.$name.log)"
+    fi
+  done
 done
 {
   echo "| case | passes | memcheck | racecheck | synccheck | initcheck |"
