@@ -226,6 +226,16 @@ int ks_lower_local_atomics(LLVMModuleRef m, ks_diag *d);
  * the address. */
 enum { KS_LOWER_STRENGTH = 8, KS_LOWER_SPLIT_GEP = 16 };
 int ks_lower_straight_line(LLVMModuleRef m);
+/* Could slsr rewrite anything in m: two of its candidates (B + i * S,
+ * (B + i) * S or &B[i * S]) of one form, type and stride S, one not in its
+ * simplest form, the two addresses not off different opaque objects? A
+ * necessary condition, found without ScalarEvolution (straight.c); 1 also
+ * when out of memory. */
+int ks_lower_slsr(LLVMModuleRef m);
+/* Could nary-reassociate rewrite anything in m: (A + B) + C or
+ * (A * B) * C with A op B used only there, &p[ext(A + B)], or a min or max
+ * of a min or max? A necessary condition (straight.c). */
+int ks_lower_nary(LLVMModuleRef m);
 
 /* ---- vectorize.c ------------------------------------------------------- */
 

@@ -19,6 +19,8 @@
  *   separate-const-offset-from-gep, speculative-execution, slsr,
  *   early-cse, nary-reassociate, early-cse  LLVM passes, run by the
  *                             pipeline only where the kernel has a loop
+ *                             (slsr and nary-reassociate only where
+ *                             straight.c finds them a candidate)
  *   atomic-expand, expand-variadics, lower-constant-intrinsics  LLVM
  *                             passes, run by the pipeline where the module
  *                             has atomics, variadic functions or
@@ -562,77 +564,4 @@ int ks_lower_needs(LLVMModuleRef m) {
       }
   }
   return need | (atomics && !refused ? KS_LOWER_ATOMICS : 0);
-}
-
-/* v without the sign or zero extensions around it. */
-static LLVMValueRef strip_ext(LLVMValueRef v) {
-  while (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v))
-    v = LLVMGetOperand(v, 0);
-  return v;
-}
-
-/* Is v `x + C` (C a constant integer, x in *x; or a disjoint `x | C`)? */
-static int add_const(LLVMValueRef v, LLVMValueRef *x, long long *c) {
-  if (!LLVMIsAInstruction(v))
-    return 0;
-  LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  if ((op != LLVMAdd && !(op == LLVMOr && LLVMGetIsDisjoint(v))) ||
-      !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
-    return 0;
-  *x = LLVMGetOperand(v, 0);
-  *c = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
-  return 1;
-}
-
-typedef struct mul_key {
-  LLVMValueRef b, s;
-  long long c;
-} mul_key;
-
-int ks_lower_straight_line(LLVMModuleRef m) {
-  size_t n = 0, cap = 0;
-  mul_key *k = NULL;
-  int what = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
-         bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
-           in = LLVMGetNextInstruction(in)) {
-        LLVMOpcode op = LLVMGetInstructionOpcode(in);
-        LLVMValueRef x;
-        long long c;
-        if (op == LLVMGetElementPtr) {
-          for (unsigned i = 1; i < (unsigned)LLVMGetNumOperands(in); i++)
-            if (add_const(strip_ext(LLVMGetOperand(in, (int)i)), &x, &c))
-              what |= KS_LOWER_SPLIT_GEP;
-          continue;
-        }
-        if (op != LLVMMul ||
-            LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind)
-          continue;
-        for (int side = 0; side < 2; side++) {
-          LLVMValueRef l = strip_ext(LLVMGetOperand(in, side));
-          LLVMValueRef s = LLVMGetOperand(in, !side);
-          if (!add_const(l, &x, &c)) {
-            x = l;
-            c = 0;
-          }
-          for (size_t j = 0; j < n; j++)
-            if (k[j].b == x && k[j].s == s && k[j].c != c)
-              what |= KS_LOWER_STRENGTH;
-          if (n == cap) {
-            size_t nc = cap ? 2 * cap : 32;
-            mul_key *t = realloc(k, nc * sizeof *k);
-            if (!t) {
-              free(k);
-              return KS_LOWER_STRENGTH | KS_LOWER_SPLIT_GEP;
-            }
-            k = t;
-            cap = nc;
-          }
-          k[n++] = (mul_key){x, s, c};
-        }
-      }
-  free(k);
-  return what;
 }

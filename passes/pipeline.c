@@ -369,11 +369,47 @@ static size_t stage_index(const char *name);
  * that they shortened (reduce_sum without them: up to 18 instructions longer,
  * the transpose 12); without a loop they found nothing that ptxas does not (the
  * same SASS) and cost up to a sixth of a specialization in ScalarEvolution
- * (sepfilter_rows without a block 28.2 -> 23.4 M instructions). */
-#define STRAIGHT_LINE                                                          \
-  "separate-const-offset-from-gep,speculative-execution,slsr,early-cse,"       \
-  "nary-reassociate,early-cse"
+ * (sepfilter_rows without a block 28.2 -> 23.4 M instructions). Where they
+ * run, slsr and nary-reassociate (and the early-cse after nary-reassociate)
+ * run only where straight.c's screens find a candidate for them, which
+ * their ScalarEvolution would look for in vain otherwise (the histogram
+ * without a block 27.4 -> 23.1 M instructions, reduce_sum 23.2 -> 22.8; the
+ * PTX the same over the grid and the requests without a block). */
+#define STRAIGHT_LINE "separate-const-offset-from-gep,speculative-execution"
 #define SPLIT_GEP "separate-const-offset-from-gep,early-cse"
+
+/* The rest of codegen's straight-line passes, after STRAIGHT_LINE: slsr
+ * where it has a candidate, early-cse, then nary-reassociate and early-cse
+ * where nary-reassociate has one. nary-reassociate's screen looks at the
+ * module before slsr first: where it finds a candidate there, all run at
+ * once; else it looks again after slsr and early-cse, which may make
+ * one. */
+static int straight_rest(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                         const stage *st, int unnamed, ks_diag *d) {
+  int slsr = ks_lower_slsr(m);
+  if (!slsr)
+    ks_explain(d, st->name,
+               "no candidate for straight-line strength reduction: slsr "
+               "not run");
+  const char *first = slsr ? "slsr,early-cse" : "early-cse";
+  char passes[128];
+  if (ks_lower_nary(m)) {
+    snprintf(passes, sizeof passes, "function(%s,nary-reassociate,early-cse)",
+             first);
+    return run_llvm(m, tm, st, passes, unnamed, d);
+  }
+  snprintf(passes, sizeof passes, "function(%s)", first);
+  if (run_llvm(m, tm, st, passes, unnamed, d))
+    return 1;
+  if (!ks_lower_nary(m)) {
+    ks_explain(d, st->name,
+               "no candidate for n-ary reassociation: nary-reassociate not "
+               "run");
+    return 0;
+  }
+  return run_llvm(m, tm, st, "function(nary-reassociate,early-cse)", unnamed,
+                  d);
+}
 
 static int lower(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
                  int unnamed, ks_diag *d) {
@@ -399,7 +435,8 @@ static int lower(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
     return d->status ? 1 : ks_diag_fail(d, KS_ENOMEM, "lower: out of memory");
   int sl = ks_lower_straight_line(m);
   const char *group = NULL;
-  if (module_loops(m) != NO_LOOP || (sl & KS_LOWER_STRENGTH))
+  int full = module_loops(m) != NO_LOOP || (sl & KS_LOWER_STRENGTH);
+  if (full)
     group = STRAIGHT_LINE;
   else if (sl & KS_LOWER_SPLIT_GEP)
     group = SPLIT_GEP;
@@ -415,6 +452,8 @@ static int lower(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
   snprintf(passes, sizeof passes, "function(%s)", group ? group : "");
   if (allocas && (ks_lower_local_atomics(m, d) ||
                   (group && run_llvm(m, tm, st, passes, unnamed, d))))
+    return 1;
+  if (full && straight_rest(m, tm, st, unnamed, d))
     return 1;
   if (!(need & (KS_LOWER_ATOMICS | KS_LOWER_VARIADIC | KS_LOWER_CONSTANTS)))
     return 0;

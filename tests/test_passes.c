@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ir/ks_ir.h"
 #include "jit/ks_jit.h"
@@ -461,6 +462,174 @@ static void pipeline_failure(void **state) {
   assert_null(f->d.dump);
 }
 
+/* ---- straight-line screens (straight.c) ------------------------------- */
+
+/* A module's body between the common head and the sreg declarations. */
+#define SL_HEAD                                                                \
+  "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"        \
+  "target triple = \"nvptx64-nvidia-cuda\"\n"                                  \
+  "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"                             \
+  "declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()\n"
+
+typedef struct sl_case {
+  const char *name, *body;
+  int slsr, nary;    /* what the screens must say */
+  int slsr_rewrites; /* does LLVM's slsr change the module (when run)? */
+  int nary_rewrites; /* and nary-reassociate? */
+} sl_case;
+
+static const sl_case sl_cases[] = {
+    /* b + 3 * s and b + 5 * s: slsr makes the second of the first */
+    {"slsr_same_base",
+     "define void @k(ptr addrspace(1) %p, i32 %b, i32 %s) {\n"
+     "  %m3 = mul i32 %s, 3\n  %x = add i32 %b, %m3\n"
+     "  %m5 = mul i32 %s, 5\n  %y = add i32 %b, %m5\n"
+     "  store volatile i32 %x, ptr addrspace(1) %p\n"
+     "  store volatile i32 %y, ptr addrspace(1) %p\n  ret void\n}\n",
+     1, 0, 1, 0},
+    /* the bases are two arguments: nothing to share */
+    {"slsr_other_base",
+     "define void @k(ptr addrspace(1) %p, i32 %b, i32 %c, i32 %s) {\n"
+     "  %m3 = mul i32 %s, 3\n  %x = add i32 %b, %m3\n"
+     "  %m5 = mul i32 %s, 5\n  %y = add i32 %c, %m5\n"
+     "  store volatile i32 %x, ptr addrspace(1) %p\n"
+     "  store volatile i32 %y, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* the bases 4 * t and 5 * t differ as linear forms */
+    {"slsr_linear_bases",
+     "define void @k(ptr addrspace(1) %p, i32 %t, i32 %s) {\n"
+     "  %b1 = shl i32 %t, 2\n  %b2 = mul i32 %t, 5\n"
+     "  %m3 = mul i32 %s, 3\n  %x = add i32 %b1, %m3\n"
+     "  %m5 = mul i32 %s, 5\n  %y = add i32 %b2, %m5\n"
+     "  store volatile i32 %x, ptr addrspace(1) %p\n"
+     "  store volatile i32 %y, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* the same base, but on two sides of a branch: no basis dominates */
+    {"slsr_branches",
+     "define void @k(ptr addrspace(1) %p, i32 %b, i32 %s, i1 %c) {\n"
+     "entry:\n  br i1 %c, label %a, label %z\n"
+     "a:\n  %m3 = mul i32 %s, 3\n  %x = add i32 %b, %m3\n"
+     "  store volatile i32 %x, ptr addrspace(1) %p\n  ret void\n"
+     "z:\n  %m5 = mul i32 %s, 5\n  %y = add i32 %b, %m5\n"
+     "  store volatile i32 %y, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* &p[i] and &p[2 * i]: the second from the first */
+    {"slsr_gep_same_object",
+     "define void @k(ptr addrspace(1) %p, i64 %i) {\n"
+     "  %a = getelementptr i32, ptr addrspace(1) %p, i64 %i\n"
+     "  %i2 = mul nsw i64 %i, 2\n"
+     "  %b = getelementptr i32, ptr addrspace(1) %p, i64 %i2\n"
+     "  store volatile i32 0, ptr addrspace(1) %a\n"
+     "  store volatile i32 1, ptr addrspace(1) %b\n  ret void\n}\n",
+     1, 0, 1, 0},
+    /* &p[i] and &q[2 * i]: two objects */
+    {"slsr_gep_two_objects",
+     "define void @k(ptr addrspace(1) %p, ptr addrspace(1) %q, i64 %i) {\n"
+     "  %a = getelementptr i32, ptr addrspace(1) %p, i64 %i\n"
+     "  %i2 = mul nsw i64 %i, 2\n"
+     "  %b = getelementptr i32, ptr addrspace(1) %q, i64 %i2\n"
+     "  store volatile i32 0, ptr addrspace(1) %a\n"
+     "  store volatile i32 1, ptr addrspace(1) %b\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* (a + b) + c after a + c: nary-reassociate makes it (a + c) + b */
+    {"nary_found",
+     "define void @k(ptr addrspace(1) %p, i32 %a, i32 %b, i32 %c) {\n"
+     "  %ac = add i32 %a, %c\n"
+     "  store volatile i32 %ac, ptr addrspace(1) %p\n"
+     "  %ab = add i32 %a, %b\n  %abc = add i32 %ab, %c\n"
+     "  store volatile i32 %abc, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 1, 0, 1},
+    /* (x * y) * c with no x * c or y * c before it (the histogram's
+     * thread count) */
+    {"nary_product_missing",
+     "define void @k(ptr addrspace(1) %p, i32 %c, i32 %d) {\n"
+     "  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+     "  %y = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()\n"
+     "  %xd = mul i32 %x, %d\n"
+     "  store volatile i32 %xd, ptr addrspace(1) %p\n"
+     "  %xy = mul i32 %x, %y\n  %xyc = mul i32 %xy, %c\n"
+     "  store volatile i32 %xyc, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* a + c only after (a + b) + c */
+    {"nary_after",
+     "define void @k(ptr addrspace(1) %p, i32 %a, i32 %b, i32 %c) {\n"
+     "  %ab = add i32 %a, %b\n  %abc = add i32 %ab, %c\n"
+     "  store volatile i32 %abc, ptr addrspace(1) %p\n"
+     "  %ac = add i32 %a, %c\n"
+     "  store volatile i32 %ac, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* a + d before (a + b) + c: another sum */
+    {"nary_other_sum",
+     "define void @k(ptr addrspace(1) %p, i32 %a, i32 %b, i32 %c, i32 %d) {\n"
+     "  %ad = add i32 %a, %d\n"
+     "  store volatile i32 %ad, ptr addrspace(1) %p\n"
+     "  %ab = add i32 %a, %b\n  %abc = add i32 %ab, %c\n"
+     "  store volatile i32 %abc, ptr addrspace(1) %p\n  ret void\n}\n",
+     0, 0, 0, 0},
+    /* &p[a] before &p[sext(a + b)] */
+    {"nary_gep_found",
+     "define void @k(ptr addrspace(1) %p, i32 %a, i32 %b) {\n"
+     "  %ea = sext i32 %a to i64\n"
+     "  %pa = getelementptr float, ptr addrspace(1) %p, i64 %ea\n"
+     "  store volatile float 0.0, ptr addrspace(1) %pa\n"
+     "  %ab = add nsw i32 %a, %b\n  %eab = sext i32 %ab to i64\n"
+     "  %pab = getelementptr float, ptr addrspace(1) %p, i64 %eab\n"
+     "  store volatile float 1.0, ptr addrspace(1) %pab\n  ret void\n}\n",
+     0, 1, 0, 1},
+};
+
+/* Runs LLVM's pass on m; did the printed module change? */
+static int pass_changes(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                        const char *pass) {
+  char *before = LLVMPrintModuleToString(m);
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, pass, tm, o);
+  LLVMDisposePassBuilderOptions(o);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    fail_msg("%s: %s", pass, msg);
+  }
+  char *after = LLVMPrintModuleToString(m);
+  int changed = strcmp(before, after) != 0;
+  LLVMDisposeMessage(before);
+  LLVMDisposeMessage(after);
+  return changed;
+}
+
+/* Each screen says what it must on small modules, and where it says no,
+ * LLVM's pass indeed leaves the module as it is; where the case says the
+ * pass rewrites, it does (so the no cases are not vacuous). */
+static void straight_screens(void **state) {
+  fixture *f = *state;
+  const ks_arch *a = ks_jit_arch_find("sm_90");
+  assert_non_null(a);
+  LLVMTargetMachineRef tm = ks_jit_target_machine(a, 85);
+  assert_non_null(tm);
+  for (size_t i = 0; i < sizeof sl_cases / sizeof sl_cases[0]; i++) {
+    const sl_case *c = &sl_cases[i];
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", SL_HEAD, c->body);
+    for (int pass = 0; pass < 2; pass++) {
+      parse(f, text);
+      int says = pass ? ks_lower_nary(f->m) : ks_lower_slsr(f->m);
+      if (says != (pass ? c->nary : c->slsr))
+        fail_msg("%s: the %s screen says %d", c->name, pass ? "nary" : "slsr",
+                 says);
+      int changed = pass_changes(
+          f->m, tm, pass ? "function(nary-reassociate)" : "function(slsr)");
+      if (changed != (pass ? c->nary_rewrites : c->slsr_rewrites))
+        fail_msg("%s: LLVM's %s %s the module", c->name,
+                 pass ? "nary-reassociate" : "slsr",
+                 changed ? "changed" : "left");
+      if (!says && changed)
+        fail_msg("%s: screened out, yet the pass found work", c->name);
+      LLVMDisposeModule(f->m);
+      f->m = NULL;
+    }
+  }
+  LLVMDisposeTargetMachine(tm);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stage_names),
@@ -478,6 +647,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(pipeline_conv1d_generic, setup, teardown),
       cmocka_unit_test_setup_teardown(pipeline_dump_stage, setup, teardown),
       cmocka_unit_test_setup_teardown(pipeline_failure, setup, teardown),
+      cmocka_unit_test_setup_teardown(straight_screens, setup, teardown),
   };
   return cmocka_run_group_tests_name("passes", tests, NULL, NULL);
 }
