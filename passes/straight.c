@@ -184,6 +184,9 @@ static lin lin_of(LLVMValueRef v, int depth) {
   if (depth == 0 || !LLVMIsAInstruction(v))
     return no_lin;
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMAdd && op != LLVMSub && op != LLVMOr && op != LLVMMul &&
+      op != LLVMShl)
+    return no_lin; /* the binary operators below have two operands */
   LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
   lin zero = {.n = 0};
   if (op == LLVMAdd || op == LLVMSub ||
@@ -255,7 +258,7 @@ static unsigned block_index(const dom *d, LLVMBasicBlockRef b) {
   return f ? (unsigned)(f - d->bb) : UNREACHED;
 }
 
-/* The number of the block holding instruction or block v; UNREACHED. */
+/* Block b's number; UNREACHED if b is not reachable. */
 static unsigned block_po(const dom *d, LLVMBasicBlockRef b) {
   unsigned i = block_index(d, b);
   return i == UNREACHED ? UNREACHED : d->po[i];
@@ -488,7 +491,8 @@ static void add_cands(cands *c, LLVMValueRef in) {
 }
 
 /* I = LHS * RHS with LHS as B + i (an add or an or with a constant), else
- * LHS + 0; the stride is RHS; both orders. */
+ * LHS + 0; the stride is RHS; both orders. slsr takes an or as B + i only
+ * where it proves B and i share no bit, else as LHS + 0: any base, then. */
 static void mul_cands(cands *c, LLVMValueRef in) {
   LLVMValueRef op[2] = {LLVMGetOperand(in, 0), LLVMGetOperand(in, 1)};
   for (int side = 0; side < (op[0] == op[1] ? 1 : 2); side++) {
@@ -500,7 +504,7 @@ static void mul_cands(cands *c, LLVMValueRef in) {
       for (int j = 0; j < 2; j++)
         if (LLVMIsAConstantInt(LLVMGetOperand(l, j))) {
           plain = const_of(LLVMGetOperand(l, j), &k) && k == 0;
-          b = LLVMGetOperand(l, !j);
+          b = o == LLVMAdd ? LLVMGetOperand(l, !j) : NULL;
         }
     push(c, in, op[!side], NULL, b, SLSR_MUL, plain);
   }
