@@ -604,6 +604,8 @@ enum { SLSR_RUN_MAX = 64 };
 
 /* Could a candidate of c (one function's) take another as its basis? */
 static int slsr_pair(const dom *d, cands *c) {
+  if (c->n < 2)
+    return 0;
   qsort(c->v, c->n, sizeof *c->v, by_key);
   for (size_t i = 0; i < c->n;) {
     size_t j = i + 1;
