@@ -277,6 +277,13 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
       ks_ir_call_intrinsic(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0);
   LLVMValueRef ty =
       ks_ir_call_intrinsic(c->m, b, "llvm.nvvm.read.ptx.sreg.tid.y", NULL, 0);
+  /* the slot of virtual row 0; row j's is j * rows * pitch further,
+   * strength-reduced here: built as (ty + j*rows) * pitch + tx, the
+   * unrolled rows left slsr a product to rewrite, the one reason for
+   * running it (and its ScalarEvolution) on the transpose; ptxas makes the
+   * same machine code of either form */
+  LLVMValueRef own0 =
+      LLVMBuildAdd(b, LLVMBuildMul(b, ty, pitch, ""), tx, "ks.exchange.own0");
   LLVMBuildBr(b, body);
 
   /* the body: virtual row vy = ty + j*rows; its slot; its flag cleared */
@@ -289,7 +296,11 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
                       "ks.exchange.y");
   }
   LLVMValueRef own =
-      LLVMBuildAdd(b, LLVMBuildMul(b, vy, pitch, ""), tx, "ks.exchange.own");
+      k > 1 ? LLVMBuildAdd(
+                  b, own0,
+                  LLVMBuildMul(b, j, LLVMConstInt(i32, rows * (t + 1), 0), ""),
+                  "ks.exchange.own")
+            : own0;
   LLVMBuildStore(b, zero, elem_ptr(b, flag, i32, own));
   /* the store: into the tile, and the flag set */
   LLVMValueRef v = LLVMGetOperand(c->store, 0);

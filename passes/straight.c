@@ -171,15 +171,39 @@ static lin lin_axpy(const lin *a, unsigned long long k, const lin *b,
   return r;
 }
 
-static lin lin_of(LLVMValueRef v, int depth) {
+/* Is v an induction: a phi of two incoming values, one of them v + C (C
+ * a constant integer, in *step, not 0)? ScalarEvolution's expression for
+ * it is then an AddRec of its loop with step C, or, where it does not
+ * make one, the phi as an opaque value. */
+static int induction(LLVMValueRef v, unsigned long long *step) {
+  if (!LLVMIsAPHINode(v) || LLVMCountIncoming(v) != 2)
+    return 0;
+  for (unsigned i = 0; i < 2; i++) {
+    LLVMValueRef in = LLVMGetIncomingValue(v, i);
+    long long k;
+    if (opcode_of(in) != LLVMAdd)
+      continue;
+    for (int j = 0; j < 2; j++)
+      if (LLVMGetOperand(in, j) == v && const_of(LLVMGetOperand(in, !j), &k) &&
+          k != 0) {
+        *step = (unsigned long long)k;
+        return 1;
+      }
+  }
+  return 0;
+}
+
+/* v's linear form; with `ind`, inductions are taken as opaque values. */
+static lin lin_walk(LLVMValueRef v, int depth, int ind) {
   LLVMTypeRef t = LLVMTypeOf(v);
   if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64)
     return no_lin;
   unsigned w = LLVMGetIntTypeWidth(t);
   long long k;
+  unsigned long long step;
   if (const_of(v, &k))
     return (lin){.n = 0, .c0 = (unsigned long long)k & mask_of(w)};
-  if (opaque(v))
+  if (opaque(v) || (ind && induction(v, &step)))
     return (lin){.n = 1, .c = {1}, .x = {v}};
   if (depth == 0 || !LLVMIsAInstruction(v))
     return no_lin;
@@ -191,19 +215,21 @@ static lin lin_of(LLVMValueRef v, int depth) {
   lin zero = {.n = 0};
   if (op == LLVMAdd || op == LLVMSub ||
       (op == LLVMOr && LLVMGetIsDisjoint(v))) {
-    lin la = lin_of(a, depth - 1), lb = lin_of(b, depth - 1);
+    lin la = lin_walk(a, depth - 1, ind), lb = lin_walk(b, depth - 1, ind);
     return lin_axpy(&la, op == LLVMSub ? mask_of(w) : 1, &lb, w);
   }
   if (op == LLVMMul && (const_of(a, &k) || const_of(b, &k))) {
-    lin l = lin_of(LLVMIsAConstantInt(a) ? b : a, depth - 1);
+    lin l = lin_walk(LLVMIsAConstantInt(a) ? b : a, depth - 1, ind);
     return lin_axpy(&zero, (unsigned long long)k, &l, w);
   }
   if (op == LLVMShl && const_of(b, &k) && k >= 0 && k < (long long)w) {
-    lin l = lin_of(a, depth - 1);
+    lin l = lin_walk(a, depth - 1, ind);
     return lin_axpy(&zero, 1ull << k, &l, w);
   }
   return no_lin;
 }
+
+static lin lin_of(LLVMValueRef v, int depth) { return lin_walk(v, depth, 0); }
 
 /* Do the forms (both known) differ? */
 static int lin_differ(const lin *a, const lin *b) {
@@ -590,12 +616,38 @@ static int by_key(const void *a, const void *b) {
   return (p > q) - (p < q);
 }
 
-/* Do the linear forms of two bases (NULL: none) differ? */
+/* Does a move with a loop where b does not? a's linear form, inductions
+ * taken as opaque values, has exactly one induction, whose coefficient
+ * times its step is not 0 (mod 2^w); b's form has none. a's expression is
+ * then an AddRec of that loop with a step not 0, or names the phi as an
+ * opaque value; b's names no phi and is a sum of opaque values, not an
+ * AddRec: the two differ. */
+static int moves_apart(LLVMValueRef a, LLVMValueRef b) {
+  lin la = lin_walk(a, LIN_DEPTH, 1), lb = lin_of(b, LIN_DEPTH);
+  if (la.n < 0 || lb.n < 0)
+    return 0;
+  unsigned long long m = mask_of(LLVMGetIntTypeWidth(LLVMTypeOf(a)));
+  int moving = 0;
+  for (int i = 0; i < la.n; i++) {
+    unsigned long long step;
+    if (!opaque(la.x[i]) && induction(la.x[i], &step)) {
+      if ((la.c[i] * step & m) == 0)
+        return 0;
+      moving++;
+    }
+  }
+  return moving == 1;
+}
+
+/* Do the linear forms of two bases (NULL: none) differ? Or does one move
+ * with a loop where the other does not? */
 static int bases_differ(LLVMValueRef a, LLVMValueRef b) {
   if (!a || !b)
     return 0;
   lin la = lin_of(a, LIN_DEPTH), lb = lin_of(b, LIN_DEPTH);
-  return lin_differ(&la, &lb);
+  if (la.n >= 0 && lb.n >= 0)
+    return lin_differ(&la, &lb);
+  return moves_apart(a, b) || moves_apart(b, a);
 }
 
 /* Past this many candidates of one form, type and stride, say yes rather

@@ -566,6 +566,33 @@ static const sl_case sl_cases[] = {
      "  %ab = add i32 %a, %b\n  %abc = add i32 %ab, %c\n"
      "  store volatile i32 %abc, ptr addrspace(1) %p\n  ret void\n}\n",
      0, 0, 0, 0},
+    /* the base t + 8 * r moves with the loop, 5 * t does not: no basis */
+    {"slsr_induction_base",
+     "define void @k(ptr addrspace(1) %p, i32 %t, i32 %s) {\n"
+     "entry:\n  %b1 = mul i32 %t, 5\n  %m3 = mul i32 %s, 3\n"
+     "  %x = add i32 %b1, %m3\n"
+     "  store volatile i32 %x, ptr addrspace(1) %p\n  br label %loop\n"
+     "loop:\n  %r = phi i32 [ 0, %entry ], [ %r1, %loop ]\n"
+     "  %r8 = shl i32 %r, 3\n  %my = add i32 %t, %r8\n"
+     "  %m5 = mul i32 %s, 5\n  %y = add i32 %my, %m5\n"
+     "  store volatile i32 %y, ptr addrspace(1) %p\n"
+     "  %r1 = add i32 %r, 1\n  %c = icmp ult i32 %r1, 4\n"
+     "  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n",
+     0, 1, 0, 0},
+    /* both bases move with the loop, the same way: y from x */
+    {"slsr_induction_both",
+     "define void @k(ptr addrspace(1) %p, i32 %t, i32 %s) {\n"
+     "entry:\n  br label %loop\n"
+     "loop:\n  %r = phi i32 [ 0, %entry ], [ %r1, %loop ]\n"
+     "  %r8 = shl i32 %r, 3\n  %my = add i32 %t, %r8\n"
+     "  %m3 = mul i32 %s, 3\n  %x = add i32 %my, %m3\n"
+     "  store volatile i32 %x, ptr addrspace(1) %p\n"
+     "  %r8b = mul i32 %r, 8\n  %my2 = add i32 %t, %r8b\n"
+     "  %m5 = mul i32 %s, 5\n  %y = add i32 %my2, %m5\n"
+     "  store volatile i32 %y, ptr addrspace(1) %p\n"
+     "  %r1 = add i32 %r, 1\n  %c = icmp ult i32 %r1, 4\n"
+     "  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n",
+     1, 1, 1, 0},
     /* &p[a] before &p[sext(a + b)] */
     {"nary_gep_found",
      "define void @k(ptr addrspace(1) %p, i32 %a, i32 %b) {\n"

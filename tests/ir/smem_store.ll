@@ -28,7 +28,8 @@ declare void @llvm.nvvm.barrier0()
 ; out[x*rows + y] = in[y*cols + x], x = ctaid.x*32 + tid.x, y = ctaid.y*32
 ; + tid.y. The real block is 32x8: the body becomes a loop over the
 ; virtual rows vy = tid.y + 8j, j < 4, each clearing the flag of its slot
-; (vy*33 + tid.x); the guarded store goes to the tile and sets the flag.
+; (vy*33 + tid.x, computed as (tid.y*33 + tid.x) + 264j); the guarded
+; store goes to the tile and sets the flag.
 ; After the loop, a barrier, then a loop kept rolled over the four rows r:
 ; the mirror slot (tid.x*33 + tid.y + 8r) is read and, if its flag is set,
 ; stored at the address rebuilt with the coordinates swapped (x from
@@ -40,13 +41,15 @@ declare void @llvm.nvvm.barrier0()
 ; T-NEXT: ks.exchange.entry:
 ; T-NEXT: %[[TX:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; T-NEXT: %[[TY:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+; T-NEXT: %[[M:[0-9]+]] = mul i32 %[[TY]], 33
+; T-NEXT: %[[OWN0:ks.exchange.own0]] = add i32 %[[M]], %[[TX]]
 ; T-NEXT: br label %entry
 ; T: entry:
 ; T-NEXT: %[[J:ks.exchange.j]] = phi i32 [ 0, %ks.exchange.entry ], [ %[[J1:[0-9]+]], %end ]
 ; T-NEXT: %[[J8:[0-9]+]] = mul i32 %[[J]], 8
 ; T-NEXT: %[[VY:ks.exchange.y]] = add i32 %[[TY]], %[[J8]]
-; T-NEXT: %[[M:[0-9]+]] = mul i32 %[[VY]], 33
-; T-NEXT: %[[OWN:.+]] = add i32 %[[M]], %[[TX]]
+; T-NEXT: %[[JS:[0-9]+]] = mul i32 %[[J]], 264
+; T-NEXT: %[[OWN:ks.exchange.own]] = add i32 %[[OWN0]], %[[JS]]
 ; T-NEXT: %[[FP:[0-9]+]] = getelementptr i32, ptr addrspace(3) @ks_exchange_flag, i32 %[[OWN]]
 ; T-NEXT: store i32 0, ptr addrspace(3) %[[FP]]
 ; T-NOT: sreg.tid.y
