@@ -630,7 +630,7 @@ static int moves_apart(LLVMValueRef a, LLVMValueRef b) {
   int moving = 0;
   for (int i = 0; i < la.n; i++) {
     unsigned long long step;
-    if (!opaque(la.x[i]) && induction(la.x[i], &step)) {
+    if (induction(la.x[i], &step)) {
       if ((la.c[i] * step & m) == 0)
         return 0;
       moving++;
