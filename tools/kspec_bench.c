@@ -12,7 +12,9 @@
  * 3. Specialization latency: median of many cold specializations (a fresh
  *    context each, so no cache; LLVM start-up excluded by a warm-up), and
  *    NVRTC compiling the same kernel as a C++ template in this process
- *    (nvrtc_kernels.h), cold and with NVRTC's own cache on.
+ *    (nvrtc_kernels.h), cold and with NVRTC's own cache on; taken in
+ *    rounds of one sample of each, every template's alike, so that a
+ *    slow moment of the host falls on all of them.
  *
  * --latency: the latency table of conv1d FILTER_LEN=32, block 256: cold
  * (template load -> loaded function), a fresh process from the disk cache
@@ -168,48 +170,50 @@ static int first_param(ks_ctx *ctx, const char *name, char *param, size_t cap,
   return bad ? die(name, "not one parameter: no C++ form for NVRTC") : 0;
 }
 
-/* Median ms of cold specializations of template `name` with its defaults;
- * with the block of the benchmark's workload (size elements) when `block`,
- * which lets the passes that need a fixed block run, else with none. */
-static int kspec_latency(const char *arch, unsigned isa, const char *name,
-                         size_t size, int block, int reps, double *med) {
-  double t[256];
-  /* cold: no disk cache, or every run after the first would be a hit */
+/* One cold specialization of template `name` with its defaults (a fresh
+ * context with no disk cache: nothing to hit), its ms in *ms; with the
+ * block of the benchmark's workload (size elements) when `block`, which
+ * lets the passes that need a fixed block run, else with none. */
+static int kspec_once(const char *arch, unsigned isa, const char *name,
+                      size_t size, int block, double *ms) {
   ks_ctx_opts o = {
       .arch = arch, .ptx_isa = isa, .no_driver = 1, .no_disk_cache = 1};
-  for (int i = -1; i < reps && i < 256; i++) {
-    ks_ctx *ctx = NULL;
-    ks_template *tp = NULL;
-    ks_kernel *k = NULL;
-    ks_wl *w = NULL;
-    char err[512];
-    if (ks_ctx_create(&o, &ctx) != KS_OK ||
-        ks_template_load(ctx, name, &tp) != KS_OK)
-      return die("latency", ks_errmsg(ctx));
-    ks_binding b[8];
-    ks_spec_req req = {.bindings = b, .nbindings = default_bindings(tp, b, 8)};
-    if (block) {
-      if (ks_wl_prepare(ctx, tp, NULL, size, NULL, 0, 0, 1, &w, err,
-                        sizeof err) != KS_OK)
-        return die("latency", err);
-      ks_dim3 blk = ks_wl_block(w);
-      req.bounds.block[0] = blk.x;
-      req.bounds.block[1] = blk.y;
-      req.bounds.block[2] = blk.z;
-    }
-    double t0 = now_ms();
-    ks_status s = ks_specialize(ctx, tp, &req, &k);
-    double dt = now_ms() - t0;
-    if (s != KS_OK)
-      return die("latency", ks_errmsg(ctx));
-    if (i >= 0) /* i == -1 warms LLVM up */
-      t[i] = dt;
-    ks_wl_destroy(w);
-    ks_template_destroy(tp);
-    ks_ctx_destroy(ctx);
+  ks_ctx *ctx = NULL;
+  ks_template *tp = NULL;
+  ks_kernel *k = NULL;
+  ks_wl *w = NULL;
+  char err[512];
+  int rc = 1;
+  if (ks_ctx_create(&o, &ctx) != KS_OK ||
+      ks_template_load(ctx, name, &tp) != KS_OK) {
+    die(name, ks_errmsg(ctx));
+    goto out;
   }
-  *med = median(t, reps);
-  return 0;
+  ks_binding b[8];
+  ks_spec_req req = {.bindings = b, .nbindings = default_bindings(tp, b, 8)};
+  if (block) {
+    if (ks_wl_prepare(ctx, tp, NULL, size, NULL, 0, 0, 1, &w, err,
+                      sizeof err) != KS_OK) {
+      die(name, err);
+      goto out;
+    }
+    ks_dim3 blk = ks_wl_block(w);
+    req.bounds.block[0] = blk.x;
+    req.bounds.block[1] = blk.y;
+    req.bounds.block[2] = blk.z;
+  }
+  double t0 = now_ms();
+  ks_status s = ks_specialize(ctx, tp, &req, &k);
+  *ms = now_ms() - t0;
+  if (s != KS_OK)
+    die(name, ks_errmsg(ctx));
+  else
+    rc = 0;
+out:
+  ks_wl_destroy(w);
+  ks_template_destroy(tp);
+  ks_ctx_destroy(ctx);
+  return rc;
 }
 
 typedef struct nvrtc_api {
@@ -313,49 +317,73 @@ static nvrtcResult nvrtc_compile(const nvrtc_api *api, const nvrtc_kernel *kn,
   return r;
 }
 
+/* An NVRTC program to time: kernel kn instantiated at a value, compiled
+ * for an architecture in a mode. */
+typedef struct nv_prog {
+  const nvrtc_kernel *kn;
+  char archopt[64], expr[64];
+  const char *opts[3];
+  int nopts;
+} nv_prog;
+
+/* Sets p up and compiles it once, untimed: NVRTC's start-up, and with
+ * NV_CACHED the compile its cache then holds. Also finds out whether
+ * --no-cache is known (12.9 on). */
+static int nv_setup(const nvrtc_api *api, const nvrtc_kernel *kn, long value,
+                    const char *arch, nv_mode mode, nv_prog *p) {
+  p->kn = kn;
+  snprintf(p->archopt, sizeof p->archopt, "--gpu-architecture=%s", arch);
+  snprintf(p->expr, sizeof p->expr, "%s<%ld>", kn->name, value);
+  p->opts[0] = p->archopt;
+  p->opts[1] = "-default-device";
+  p->opts[2] = "--no-cache";
+  p->nopts = mode == NV_COLD ? 3 : 2;
+  char *ptx = NULL;
+  nvrtcResult r = nvrtc_compile(api, kn, p->expr, p->nopts, p->opts, &ptx);
+  if (r == NVRTC_ERROR_INVALID_OPTION && p->nopts == 3)
+    r = nvrtc_compile(api, kn, p->expr, p->nopts = 2, p->opts, &ptx);
+  free(ptx);
+  return r == NVRTC_SUCCESS ? 0 : die("nvrtc", "compile failed");
+}
+
+/* One timed compile of p, its ms in *ms; with cu non-NULL, the driver's
+ * load of the PTX (cuModuleLoadData) too, in the same clock. */
+static int nv_once(const nvrtc_api *api, const nv_prog *p,
+                   const cu_load_api *cu, double *ms) {
+  char *ptx = NULL;
+  CUmodule mod = NULL;
+  double t0 = now_ms();
+  nvrtcResult r = nvrtc_compile(api, p->kn, p->expr, p->nopts, p->opts, &ptx);
+  int loaded = r != NVRTC_SUCCESS || !cu || cu->load(&mod, ptx) == CUDA_SUCCESS;
+  *ms = now_ms() - t0;
+  if (mod)
+    cu->unload(mod);
+  free(ptx);
+  if (r != NVRTC_SUCCESS)
+    return die("nvrtc", "compile failed");
+  return loaded ? 0 : die("nvrtc", "the driver refused NVRTC's PTX");
+}
+
 /* Median ms of NVRTC compiling kernel kn instantiated at `value` to PTX;
- * with cu non-NULL, also of the driver loading that PTX
- * (cuModuleLoadData), in the same clock. */
+ * with cu non-NULL, also of the driver loading that PTX, in the same
+ * clock. */
 static int nvrtc_latency_load(const nvrtc_kernel *kn, long value,
                               const char *arch, nv_mode mode, int reps,
                               const cu_load_api *cu, double *med) {
   nvrtc_api api;
   void *h = open_nvrtc(&api);
   double t[256];
+  nv_prog p;
   if (!h)
     return die("nvrtc", "libnvrtc not found");
-  char archopt[64], expr[64];
-  snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  snprintf(expr, sizeof expr, "%s<%ld>", kn->name, value);
-  const char *const opts[] = {archopt, "-default-device", "--no-cache"};
-  int nopts = mode == NV_COLD ? 3 : 2;
-  char *ptx = NULL;
-  /* the warm-up (NVRTC's start-up); also finds out whether --no-cache is
-   * known (12.9 on) */
-  nvrtcResult r = nvrtc_compile(&api, kn, expr, nopts, opts, &ptx);
-  if (r == NVRTC_ERROR_INVALID_OPTION && nopts == 3)
-    r = nvrtc_compile(&api, kn, expr, nopts = 2, opts, &ptx);
-  free(ptx);
-  for (int i = 0; r == NVRTC_SUCCESS && i < reps && i < 256; i++) {
-    double t0 = now_ms();
-    r = nvrtc_compile(&api, kn, expr, nopts, opts, &ptx);
-    CUmodule mod = NULL;
-    int loaded =
-        r != NVRTC_SUCCESS || !cu || cu->load(&mod, ptx) == CUDA_SUCCESS;
-    t[i] = now_ms() - t0;
-    if (mod)
-      cu->unload(mod);
-    free(ptx);
-    if (!loaded) {
-      dlclose(h);
-      return die("nvrtc", "the driver refused NVRTC's PTX");
-    }
-  }
+  reps = reps < 256 ? reps : 256;
+  int bad = nv_setup(&api, kn, value, arch, mode, &p);
+  for (int i = 0; !bad && i < reps; i++)
+    bad = nv_once(&api, &p, cu, &t[i]);
   dlclose(h);
-  if (r != NVRTC_SUCCESS)
-    return die("nvrtc", "compile failed");
-  *med = median(t, reps < 256 ? reps : 256);
-  return 0;
+  if (!bad)
+    *med = median(t, reps);
+  return bad;
 }
 
 static int nvrtc_latency(const nvrtc_kernel *kn, long value, const char *arch,
@@ -634,6 +662,110 @@ static int latency_table(void) {
   return bad || !gpu ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* ---- the specialization latency table of the benchmark ---------------- */
+
+typedef struct bench_run {
+  const char *name;
+  size_t size;
+} bench_run;
+
+enum { KS_NOBLOCK, KS_BLOCK, NV_COLD_T, NV_CACHED_T, NSERIES };
+
+/* One template's latency samples: kspec without and with the block,
+ * NVRTC cold and from its cache. */
+typedef struct lat_row {
+  const nvrtc_kernel *kn;
+  char param[64];
+  long def;
+  nv_prog nv[2]; /* NV_COLD, NV_CACHED */
+  int ok;
+  double t[NSERIES][256];
+} lat_row;
+
+/* The latency table of runs[0..n): reps rounds, each taking one sample of
+ * every series of every template, so that a slow moment of a noisy host
+ * falls on all of them alike rather than on one template's samples. In a
+ * round the kspec samples come first, after one untimed specialization
+ * (the round before ended in NVRTC's compiles, which leave other code in
+ * the processor's caches), then NVRTC's. Before the first round, one
+ * untimed sample of each series: LLVM's and NVRTC's start-up. */
+static int latency_rounds(ks_ctx *ctx, const bench_run *runs, size_t n,
+                          int quick, int reps) {
+  const char *arch = ks_ctx_arch(ctx);
+  unsigned isa = ks_ctx_ptx_isa(ctx);
+  nvrtc_api api;
+  void *h = open_nvrtc(&api);
+  lat_row *row = calloc(n, sizeof *row);
+  int bad = 0;
+  if (!h || !row) {
+    free(row);
+    if (h)
+      dlclose(h);
+    return die("latency", h ? "out of memory" : "libnvrtc not found");
+  }
+  for (size_t i = 0; i < n; i++) {
+    lat_row *r = &row[i];
+    double ms;
+    size_t size = quick ? runs[i].size / 16 : runs[i].size;
+    r->kn = nvrtc_kernel_of(runs[i].name);
+    if (!r->kn) {
+      bad = die(runs[i].name, "no C++ form for NVRTC in nvrtc_kernels.h");
+      continue;
+    }
+    r->ok =
+        !first_param(ctx, runs[i].name, r->param, sizeof r->param, &r->def) &&
+        !kspec_once(arch, isa, runs[i].name, size, 0, &ms) &&
+        !kspec_once(arch, isa, runs[i].name, size, 1, &ms) &&
+        !nv_setup(&api, r->kn, r->def, arch, NV_COLD, &r->nv[0]) &&
+        !nv_setup(&api, r->kn, r->def, arch, NV_CACHED, &r->nv[1]);
+    bad |= !r->ok;
+  }
+  for (int k = 0; k < reps; k++) {
+    double ms;
+    for (size_t i = 0; i < n && k > 0; i++)
+      if (row[i].ok) { /* warms the caches after the last round's NVRTC */
+        row[i].ok = !kspec_once(arch, isa, runs[i].name, 0, 0, &ms);
+        break;
+      }
+    for (int blk = 0; blk < 2; blk++)
+      for (size_t i = 0; i < n; i++)
+        if (row[i].ok)
+          row[i].ok = !kspec_once(arch, isa, runs[i].name,
+                                  quick ? runs[i].size / 16 : runs[i].size, blk,
+                                  &row[i].t[KS_NOBLOCK + blk][k]);
+    for (int m = 0; m < 2; m++)
+      for (size_t i = 0; i < n; i++) {
+        /* with other compiles in between, NVRTC's cache misses (as slow as
+         * cold on the H100 host): a hit is timed right after a compile of
+         * the same program */
+        double *t = &row[i].t[NV_COLD_T + m][k];
+        if (row[i].ok && m == 1)
+          row[i].ok = !nv_once(&api, &row[i].nv[m], NULL, t);
+        if (row[i].ok)
+          row[i].ok = !nv_once(&api, &row[i].nv[m], NULL, t);
+      }
+  }
+  for (size_t i = 0; i < n; i++) {
+    lat_row *r = &row[i];
+    if (!r->kn)
+      continue;
+    if (!r->ok) {
+      bad = 1;
+      continue;
+    }
+    double med[NSERIES];
+    for (int j = 0; j < NSERIES; j++)
+      med[j] = median(r->t[j], reps);
+    printf("| %s (%s=%ld) | %.2f | %.2f | %.2f | %.2f | %.1fx; %.1fx |\n",
+           runs[i].name, r->param, r->def, med[KS_NOBLOCK], med[KS_BLOCK],
+           med[NV_COLD_T], med[NV_CACHED_T], med[NV_COLD_T] / med[KS_NOBLOCK],
+           med[NV_COLD_T] / med[KS_BLOCK]);
+  }
+  free(row);
+  dlclose(h);
+  return bad;
+}
+
 int main(int argc, char **argv) {
   int reps = 50, quick = 0;
   if (argc == 6 && strcmp(argv[1], "--latency-child") == 0)
@@ -666,18 +798,17 @@ int main(int argc, char **argv) {
   printf("| template        | problem                      | generic ms | "
          "spec. ms | speed-up | generic BW | spec. BW |\n"
          "|---|---|---:|---:|---:|---:|---:|\n");
-  static const struct {
-    const char *name;
-    size_t size;
-  } runs[] = {{"conv1d", (size_t)1 << 26},     {"sepfilter_rows", 8192},
-              {"sepfilter_cols", 8192},        {"histogram", (size_t)1 << 30},
-              {"reduce_sum", (size_t)1 << 26}, {"transpose", 8192}};
+  static const bench_run runs[] = {
+      {"conv1d", (size_t)1 << 26},     {"sepfilter_rows", 8192},
+      {"sepfilter_cols", 8192},        {"histogram", (size_t)1 << 30},
+      {"reduce_sum", (size_t)1 << 26}, {"transpose", 8192}};
   int bad = 0;
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
     bad |= bench_template(ctx, runs[i].name,
                           quick ? runs[i].size / 16 : runs[i].size, reps, gbs);
   printf("\nspecialization latency (template -> PTX, median of %d cold "
-         "runs, LLVM start-up excluded): defaults bound, no block (the "
+         "runs, taken in rounds of one of each, LLVM start-up excluded): "
+         "defaults bound, no block (the "
          "passes that need one decline), and with the block above (every "
          "pass); NVRTC compiling the template's body as a C++ template "
          "instantiated at the same default, cold (--no-cache: every run "
@@ -686,30 +817,7 @@ int main(int argc, char **argv) {
          "NVRTC ms, cold | NVRTC ms, cache hit | NVRTC cold / kspec (no block; "
          "block) |\n|---|---:|---:|---:|---:|---:|\n",
          reps);
-  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    size_t size = quick ? runs[i].size / 16 : runs[i].size;
-    const char *arch = ks_ctx_arch(ctx);
-    const nvrtc_kernel *kn = nvrtc_kernel_of(runs[i].name);
-    char param[64];
-    long def = 0;
-    double ms = 0, mb = 0, nv = 0, nvc = 0;
-    if (!kn) {
-      bad = die(runs[i].name, "no C++ form for NVRTC in nvrtc_kernels.h");
-      continue;
-    }
-    if (first_param(ctx, runs[i].name, param, sizeof param, &def) ||
-        kspec_latency(arch, ks_ctx_ptx_isa(ctx), runs[i].name, size, 0, reps,
-                      &ms) ||
-        kspec_latency(arch, ks_ctx_ptx_isa(ctx), runs[i].name, size, 1, reps,
-                      &mb) ||
-        nvrtc_latency(kn, def, arch, NV_COLD, reps, &nv) ||
-        nvrtc_latency(kn, def, arch, NV_CACHED, reps, &nvc)) {
-      bad = 1;
-      continue;
-    }
-    printf("| %s (%s=%ld) | %.2f | %.2f | %.2f | %.2f | %.1fx; %.1fx |\n",
-           runs[i].name, param, def, ms, mb, nv, nvc, nv / ms, nv / mb);
-  }
+  bad |= latency_rounds(ctx, runs, sizeof runs / sizeof runs[0], quick, reps);
   ks_ctx_destroy(ctx);
   return bad ? EXIT_FAILURE : EXIT_SUCCESS;
 }
