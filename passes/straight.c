@@ -451,6 +451,36 @@ static int reaches(LLVMValueRef v, LLVMValueRef leaf) {
   return 0;
 }
 
+/* Calls visit(arg, at, in) on each instruction of m's functions in the
+ * blocks the entry reaches (the ones slsr and nary-reassociate walk, down
+ * the dominator tree), then done(arg, d) after each function, d its
+ * dominator tree. The first non-zero either returns ends the walk and is
+ * returned; 1 when out of memory. */
+static int walk_reached(LLVMModuleRef m,
+                        int (*visit)(void *, place, LLVMValueRef),
+                        int (*done)(void *, const dom *), void *arg) {
+  int r = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !r;
+       f = LLVMGetNextFunction(f)) {
+    dom d;
+    if (dom_build(&d, f))
+      return 1;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !r;
+         bb = LLVMGetNextBasicBlock(bb)) {
+      place at = {block_po(&d, bb), 0};
+      if (at.po == UNREACHED)
+        continue;
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !r;
+           in = LLVMGetNextInstruction(in), at.at++)
+        r = visit(arg, at, in);
+    }
+    if (!r)
+      r = done(arg, &d);
+    dom_free(&d);
+  }
+  return r;
+}
+
 /* ---- straight-line strength reduction (slsr) -------------------------- */
 
 /* A candidate of slsr: ins computes base + index * stride in one of three
@@ -477,6 +507,7 @@ typedef struct slsr_cand {
 typedef struct cands {
   slsr_cand *v;
   size_t n, cap;
+  LLVMTargetDataRef td;
   place at; /* of the instruction being looked at */
   int nomem;
 } cands;
@@ -678,38 +709,30 @@ static int slsr_pair(const dom *d, cands *c) {
   return 0;
 }
 
+static int slsr_visit(void *arg, place at, LLVMValueRef in) {
+  cands *c = arg;
+  LLVMOpcode op = LLVMGetInstructionOpcode(in);
+  int integer = LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMIntegerTypeKind;
+  c->at = at;
+  if (op == LLVMAdd && integer)
+    add_cands(c, in);
+  else if (op == LLVMMul && integer)
+    mul_cands(c, in);
+  else if (op == LLVMGetElementPtr)
+    gep_cands(c, c->td, in);
+  return c->nomem;
+}
+
+static int slsr_done(void *arg, const dom *d) {
+  cands *c = arg;
+  int found = slsr_pair(d, c);
+  c->n = 0; /* the next function's */
+  return found;
+}
+
 int ks_lower_slsr(LLVMModuleRef m) {
-  cands c = {0};
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  int found = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !found;
-       f = LLVMGetNextFunction(f)) {
-    dom d;
-    if (dom_build(&d, f)) {
-      found = 1;
-      break;
-    }
-    c.n = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
-         bb = LLVMGetNextBasicBlock(bb)) {
-      c.at = (place){block_po(&d, bb), 0};
-      if (c.at.po == UNREACHED)
-        continue; /* slsr walks the dominator tree */
-      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
-           in = LLVMGetNextInstruction(in), c.at.at++) {
-        LLVMOpcode op = LLVMGetInstructionOpcode(in);
-        int integer = LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMIntegerTypeKind;
-        if (op == LLVMAdd && integer)
-          add_cands(&c, in);
-        else if (op == LLVMMul && integer)
-          mul_cands(&c, in);
-        else if (op == LLVMGetElementPtr)
-          gep_cands(&c, td, in);
-      }
-    }
-    found = c.nomem || slsr_pair(&d, &c);
-    dom_free(&d);
-  }
+  cands c = {.td = LLVMGetModuleDataLayout(m)};
+  int found = walk_reached(m, slsr_visit, slsr_done, &c);
   free(c.v);
   return found;
 }
@@ -861,49 +884,40 @@ static int recorded(LLVMValueRef in) {
          (tk == LLVMIntegerTypeKind && is_minmax(in));
 }
 
+static int nary_visit(void *arg, place at, LLVMValueRef in) {
+  nary *s = arg;
+  if (!recorded(in))
+    return 0;
+  if (s->n == s->cap) {
+    size_t nc = s->cap ? 2 * s->cap : 64;
+    seen *t = realloc(s->v, nc * sizeof *t);
+    if (!t)
+      return 1;
+    s->v = t;
+    s->cap = nc;
+  }
+  LLVMValueRef root = LLVMGetInstructionOpcode(in) == LLVMGetElementPtr
+                          ? gep_root(LLVMGetOperand(in, 0))
+                          : NULL;
+  s->v[s->n++] = (seen){in, root, LLVMTypeOf(in), {in, 0, {0}}, at};
+  return 0;
+}
+
+/* Every instruction against all recorded ones: `before` keeps to those
+ * nary-reassociate would have passed. */
+static int nary_done(void *arg, const dom *d) {
+  nary *s = arg;
+  int found = 0;
+  s->d = d;
+  for (size_t i = 0; i < s->n && !found; i++)
+    found = nary_could(s, s->v[i].at, s->v[i].ins);
+  s->n = 0; /* the next function's */
+  return found;
+}
+
 int ks_lower_nary(LLVMModuleRef m) {
   nary s = {0};
-  int found = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !found;
-       f = LLVMGetNextFunction(f)) {
-    dom d;
-    if (dom_build(&d, f)) {
-      found = 1;
-      break;
-    }
-    s.d = &d;
-    s.n = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !found;
-         bb = LLVMGetNextBasicBlock(bb)) {
-      place at = {block_po(&d, bb), 0};
-      if (at.po == UNREACHED)
-        continue; /* nary-reassociate walks the dominator tree */
-      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !found;
-           in = LLVMGetNextInstruction(in), at.at++) {
-        if (!recorded(in))
-          continue;
-        if (s.n == s.cap) {
-          size_t nc = s.cap ? 2 * s.cap : 64;
-          seen *t = realloc(s.v, nc * sizeof *t);
-          if (!t) {
-            found = 1;
-            break;
-          }
-          s.v = t;
-          s.cap = nc;
-        }
-        LLVMValueRef root = LLVMGetInstructionOpcode(in) == LLVMGetElementPtr
-                                ? gep_root(LLVMGetOperand(in, 0))
-                                : NULL;
-        s.v[s.n++] = (seen){in, root, LLVMTypeOf(in), {in, 0, {0}}, at};
-      }
-    }
-    /* every instruction against all recorded ones: `before` keeps to
-     * those nary-reassociate would have passed */
-    for (size_t i = 0; i < s.n && !found; i++)
-      found = nary_could(&s, s.v[i].at, s.v[i].ins);
-    dom_free(&d);
-  }
+  int found = walk_reached(m, nary_visit, nary_done, &s);
   free(s.v);
   return found;
 }
