@@ -678,6 +678,7 @@ typedef struct lat_row {
   char param[64];
   long def;
   nv_prog nv[2]; /* NV_COLD, NV_CACHED */
+  size_t size;   /* the workload's, for its block */
   int ok;
   double t[NSERIES][256];
 } lat_row;
@@ -706,7 +707,7 @@ static int latency_rounds(ks_ctx *ctx, const bench_run *runs, size_t n,
   for (size_t i = 0; i < n; i++) {
     lat_row *r = &row[i];
     double ms;
-    size_t size = quick ? runs[i].size / 16 : runs[i].size;
+    r->size = quick ? runs[i].size / 16 : runs[i].size;
     r->kn = nvrtc_kernel_of(runs[i].name);
     if (!r->kn) {
       bad = die(runs[i].name, "no C++ form for NVRTC in nvrtc_kernels.h");
@@ -714,8 +715,8 @@ static int latency_rounds(ks_ctx *ctx, const bench_run *runs, size_t n,
     }
     r->ok =
         !first_param(ctx, runs[i].name, r->param, sizeof r->param, &r->def) &&
-        !kspec_once(arch, isa, runs[i].name, size, 0, &ms) &&
-        !kspec_once(arch, isa, runs[i].name, size, 1, &ms) &&
+        !kspec_once(arch, isa, runs[i].name, r->size, 0, &ms) &&
+        !kspec_once(arch, isa, runs[i].name, r->size, 1, &ms) &&
         !nv_setup(&api, r->kn, r->def, arch, NV_COLD, &r->nv[0]) &&
         !nv_setup(&api, r->kn, r->def, arch, NV_CACHED, &r->nv[1]);
     bad |= !r->ok;
@@ -730,8 +731,7 @@ static int latency_rounds(ks_ctx *ctx, const bench_run *runs, size_t n,
     for (int blk = 0; blk < 2; blk++)
       for (size_t i = 0; i < n; i++)
         if (row[i].ok)
-          row[i].ok = !kspec_once(arch, isa, runs[i].name,
-                                  quick ? runs[i].size / 16 : runs[i].size, blk,
+          row[i].ok = !kspec_once(arch, isa, runs[i].name, row[i].size, blk,
                                   &row[i].t[KS_NOBLOCK + blk][k]);
     for (int m = 0; m < 2; m++)
       for (size_t i = 0; i < n; i++) {
