@@ -10,10 +10,13 @@ set -eu
 # (tools/check.sh's ASan, UBSan and TSan builds, tools/fuzz.sh); clang-19
 # only recommends it. lld-19: the static libkspec's linker, which lays
 # LLVM's functions out in the order a specialization runs them
-# (KSPEC_SYMBOL_ORDER; GNU ld 2.40 has no such option).
+# (KSPEC_SYMBOL_ORDER; GNU ld 2.40 has no such option). bolt-19: llvm-bolt,
+# which lays the static libkspec's code out from a profile of
+# specializations (KSPEC_BOLT).
 PACKAGES="cmake make gcc pkg-config llvm-19-dev llvm-19-tools clang-19 \
 libcmocka-dev libxxhash-dev zlib1g-dev libzstd-dev libedit-dev \
-libcurl4-openssl-dev libxml2-dev clang-format-19 libclang-rt-19-dev lld-19"
+libcurl4-openssl-dev libxml2-dev clang-format-19 libclang-rt-19-dev lld-19 \
+bolt-19"
 
 missing=""
 for p in $PACKAGES; do
