@@ -17,8 +17,15 @@
 #          committed corpora replayed (ctest -L fuzz), then every target
 #          fuzzed for KSPEC_CHECK_FUZZ_S seconds (default 60) by
 #          tools/fuzz.sh; a crash, leak or timeout fails the part
+#   static the static libkspec as the GPU machine gets it (./build-check-
+#          static, Release: LLVM linked in by ld.lld in the symbol order,
+#          laid out by llvm-bolt, stripped), and its kspec tool's PTX over
+#          tools/ptx_identity.sh's grid, which must be byte for byte that
+#          of ./build's (the shared libLLVM, as linked): a layout that
+#          changed what the code does shows here
 #
-#   tools/check.sh [--clean] [build] [asan] [tsan] [fuzz]   (default: all)
+#   tools/check.sh [--clean] [build] [asan] [tsan] [fuzz] [static]
+#                                                        (default: all)
 #
 # --clean removes the sanitizer build directories first (./build is kept:
 # setup.sh made it). Every part runs even when an earlier one failed; the
@@ -34,14 +41,15 @@ parts=""
 for a in "$@"; do
   case $a in
   --clean) clean=1 ;;
-  build | asan | tsan | fuzz) parts="$parts $a" ;;
+  build | asan | tsan | fuzz | static) parts="$parts $a" ;;
   *)
-    echo "usage: tools/check.sh [--clean] [build] [asan] [tsan] [fuzz]" >&2
+    echo "usage: tools/check.sh [--clean] [build] [asan] [tsan] [fuzz]" \
+      "[static]" >&2
     exit 2
     ;;
   esac
 done
-[ -n "$parts" ] || parts="build asan tsan fuzz"
+[ -n "$parts" ] || parts="build asan tsan fuzz static"
 
 now() { date +%s; }
 failed=""
@@ -106,12 +114,32 @@ part_fuzz() {
       --seconds "${KSPEC_CHECK_FUZZ_S:-60}"
 }
 
+part_static() {
+  # ./build's kspec is the reference: build it first where part build did not
+  d=$(mktemp -d) &&
+    cmake -S "$root" -B "$root/build-check-static" -DKSPEC_LLVM_STATIC=ON \
+      -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
+    cmake --build "$root/build-check-static" -j "$jobs" --target kspec-tool &&
+    cmake --build "$root/build" -j "$jobs" --target kspec-tool &&
+    sh "$root/tools/ptx_identity.sh" "$root/build/tools/kspec" "$d/shared" &&
+    sh "$root/tools/ptx_identity.sh" "$root/build-check-static/tools/kspec" \
+      "$d/static" &&
+    diff -r "$d/shared" "$d/static" >"$d/diff" &&
+    echo "check: static: $(ls "$d/static" | grep -c '\.ptx$') requests," \
+      "the same PTX and messages as ./build's" >&2
+  rc=$?
+  [ "$rc" -eq 0 ] || head -40 "$d/diff" >&2 2>/dev/null
+  rm -rf "$d"
+  return "$rc"
+}
+
 command -v "$clang" >/dev/null 2>&1 || {
   echo "check: $clang not found (tools/setup.sh installs it)" >&2
   exit 1
 }
 if [ "$clean" -eq 1 ]; then
-  rm -rf "$root/build-asan" "$root/build-tsan" "$root/build-fuzz"
+  rm -rf "$root/build-asan" "$root/build-tsan" "$root/build-fuzz" \
+    "$root/build-check-static"
 fi
 t_all=$(now)
 for p in $parts; do
