@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "kspec.h"
+#include "workload_block.h"
 
 enum { MAX_RUNS = 32, MAX_REPS = 1000, MAX_BIND = 8, MAX_STAGES = 24 };
 
@@ -79,18 +80,6 @@ static int parse_run(const char *arg, run *r) {
     p = e ? e + 1 : NULL;
   }
   return 0;
-}
-
-/* The block of the workloads (tools/workloads.c). */
-static void default_block(const char *name, ks_launch_bounds *b) {
-  if (strcmp(name, "sepfilter_rows") == 0 ||
-      strcmp(name, "sepfilter_cols") == 0) {
-    b->block[0] = 32;
-    b->block[1] = 8;
-  } else if (strcmp(name, "reduce_sum") != 0 &&
-             strcmp(name, "transpose") != 0) {
-    b->block[0] = 256; /* the others fix their block through a parameter */
-  }
 }
 
 /* One cold specialization; ms < 0 on failure (message printed). */
@@ -157,7 +146,7 @@ static double once(const ks_ctx_opts *o, run *r, const char *ptx_dir,
   }
   ks_spec_req req = {.bindings = b, .nbindings = nb};
   if (!no_block)
-    default_block(r->name, &req.bounds);
+    ks_workload_block(r->name, &req.bounds);
   double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
   double t0 = clock_ms(CLOCK_MONOTONIC);
   ks_status s = ks_specialize(ctx, tp, &req, &k);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "kspec.h"
+#include "workload_block.h"
 
 enum { MAX_BIND = 16 };
 
@@ -54,18 +55,6 @@ static const struct {
 
 enum mode { GENERIC, BOUND, BLOCK };
 
-/* The block of the workloads (tools/workloads.c), as kspec-latency's. */
-static void workload_block(const char *name, ks_launch_bounds *b) {
-  if (strcmp(name, "sepfilter_rows") == 0 ||
-      strcmp(name, "sepfilter_cols") == 0) {
-    b->block[0] = 32;
-    b->block[1] = 8;
-  } else if (strcmp(name, "reduce_sum") != 0 &&
-             strcmp(name, "transpose") != 0) {
-    b->block[0] = 256;
-  }
-}
-
 /* One cold specialization of template NAME in a fresh context. */
 static int once(const char *arch, const char *name, enum mode m) {
   ks_ctx_opts o = {
@@ -89,7 +78,7 @@ static int once(const char *arch, const char *name, enum mode m) {
   }
   ks_spec_req req = {.bindings = b, .nbindings = nb};
   if (m == BLOCK)
-    workload_block(name, &req.bounds);
+    ks_workload_block(name, &req.bounds);
   if (api.ks_specialize(ctx, tp, &req, &k) == KS_OK)
     rc = 0;
 out:
