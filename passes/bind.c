@@ -379,14 +379,9 @@ static void list_kernel(void *arg, LLVMValueRef entry, unsigned j,
   if (!gv || !LLVMIsAFunction(gv) || len != 6 || memcmp(key, "kernel", 6) ||
       LLVMConstIntGetZExtValue(value) != 1 || l->nomem)
     return;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 8;
-    LLVMValueRef *fn = realloc(l->fn, cap * sizeof *fn);
-    if (!fn) {
-      l->nomem = 1;
-      return;
-    }
-    l->fn = fn, l->cap = cap;
+  if (!ks_room(&l->fn, &l->cap, l->n, sizeof *l->fn, 8)) {
+    l->nomem = 1;
+    return;
   }
   l->fn[l->n++] = gv;
 }

@@ -205,14 +205,8 @@ static int is_plain(LLVMValueRef mem) {
 }
 
 static int add_site(site **a, size_t *n, size_t *cap, site s) {
-  if (*n == *cap) {
-    size_t c = *cap ? 2 * *cap : 64;
-    site *p = realloc(*a, c * sizeof *p);
-    if (!p)
-      return 1;
-    *a = p;
-    *cap = c;
-  }
+  if (!ks_room(a, cap, *n, sizeof **a, 64))
+    return 1;
   (*a)[(*n)++] = s;
   return 0;
 }

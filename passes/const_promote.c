@@ -85,14 +85,8 @@ static const char *use_problem(LLVMValueRef p, LLVMValueRef u, int *follow) {
 
 /* Pushes v on a growable array; 0 when memory ran out. */
 static int push(LLVMValueRef **a, size_t *n, size_t *cap, LLVMValueRef v) {
-  if (*n == *cap) {
-    size_t c = *cap ? 2 * *cap : 32;
-    LLVMValueRef *p = realloc(*a, c * sizeof *p);
-    if (!p)
-      return 0;
-    *a = p;
-    *cap = c;
-  }
+  if (!ks_room(a, cap, *n, sizeof **a, 32))
+    return 0;
   (*a)[(*n)++] = v;
   return 1;
 }

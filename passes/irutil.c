@@ -13,6 +13,21 @@
 
 #include "passes/ks_passes.h"
 
+int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first) {
+  if (n < *cap)
+    return 1;
+  size_t c = *cap ? 2 * *cap : first;
+  void *old, *p;
+  if (c > SIZE_MAX / elem)
+    return 0;
+  memcpy(&old, pp, sizeof old); /* the T * at pp, read as what it is */
+  if (!(p = realloc(old, c * elem)))
+    return 0;
+  memcpy(pp, &p, sizeof p);
+  *cap = c;
+  return 1;
+}
+
 const char *ks_ir_callee_name(LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   size_t len = 0;

@@ -125,6 +125,11 @@ unsigned ks_ir_param_index(LLVMValueRef arg);
  * -O1 and above). Writes buf (cap at least 96) and returns it. */
 const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
                              size_t cap);
+/* Room for one more element in a growable array: when n, the elements in
+ * use, has reached *cap, the array whose pointer is at pp (a T **, elements
+ * of elem bytes) is reallocated to twice *cap, or to first when empty.
+ * 0 when memory ran out, the array and *cap as they were. */
+int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first);
 /* A hash of a pointer, for open addressing over IR values. */
 unsigned ks_ir_hash_ptr(const void *p);
 /* A call at b of the intrinsic `name` (not overloaded: the special

@@ -508,14 +508,8 @@ static void decline(cand *k, const char *fmt, const char *what) {
 }
 
 static int push_atomic(cand *k, LLVMValueRef a) {
-  if (k->n == k->cap) {
-    size_t cap = k->cap ? 2 * k->cap : 16;
-    LLVMValueRef *p = realloc(k->atomics, cap * sizeof *p);
-    if (!p)
-      return 1;
-    k->atomics = p;
-    k->cap = cap;
-  }
+  if (!ks_room(&k->atomics, &k->cap, k->n, sizeof *k->atomics, 16))
+    return 1;
   k->atomics[k->n++] = a;
   return 0;
 }

@@ -76,15 +76,9 @@ int ks_lower_straight_line(LLVMModuleRef m) {
           for (size_t j = 0; j < n; j++)
             if (k[j].b == x && k[j].s == s && k[j].c != c)
               what |= KS_LOWER_STRENGTH;
-          if (n == cap) {
-            size_t nc = cap ? 2 * cap : 32;
-            mul_key *t = realloc(k, nc * sizeof *k);
-            if (!t) {
-              free(k);
-              return KS_LOWER_STRENGTH | KS_LOWER_SPLIT_GEP;
-            }
-            k = t;
-            cap = nc;
+          if (!ks_room(&k, &cap, n, sizeof *k, 32)) {
+            free(k);
+            return KS_LOWER_STRENGTH | KS_LOWER_SPLIT_GEP;
           }
           k[n++] = (mul_key){x, s, c};
         }
@@ -514,15 +508,9 @@ typedef struct cands {
 
 static void push(cands *c, LLVMValueRef ins, LLVMValueRef stride,
                  LLVMValueRef root, LLVMValueRef base, int kind, int plain) {
-  if (c->n == c->cap) {
-    size_t nc = c->cap ? 2 * c->cap : 64;
-    slsr_cand *t = realloc(c->v, nc * sizeof *t);
-    if (!t) {
-      c->nomem = 1;
-      return;
-    }
-    c->v = t;
-    c->cap = nc;
+  if (!ks_room(&c->v, &c->cap, c->n, sizeof *c->v, 64)) {
+    c->nomem = 1;
+    return;
   }
   c->v[c->n++] =
       (slsr_cand){ins, stride, root, base, LLVMTypeOf(ins), c->at, kind, plain};
@@ -888,14 +876,8 @@ static int nary_visit(void *arg, place at, LLVMValueRef in) {
   nary *s = arg;
   if (!recorded(in))
     return 0;
-  if (s->n == s->cap) {
-    size_t nc = s->cap ? 2 * s->cap : 64;
-    seen *t = realloc(s->v, nc * sizeof *t);
-    if (!t)
-      return 1;
-    s->v = t;
-    s->cap = nc;
-  }
+  if (!ks_room(&s->v, &s->cap, s->n, sizeof *s->v, 64))
+    return 1;
   LLVMValueRef root = LLVMGetInstructionOpcode(in) == LLVMGetElementPtr
                           ? gep_root(LLVMGetOperand(in, 0))
                           : NULL;

@@ -218,15 +218,9 @@ int ks_vectorize_worth(LLVMModuleRef m) {
         a.store = store;
         if (a.size == 0 || a.size >= WIDEST)
           continue;
-        if (n == cap) {
-          size_t c = cap ? 2 * cap : 64;
-          access *g = realloc(acc, c * sizeof *acc);
-          if (!g) {
-            free(acc);
-            return 1; /* cannot tell: let the vectorizer look */
-          }
-          acc = g;
-          cap = c;
+        if (!ks_room(&acc, &cap, n, sizeof *acc, 64)) {
+          free(acc);
+          return 1; /* cannot tell: let the vectorizer look */
         }
         acc[n++] = a;
       }
