@@ -12,11 +12,12 @@ set -eu
 # LLVM's functions out in the order a specialization runs them
 # (KSPEC_SYMBOL_ORDER; GNU ld 2.40 has no such option). bolt-19: llvm-bolt,
 # which lays the static libkspec's code out from a profile of
-# specializations (KSPEC_BOLT).
+# specializations (KSPEC_BOLT). python3-pip: fetches the CUDA 12.4 header
+# wheels of the kernel corpus (tools/cuda-tree.sh).
 PACKAGES="cmake make gcc pkg-config llvm-19-dev llvm-19-tools clang-19 \
 libcmocka-dev libxxhash-dev zlib1g-dev libzstd-dev libedit-dev \
 libcurl4-openssl-dev libxml2-dev clang-format-19 libclang-rt-19-dev lld-19 \
-bolt-19"
+bolt-19 python3-pip"
 
 missing=""
 for p in $PACKAGES; do
@@ -32,5 +33,9 @@ if [ -n "$missing" ]; then
 fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# The CUDA 12.4 tree the kernel corpus compiles against (tests/kernels);
+# without it (offline) those tests are skipped, and setup goes on.
+sh "$root/tools/cuda-tree.sh" "$root/.dev/cuda-12.4" ||
+  echo "setup: no CUDA 12.4 tree; the corpus tests (tests/kernels) will be skipped" >&2
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
 cmake --build "$root/build" -j "$(nproc)"

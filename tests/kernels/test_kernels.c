@@ -1,0 +1,276 @@
+/*
+ * test_kernels.c - the kernel corpus on the CPU (no driver):
+ *
+ *   test_kernels MANIFEST DIR names|nonames
+ *
+ * For every MANIFEST case, in DIR's bitcode of the variant (NAME.bc, or
+ * NAME.nonames.bc: plain -O3 without value names, what users get by
+ * default): the kernel loads, specializes generic, with its block, and
+ * with its block and scalar arguments bound as bind= says (by position;
+ * in the named variant by name too, which must give the very same kernel:
+ * one cache key), and ptxas takes each PTX. Then every other kernel of
+ * every bitcode file loads and specializes generic. Each failure is one
+ * line naming the case (or file and kernel) and kspec's message; the exit
+ * status is 1 when any failed, 77 (skipped) when DIR holds no corpus
+ * bitcode at all (no CUDA 12.4 tree: tools/cuda-tree.sh).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kspec.h"
+#include "manifest.h"
+
+enum { SKIP = 77, MAX_FILES = 128 };
+
+typedef struct run {
+  ks_ctx *ctx;
+  const char *dir, *suffix; /* ".bc" or ".nonames.bc" */
+  int named;
+  int ptxas; /* 1 found, 0 not (yet) known, -1 missing */
+  int failed;
+  char *files[MAX_FILES]; /* stems of DIR's bitcode, "transpose" */
+  ks_template *tpl[MAX_FILES];
+  size_t nfiles;
+} run;
+
+static void fail(run *r, const char *who, const char *what, const char *msg) {
+  printf("FAIL %s: %s: %s\n", who, what, msg);
+  r->failed = 1;
+}
+
+/* ptxas on k's PTX (KS_RES_PTXAS). 0: taken or no ptxas; -1: refused. */
+static int assemble(run *r, ks_kernel *k, const char *who, const char *what,
+                    int *regs) {
+  ks_kernel_resources res;
+  *regs = -1;
+  if (r->ptxas < 0)
+    return 0;
+  ks_status s = ks_kernel_resources_get(k, KS_RES_PTXAS, &res);
+  if (s == KS_ENODRIVER && r->ptxas == 0) {
+    printf("note: no ptxas (%s): PTX not assembled\n", ks_errmsg(r->ctx));
+    r->ptxas = -1;
+    return 0;
+  }
+  if (s != KS_OK) {
+    fail(r, who, what, ks_errmsg(r->ctx));
+    return -1;
+  }
+  r->ptxas = 1;
+  *regs = res.regs;
+  return 0;
+}
+
+/* The template of a .cu's stem, loaded once; NULL after a failure. */
+static ks_template *template_of(run *r, const char *stem, const char *who) {
+  for (size_t i = 0; i < r->nfiles; i++)
+    if (!strcmp(r->files[i], stem))
+      return r->tpl[i];
+  fail(r, who, "load", "no such bitcode in the corpus build");
+  return NULL;
+}
+
+static void load_all(run *r) {
+  for (size_t i = 0; i < r->nfiles; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s", r->dir, r->files[i], r->suffix);
+    if (ks_template_load(r->ctx, path, &r->tpl[i]) != KS_OK) {
+      fail(r, path, "load", ks_errmsg(r->ctx));
+      r->tpl[i] = NULL;
+    }
+  }
+}
+
+/* The stems of DIR's files of the variant, sorted. */
+static int list_files(run *r) {
+  DIR *d = opendir(r->dir);
+  if (!d)
+    return -1;
+  for (struct dirent *e; (e = readdir(d)) && r->nfiles < MAX_FILES;) {
+    size_t n = strlen(e->d_name), sl = strlen(r->suffix);
+    if (n <= sl || strcmp(e->d_name + n - sl, r->suffix))
+      continue;
+    if (r->named && n > 11 && !strcmp(e->d_name + n - 11, ".nonames.bc"))
+      continue;
+    r->files[r->nfiles] = strndup(e->d_name, n - sl);
+    if (r->files[r->nfiles])
+      r->nfiles++;
+  }
+  closedir(d);
+  for (size_t i = 1; i < r->nfiles; i++)
+    for (size_t j = i; j > 0 && strcmp(r->files[j - 1], r->files[j]) > 0; j--) {
+      char *x = r->files[j];
+      r->files[j] = r->files[j - 1];
+      r->files[j - 1] = x;
+    }
+  return 0;
+}
+
+#ifdef KS_HAVE_BIND_ARG
+/* The bindings of c's bound scalars into b (by position, or by their IR
+ * names when names is set: NULL where the template has no name, which
+ * fails). Returns their number, or -1. */
+static int bindings(const km_case *c, const char *const *names, ks_binding *b) {
+  int n = 0;
+  for (size_t i = 0; i < c->nargs; i++) {
+    if (!km_binds(c, i, names))
+      continue;
+    const km_arg *a = &c->args[i];
+    ks_binding x = {.arg = (int)i};
+    if (names) {
+      if (!names[i])
+        return -1;
+      x.name = names[i];
+    }
+    x.kind = km_type_float(a->type) ? KS_VALUE_REAL : KS_VALUE_INT;
+    if (x.kind == KS_VALUE_REAL)
+      x.v.f = a->f;
+    else
+      x.v.i = a->i;
+    b[n++] = x;
+  }
+  return n;
+}
+
+/* names[i]: the IR name of scalar argument i of kernel sym, or NULL. */
+static void arg_names(const ks_template *t, const char *sym,
+                      const char **names) {
+  for (size_t k = 0; k < ks_template_kernel_count(t); k++) {
+    if (strcmp(ks_template_kernel_name(t, k), sym))
+      continue;
+    for (size_t p = 0; p < ks_template_param_count(t, k); p++) {
+      ks_param_info pi;
+      if (ks_template_param(t, k, p, &pi) == KS_OK &&
+          pi.arg_index < KM_MAX_ARGS && pi.name && pi.name[0])
+        names[pi.arg_index] = pi.name;
+    }
+  }
+}
+
+/* The bound request, by position and (named variant) by name. */
+static ks_kernel *bound(run *r, const km_case *c, const ks_template *t,
+                        ks_spec_req req, int *nb) {
+  ks_binding b[KM_MAX_ARGS];
+  ks_kernel *k = NULL, *kn = NULL;
+  *nb = bindings(c, NULL, b);
+  req.bindings = b;
+  req.nbindings = (size_t)*nb;
+  if (ks_specialize(r->ctx, t, &req, &k) != KS_OK) {
+    fail(r, c->name, "specialize, scalars bound by position",
+         ks_errmsg(r->ctx));
+    return NULL;
+  }
+  if (!r->named || *nb == 0)
+    return k;
+  const char *names[KM_MAX_ARGS] = {0};
+  arg_names(t, ks_kernel_name(k), names);
+  if (bindings(c, names, b) != *nb) {
+    fail(r, c->name, "bind by name", "a bound argument has no name in the IR");
+    return k;
+  }
+  if (ks_specialize(r->ctx, t, &req, &kn) != KS_OK)
+    fail(r, c->name, "specialize, scalars bound by name", ks_errmsg(r->ctx));
+  else if (kn != k)
+    fail(r, c->name, "bind by name",
+         "not the kernel the same binding by position gave (two cache keys)");
+  return k;
+}
+#endif
+
+/* One MANIFEST case: generic, with its block, with its scalars bound. */
+static void check_case(run *r, const km_case *c) {
+  char stem[KM_NAME], why[512];
+  snprintf(stem, sizeof stem, "%.*s", (int)strcspn(c->file, "."), c->file);
+  ks_template *t = template_of(r, stem, c->name);
+  if (!t)
+    return;
+  const char *sym = km_kernel_symbol(t, c->kernel, why, sizeof why);
+  if (!sym)
+    return fail(r, c->name, "kernel", why);
+  ks_spec_req req = {.kernel = sym};
+  ks_kernel *k = NULL;
+  int regs[3] = {-1, -1, -1}, nb = 0;
+  if (ks_specialize(r->ctx, t, &req, &k) != KS_OK)
+    return fail(r, c->name, "specialize generic", ks_errmsg(r->ctx));
+  if (assemble(r, k, c->name, "ptxas, generic", &regs[0]))
+    return;
+  memcpy(req.bounds.block, c->block, sizeof c->block);
+  if (ks_specialize(r->ctx, t, &req, &k) != KS_OK)
+    return fail(r, c->name, "specialize with its block", ks_errmsg(r->ctx));
+  if (assemble(r, k, c->name, "ptxas, with its block", &regs[1]))
+    return;
+#ifdef KS_HAVE_BIND_ARG
+  k = bound(r, c, t, req, &nb);
+  if (!k || assemble(r, k, c->name, "ptxas, bound", &regs[2]))
+    return;
+#endif
+  printf("ok   %-20s %s: generic, block %ux%ux%u, %d scalars bound; regs "
+         "%d/%d/%d\n",
+         c->name, c->kernel, c->block[0], c->block[1], c->block[2], nb, regs[0],
+         regs[1], regs[2]);
+}
+
+/* Every kernel of every file, generic. */
+static void check_all(run *r) {
+  for (size_t f = 0; f < r->nfiles; f++) {
+    ks_template *t = r->tpl[f];
+    for (size_t i = 0; t && i < ks_template_kernel_count(t); i++) {
+      char who[512];
+      ks_spec_req req = {.kernel = ks_template_kernel_name(t, i)};
+      ks_kernel *k = NULL;
+      int regs;
+      snprintf(who, sizeof who, "%s%s kernel %s", r->files[f], r->suffix,
+               req.kernel);
+      if (ks_specialize(r->ctx, t, &req, &k) != KS_OK)
+        fail(r, who, "specialize generic", ks_errmsg(r->ctx));
+      else
+        assemble(r, k, who, "ptxas, generic", &regs);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4 || (strcmp(argv[3], "names") && strcmp(argv[3], "nonames"))) {
+    fprintf(stderr, "usage: test_kernels MANIFEST DIR names|nonames\n");
+    return 2;
+  }
+  run r = {.dir = argv[2], .named = !strcmp(argv[3], "names")};
+  r.suffix = r.named ? ".bc" : ".nonames.bc";
+  km_case *cases = NULL;
+  size_t ncases = 0;
+  char err[512];
+  if (km_load(argv[1], &cases, &ncases, err, sizeof err)) {
+    printf("FAIL %s\n", err);
+    return 1;
+  }
+  if (list_files(&r) || r.nfiles == 0) {
+    printf("skipped: no corpus bitcode in %s (no CUDA 12.4 tree: run "
+           "tools/cuda-tree.sh .dev/cuda-12.4, then build)\n",
+           r.dir);
+    free(cases);
+    return SKIP;
+  }
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  if (ks_ctx_create(&o, &r.ctx) != KS_OK) {
+    printf("FAIL context: %s\n", ks_errmsg(NULL));
+    return 1;
+  }
+#ifndef KS_HAVE_BIND_ARG
+  printf("note: this kspec cannot bind by position (ks_binding.arg): "
+         "scalars not bound\n");
+#endif
+  load_all(&r);
+  for (size_t i = 0; i < ncases; i++)
+    check_case(&r, &cases[i]);
+  check_all(&r);
+  printf("%zu cases, %zu files (%s): %s\n", ncases, r.nfiles, argv[3],
+         r.failed ? "FAILED" : "all ok");
+  for (size_t i = 0; i < r.nfiles; i++) {
+    ks_template_destroy(r.tpl[i]);
+    free(r.files[i]);
+  }
+  ks_ctx_destroy(r.ctx);
+  free(cases);
+  return r.failed;
+}
