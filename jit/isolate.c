@@ -21,9 +21,15 @@
  * owns (its LLVM context, module, target machine, template), and glibc
  * keeps malloc usable in a forked child. A lock inside LLVM that another
  * thread held at the moment of the fork would stop the child; the parent
- * kills a child that has not answered in time, or that grows over a
- * memory limit (damaged bitcode can make the reader allocate tens of GB
- * before it gives up).
+ * kills a child that has not answered in time.
+ *
+ * Damaged bitcode can make the reader allocate tens of GB before it gives
+ * up, so a child may be given a limit on its growth: the child's address
+ * space (RLIMIT_AS, set in the child only) may grow that much over what it
+ * had at the fork, where an allocation then fails and the child ends. The
+ * limit is relative because the child starts with everything the caller
+ * holds (a CUDA context alone maps hundreds of MiB): that is not the
+ * child's doing, and a resident-size limit would count it.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
@@ -34,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,24 +72,10 @@ static void on_fatal(const char *reason) {
   _exit(70);
 }
 
-/* Resident bytes of process pid, 0 when unknown. */
-static unsigned long long resident(pid_t pid) {
-  char path[64];
-  unsigned long long size = 0, rss = 0;
-  snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return 0;
-  int ok = fscanf(f, "%llu %llu", &size, &rss) == 2;
-  fclose(f);
-  return ok ? rss * (unsigned long long)sysconf(_SC_PAGESIZE) : 0;
-}
-
 /* Reads the child's answer until it closes the pipe: 0, or -1 on an
- * error, when the deadline passes or the child grows over max_rss bytes
- * (0: no limit; checked ten times a second), with why. *out is malloc'd,
- * *len bytes. */
-static int read_answer(int fd, pid_t pid, const ks_jit_limits *lim, char **out,
+ * error or when the deadline passes, with why. *out is malloc'd, *len
+ * bytes. */
+static int read_answer(int fd, const ks_jit_limits *lim, char **out,
                        size_t *len, char *why, size_t cap) {
   size_t n = 0, size = 4096;
   char *buf = malloc(size);
@@ -96,11 +89,6 @@ static int read_answer(int fd, pid_t pid, const ks_jit_limits *lim, char **out,
                   (double)(t.tv_nsec - t0.tv_nsec) / 1e9;
     if (left <= 0) {
       snprintf(why, cap, "no answer in %u s", lim->seconds);
-      break;
-    }
-    unsigned long long rss = lim->max_rss ? resident(pid) : 0;
-    if (rss > lim->max_rss) {
-      snprintf(why, cap, "it grew over %llu MiB of memory", lim->max_rss >> 20);
       break;
     }
     struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -130,6 +118,34 @@ static int read_answer(int fd, pid_t pid, const ks_jit_limits *lim, char **out,
   }
   free(buf);
   return -1;
+}
+
+/* In the child: lets its address space grow by at most bytes over its
+ * size now, never above a limit already set. Reads /proc with plain
+ * system calls: stdio's locks may be held by a thread of the caller's
+ * that the fork left behind. */
+static void limit_growth(unsigned long long bytes) {
+  char buf[64];
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0)
+    return;
+  buf[n] = '\0';
+  unsigned long long pages = strtoull(buf, NULL, 10);
+  struct rlimit r;
+  if (pages == 0 || getrlimit(RLIMIT_AS, &r) != 0)
+    return;
+  rlim_t want = (rlim_t)(pages * (unsigned long long)sysconf(_SC_PAGESIZE) +
+                         bytes);
+  if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= want)
+    return;
+  r.rlim_cur = want;
+  if (r.rlim_max != RLIM_INFINITY && r.rlim_cur > r.rlim_max)
+    r.rlim_cur = r.rlim_max;
+  setrlimit(RLIMIT_AS, &r);
 }
 
 /* Waits for the child (killed first when kill_it) and, unless it was
@@ -190,15 +206,22 @@ int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
      * caller's current input as a crash of the caller's own */
     if (__sanitizer_set_death_callback)
       __sanitizer_set_death_callback(NULL);
+    if (lim->max_growth)
+      limit_growth(lim->max_growth);
     child_fd = fds[1];
     LLVMInstallFatalErrorHandler(on_fatal);
     fn(arg);
     _exit(0);
   }
   close(fds[1]);
-  int bad = read_answer(fds[0], pid, lim, ans, n, how, cap);
+  int bad = read_answer(fds[0], lim, ans, n, how, cap);
   close(fds[0]);
   reap(pid, bad, how, cap);
+  /* an allocation over the limit fails, and LLVM aborts on that */
+  size_t used = strlen(how);
+  if (!bad && lim->max_growth && strncmp(how, "signal", 6) == 0 && used < cap)
+    snprintf(how + used, cap - used, ", under a limit of %llu MiB of growth",
+             lim->max_growth >> 20);
   return bad;
 }
 

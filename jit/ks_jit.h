@@ -86,11 +86,14 @@ void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse);
  * return 0, *ans (malloc'd, *n bytes, not NUL-terminated) holds what the
  * child wrote and how says how it ended ("exit status 0", "signal 11,
  * Segmentation fault"); -1: no answer (fork failed, or the child was
- * killed over lim), how says why. */
+ * killed over lim's time), how says why. */
 typedef void (*ks_jit_child_fn)(void *arg);
 typedef struct ks_jit_limits {
-  unsigned seconds;           /* the child is killed after this long */
-  unsigned long long max_rss; /* or when resident over this; 0: no limit */
+  unsigned seconds; /* the child is killed after this long */
+  /* The child's address space may grow by at most this many bytes over
+   * its size at the fork (RLIMIT_AS in the child; what it inherited from
+   * the caller does not count); 0: no limit. */
+  unsigned long long max_growth;
 } ks_jit_limits;
 int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
                      char **ans, size_t *n, char *how, size_t cap);

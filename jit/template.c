@@ -99,7 +99,7 @@ static ks_status load_isolated(ks_template *t, const void *data, size_t len) {
   ks_status s = KS_EPARSE;
   /* parsing takes milliseconds and a few times the input's size */
   const ks_jit_limits lim = {.seconds = 30,
-                             .max_rss = (512ull << 20) + 64ull * len};
+                             .max_growth = (512ull << 20) + 64ull * len};
   if (ks_jit_child_run(load_child, &j, &lim, &ans, &n, how, sizeof how) != 0)
     ks_jit_fail(s,
                 "parse: %s: LLVM gave up reading it (in a child process: "
