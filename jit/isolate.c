@@ -138,8 +138,8 @@ static void limit_growth(unsigned long long bytes) {
   struct rlimit r;
   if (pages == 0 || getrlimit(RLIMIT_AS, &r) != 0)
     return;
-  rlim_t want = (rlim_t)(pages * (unsigned long long)sysconf(_SC_PAGESIZE) +
-                         bytes);
+  rlim_t want =
+      (rlim_t)(pages * (unsigned long long)sysconf(_SC_PAGESIZE) + bytes);
   if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= want)
     return;
   r.rlim_cur = want;

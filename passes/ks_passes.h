@@ -154,6 +154,15 @@ LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);
  * retargets every function to spec->cpu/features. */
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* ---- redux_guard.c ----------------------------------------------------- */
+
+/* The toolchain guard: a llvm.nvvm.redux.sync.* call whose value is all
+ * lanes and whose mask is data has the two swapped (clang < 20 with CUDA's
+ * headers, llvm/llvm-project#131415). Put back in order, with an
+ * explanation, where llvm.ident names a clang before 20; refused
+ * (KS_ECODEGEN) otherwise. Runs at the end of the canonicalize stage. */
+int ks_pass_redux_guard(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
 /* ---- loops.c ----------------------------------------------------------- */
 
 /* Marks every loop of spec->kernel llvm.loop.unroll.full, so that loops

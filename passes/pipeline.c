@@ -40,6 +40,10 @@
  * (retry_unroll); switching regpressure off (--no-pass regpressure) keeps
  * full unrolling.
  *
+ * The canonicalize stage ends with the toolchain guard (redux_guard.c):
+ * the first point where a warp reduction's mask and value are folded
+ * enough to tell a toolchain's swap.
+ *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
  * block size can replace them. With KSPEC_VERIFY_STAGES set in the
@@ -196,7 +200,7 @@ static const stage stages[] = {
     {"canonicalize",
      "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
      "simplifycfg)",
-     NULL, NULL, 0},
+     NULL, ks_pass_redux_guard, 0},
     {"loops", NULL, NULL, ks_pass_loops, 0},
     {"unroll", "function(loop-simplify,lcssa,loop(loop-rotate,indvars))",
      "function(loop-unroll<O3;no-partial;no-runtime;no-upperbound>,sroa)", NULL,

@@ -43,8 +43,8 @@ static char child_alloc(size_t bytes, unsigned long long limit_mib) {
   const ks_jit_limits lim = {.seconds = 60, .max_growth = limit_mib << 20};
   char *ans = NULL, how[128];
   size_t n = 0;
-  int r = ks_jit_child_run(alloc_child, &bytes, &lim, &ans, &n, how,
-                           sizeof how);
+  int r =
+      ks_jit_child_run(alloc_child, &bytes, &lim, &ans, &n, how, sizeof how);
   char c = (r == 0 && n == 1) ? ans[0] : 0;
   free(ans);
   return c;
