@@ -217,9 +217,11 @@ int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
   int bad = read_answer(fds[0], lim, ans, n, how, cap);
   close(fds[0]);
   reap(pid, bad, how, cap);
-  /* an allocation over the limit fails, and LLVM aborts on that */
+  /* an allocation over the limit fails, and LLVM (or a sanitizer's
+   * allocator) ends the child on that */
   size_t used = strlen(how);
-  if (!bad && lim->max_growth && strncmp(how, "signal", 6) == 0 && used < cap)
+  if (!bad && lim->max_growth && strcmp(how, "exit status 0") != 0 &&
+      used < cap)
     snprintf(how + used, cap - used, ", under a limit of %llu MiB of growth",
              lim->max_growth >> 20);
   return bad;
