@@ -17,10 +17,11 @@ nvcc=$(command -v nvcc || true)
 cuda="-DKSPEC_BENCH_CUDA=OFF"
 targets="kspec kspec-tool kspec-bench kspec-latency test_gpu_templates test_gpu_window \
   test_gpu_cubin \
-  test_gpu_occupancy test_gpu_cmem test_gpu_local test_gpu_byval"
+  test_gpu_occupancy test_gpu_cmem test_gpu_local test_gpu_byval \
+  test_gpu_corpus ks_corpus_bitcode"
 if [ -n "$nvcc" ]; then
   cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"
-  targets="$targets kspec-bench-cuda"
+  targets="$targets kspec-bench-cuda ks_corpus_cubin"
 else
   echo "gpu-pack: no nvcc, kspec-bench-cuda left out" >&2
 fi
@@ -37,6 +38,17 @@ for t in "$b"/tests/test_gpu_* "$b"/tests/gpu/test_gpu_*; do
   [ -x "$t" ] && cp "$t" "$p/bin/"
 done
 cp "$b/tools/kspec-latency" "$p/bin/" # per-stage compile times, not installed
+# The kernel corpus for test_gpu_corpus (tests/gpu/run.sh, part corpus):
+# clang-19's bitcode with names, nvcc's cubins, MANIFEST. Without the CUDA
+# 12.4 tree (tools/cuda-tree.sh) or nvcc there is nothing to carry.
+c="$p/share/kspec/corpus"
+mkdir -p "$c"
+cp "$root/tests/kernels/MANIFEST" "$c/"
+for f in "$b"/tests/kernels/*.bc "$b"/tests/kernels/*.cubin; do
+  case "$f" in *.nonames.bc | *"*"*) continue ;; esac
+  cp "$f" "$c/"
+done
+ls "$c"/*.cubin >/dev/null 2>&1 || echo "gpu-pack: no corpus cubins (nvcc, CUDA 12.4 tree?)" >&2
 rm -rf "$root/.dev/gpu-cubin"
 mkdir -p "$root/.dev/gpu-cubin/bin"
 for t in "$b"/tests/test_gpu_cubin "$b"/tests/gpu/test_gpu_cubin; do

@@ -46,3 +46,21 @@ target_link_libraries(test_gpu_byval PRIVATE kspec m)
 add_test(NAME gpu_byval COMMAND test_gpu_byval
          ${CMAKE_CURRENT_LIST_DIR}/../data/byval.ll)
 set_tests_properties(gpu_byval PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# The kernel corpus three ways (nvcc's cubin, kspec generic, kspec
+# specialized), compared and timed (tests/kernels/MANIFEST). The bitcode
+# and cubins come from tests/kernels (ks_corpus_bitcode, ks_corpus_cubin);
+# tools/gpu-pack.sh carries them to share/kspec/corpus. gpu_corpus.list is
+# its CPU dry run: MANIFEST parsed, every case's host inputs set up.
+add_executable(test_gpu_corpus ${CMAKE_CURRENT_LIST_DIR}/test_gpu_corpus.c
+               ${CMAKE_CURRENT_LIST_DIR}/corpus_run.c)
+target_link_libraries(test_gpu_corpus PRIVATE ks_corpus_manifest
+                      ${CMAKE_DL_LIBS})
+target_include_directories(test_gpu_corpus PRIVATE ${KSPEC_CUDA_INCLUDE})
+target_compile_definitions(test_gpu_corpus PRIVATE
+  KS_CORPUS_BUILD_DIR="${KSPEC_CORPUS_OUT}"
+  KS_CORPUS_MANIFEST="${KSPEC_CORPUS_SRC}/MANIFEST")
+add_test(NAME gpu_corpus COMMAND test_gpu_corpus)
+set_tests_properties(gpu_corpus PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+add_test(NAME gpu_corpus.list COMMAND test_gpu_corpus --list)
+set_tests_properties(gpu_corpus.list PROPERTIES LABELS "cpu;kernels")

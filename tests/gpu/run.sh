@@ -8,8 +8,10 @@
 # it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
 # go to $OUT (or ./gpu-out).
 #
-#   KSPEC_GPU_PARTS="tests run sanitize bench" (the default) picks the
-#   parts, so that each fits in one call of the device tool; "cubin" runs
+#   KSPEC_GPU_PARTS="tests run sanitize bench corpus" (the default) picks
+#   the parts, so that each fits in one call of the device tool; "corpus"
+#   runs the kernel corpus (tests/kernels) three ways, nvcc's cubin, kspec
+#   generic and specialized, compared and timed (corpus.md); "cubin" runs
 #   test_gpu_cubin from .dev/gpu-cubin, carried in a call of its own;
 #   "faults" runs a tuner sweep with a faulting and a hanging variant.
 set -u
@@ -22,7 +24,8 @@ export PATH="$p/bin:/usr/local/cuda/bin:$PATH"
 status=0
 summary=""
 note() { summary="$summary\n$1"; }
-parts=" ${KSPEC_GPU_PARTS:-tests run sanitize bench} "
+parts=" ${KSPEC_GPU_PARTS:-tests run sanitize bench corpus} "
+corpus="$p/share/kspec/corpus" # tools/gpu-pack.sh: bitcode, cubins, MANIFEST
 part() { case "$parts" in *" $1 "*) return 0 ;; esac; return 1; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv \
@@ -224,6 +227,23 @@ while read -r t; do
     echo "$row" >>"$out/sanitize.md"
   done
 done <"$out/sanitize.cases"
+# The kernel corpus under memcheck: a subset of its smaller cases, each
+# run once three ways (test_gpu_corpus --check), compared too.
+corpus_cases="matmul_tiled16 box_filter_tex nbody_step scan_hs_f32_tail \
+  scan_blelloch_512 histogram64 reduce_grid_sync reduce_block_i32 \
+  stencil_const count_above"
+# shellcheck disable=SC2086
+if ! [ -f "$corpus/MANIFEST" ]; then
+  status=1
+  note "memcheck corpus: not packed ($corpus)"
+elif compute-sanitizer --tool memcheck --error-exitcode 3 \
+  test_gpu_corpus --check --manifest "$corpus/MANIFEST" --dir "$corpus" \
+  $corpus_cases >"$out/memcheck.corpus.log" 2>&1; then
+  note "memcheck corpus ($(echo $corpus_cases | wc -w) cases): clean"
+else
+  status=1
+  note "memcheck corpus: **errors** or mismatches (see memcheck.corpus.log)"
+fi
 for tool in $tools; do
   echo "$tool:"
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | sort | uniq -c
@@ -247,6 +267,24 @@ else
 fi
 cat "$out/faults.log"
 rm -rf "$store"
+
+fi
+
+if part corpus; then
+echo "== the kernel corpus: nvcc's cubin, kspec generic, kspec specialized"
+if ! [ -f "$corpus/MANIFEST" ]; then
+  status=1
+  note "corpus: not packed ($corpus: tools/gpu-pack.sh needs nvcc and the CUDA 12.4 tree)"
+elif test_gpu_corpus --manifest "$corpus/MANIFEST" --dir "$corpus" \
+  >"$out/corpus.log" 2>&1; then
+  note "corpus: PASS ($(grep -c '^ok ' "$out/corpus.log") cases matched nvcc, $(grep -c '^skip ' "$out/corpus.log") skipped)"
+else
+  status=1
+  note "corpus: FAIL (see corpus.log: $(grep -c '^FAIL' "$out/corpus.log") cases)"
+fi
+sed -n '/^| case/,$p' "$out/corpus.log" >"$out/corpus.md"
+grep -E "^(FAIL|skip)" "$out/corpus.log"
+cat "$out/corpus.md"
 
 fi
 

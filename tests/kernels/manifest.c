@@ -399,6 +399,22 @@ void km_fill(void *dst, km_type t, size_t n, int ranged, double lo, double hi,
   }
 }
 
+void km_scalar_bytes(const km_arg *a, void *dst) {
+  union {
+    int64_t i;
+    uint16_t h;
+    float f;
+    double d;
+  } u = {.i = a->i}; /* little-endian: the low bytes for narrower ints */
+  if (a->type == KM_F16)
+    u.h = to_half((float)a->f);
+  else if (a->type == KM_F32)
+    u.f = (float)a->f;
+  else if (a->type == KM_F64)
+    u.d = a->f;
+  memcpy(dst, &u, km_type_size(a->type));
+}
+
 /* Element i as a double (integers exactly up to 2^53), its bits in *bits. */
 static double element(const unsigned char *p, km_type t, size_t i,
                       uint64_t *bits) {

@@ -56,7 +56,7 @@ typedef struct km_global {
   char name[KM_NAME];
   km_type type;
   size_t n;
-  int ranged;    /* gset:NAME:T[N]:LO:HI */
+  int ranged; /* gset:NAME:T[N]:LO:HI */
   double lo, hi;
 } km_global;
 
@@ -100,6 +100,9 @@ size_t km_arg_bytes(const km_arg *a);
  * (ranged: [lo, hi)), from *seed (advanced). */
 void km_fill(void *dst, km_type t, size_t n, int ranged, double lo, double hi,
              uint64_t *seed);
+
+/* Writes scalar argument a's value in its type (km_type_size bytes) to dst. */
+void km_scalar_bytes(const km_arg *a, void *dst);
 
 /* Compares n elements of type t: integers exactly, floats within
  * |a - b| <= tol * max(|a|, |b|) + tol; equal bit patterns (the same NaN)
