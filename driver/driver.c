@@ -67,6 +67,8 @@
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyDtoD)                                                              \
   X(cuMemcpyDtoDAsync)                                                         \
+  X(cuMemcpyHtoDAsync)                                                         \
+  X(cuMemcpyDtoHAsync)                                                         \
   X(cuStreamWaitEvent)                                                         \
   X(cuMemsetD8)                                                                \
   X(cuEventCreate)                                                             \
@@ -659,6 +661,28 @@ ks_status ks_drv_dtod_async(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
                d->cu.cuMemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, n,
                                        (CUstream)stream),
                "cuMemcpyDtoDAsync", KS_ELAUNCH, err, cap);
+}
+
+ks_status ks_drv_htod_async(ks_drv *d, uint64_t dst, const void *src, size_t n,
+                            void *stream, char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(
+      d, d->cu.cuMemcpyHtoDAsync((CUdeviceptr)dst, src, n, (CUstream)stream),
+      "cuMemcpyHtoDAsync", KS_EDRIVER, err, cap);
+}
+
+ks_status ks_drv_dtoh_async(ks_drv *d, void *dst, uint64_t src, size_t n,
+                            void *stream, char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(
+      d, d->cu.cuMemcpyDtoHAsync(dst, (CUdeviceptr)src, n, (CUstream)stream),
+      "cuMemcpyDtoHAsync", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,

@@ -92,6 +92,14 @@ ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
  * failures are KS_ELAUNCH. */
 ks_status ks_drv_dtod_async(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
                             void *stream, char *err, size_t cap);
+/* cuMemcpyHtoDAsync / cuMemcpyDtoHAsync on stream (NULL: the default
+ * stream); failures are KS_EDRIVER. From pageable host memory the driver
+ * has taken the bytes when htod returns; dtoh into pageable memory has
+ * finished when it returns. */
+ks_status ks_drv_htod_async(ks_drv *d, uint64_t dst, const void *src, size_t n,
+                            void *stream, char *err, size_t cap);
+ks_status ks_drv_dtoh_async(ks_drv *d, void *dst, uint64_t src, size_t n,
+                            void *stream, char *err, size_t cap);
 /* cuModuleGetGlobal: the address and size of m's global `name` (KS_ELOAD
  * when it has none). */
 ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,

@@ -858,6 +858,64 @@ KS_API ks_status ks_synchronize(ks_ctx *ctx);
 KS_API ks_status ks_timer_start(ks_ctx *ctx);
 KS_API ks_status ks_timer_stop(ks_ctx *ctx, float *ms);
 
+/* ---- module globals --------------------------------------------------
+ *
+ * A template's module-scope variables: __constant__ (addrspace 4) and
+ * __device__ (addrspace 1) ones, the tables, filter taps and counters a
+ * kernel reads and writes besides its arguments. Each specialization is a
+ * module of its own, with its own storage for every global: two
+ * specializations (or a specialized kernel and the generic one) do not
+ * share a global's storage, so a value written through one kernel is not
+ * seen by another. Set a global through every kernel that reads it, after
+ * ks_specialize and before its launches. A read-only global can also be
+ * baked (ks_bake): its values become immediates. */
+
+typedef struct ks_global_info {
+  const char *name; /* the symbol, as cuModuleGetGlobal takes it */
+  const char *type; /* as C would write it: "float[9]", "int", "struct
+                       coeffs {float, int, float[4]}" (the IR has no
+                       signedness: "int" is int or unsigned) */
+  size_t bytes;
+  int constant; /* __constant__ (addrspace 4); else __device__ */
+  int written;  /* a kernel of the template may write it (a store, an
+                   atomic, its address passed on) */
+  int has_init; /* it has a non-zero initializer */
+} ks_global_info;
+
+/* The template's globals, in the order of the IR (strings live as long as
+ * the template). LLVM's and clang's own variables (llvm.*, names starting
+ * with "__", private string constants) and shared memory are not listed. */
+KS_API size_t ks_template_global_count(const ks_template *t);
+/* Errors: KS_EINVAL (i out of range, NULL argument). */
+KS_API ks_status ks_template_global(const ks_template *t, size_t i,
+                                    ks_global_info *out);
+
+/* The device address and size of k's global name in k's loaded module
+ * (loading k first when needed; cuModuleGetGlobal). A global the
+ * specialization no longer has (an unused internal one) is not found.
+ * Either of ptr and bytes may be NULL.
+ * Errors: KS_EINVAL (no such global in k's module, NULL k or name) and
+ * those of ks_kernel_load. */
+KS_API ks_status ks_kernel_global(ks_kernel *k, const char *name,
+                                  ks_devptr *ptr, size_t *bytes);
+/* Copies bytes bytes from host memory src into k's global name at byte
+ * offset, on stream (a CUstream; NULL: the default stream), ordered
+ * before the launches queued after it on that stream. src may be reused
+ * when this returns.
+ * Errors: KS_ERANGE ([offset, offset + bytes) outside the global),
+ * KS_EDRIVER, KS_EINVAL and those of ks_kernel_global. */
+KS_API ks_status ks_kernel_global_write(ks_kernel *k, const char *name,
+                                        size_t offset, const void *src,
+                                        size_t bytes, void *stream);
+/* Copies bytes bytes of k's global name from byte offset into host memory
+ * dst, on stream, after the work queued before it there. Into pageable
+ * memory (malloc's) the copy has finished when this returns; into
+ * page-locked memory, once the stream has reached it (synchronize it).
+ * Errors: as ks_kernel_global_write. */
+KS_API ks_status ks_kernel_global_read(ks_kernel *k, const char *name,
+                                       size_t offset, void *dst, size_t bytes,
+                                       void *stream);
+
 #ifdef __cplusplus
 }
 #endif

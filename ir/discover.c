@@ -433,5 +433,6 @@ void ks_ir_desc_free(ks_ir_desc *d) {
     free(k->doc);
   }
   free(d->kernels);
+  ks_ir_globals_free(d);
   memset(d, 0, sizeof *d);
 }

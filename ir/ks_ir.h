@@ -12,8 +12,10 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 
 #include "kspec.h"
 
@@ -91,9 +93,13 @@ typedef struct ks_ir_kernel {
   size_t nparams;
 } ks_ir_kernel;
 
+typedef struct ks_ir_global ks_ir_global; /* globals.c */
+
 typedef struct ks_ir_desc {
   ks_ir_kernel *kernels;
   size_t nkernels;
+  ks_ir_global *globals; /* ks_ir_globals */
+  size_t nglobals;
 } ks_ir_desc;
 
 /* Finds the kernels (nvvm.annotations "kernel" entries or the PTX kernel
@@ -107,6 +113,49 @@ void ks_ir_desc_free(ks_ir_desc *d);
 
 /* Is F a kernel entry point of m? */
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);
+
+/* ---- globals.c --------------------------------------------------------- */
+
+/* A module-scope __constant__ (addrspace 4) or __device__ (addrspace 1)
+ * variable of a template. */
+struct ks_ir_global {
+  char *name;
+  char *type;        /* as C would write it: "float[9]", "struct co {...}" */
+  uint64_t bytes;    /* its size (the data layout's allocation size) */
+  int constant;      /* addrspace 4 */
+  int has_init;      /* a non-zero initializer */
+  uint64_t leaves;   /* scalar numbers it holds in memory order (what a bake
+                        gives values for); 0 when any part is not a number */
+  uint32_t *writers; /* kernels (indices into the description) that may
+                        write it, in order */
+  uint32_t nwriters;
+};
+
+/* Describes m's user globals into d->globals (replacing any there), with
+ * the kernels of d (ks_ir_discover first) that may write each: a store, an
+ * atomic or a use that lets the address escape, in the kernel or in a
+ * function it may call. LLVM's and clang's own globals (llvm.*, "__"
+ * names, private ones), declarations and shared memory are left out.
+ * KS_ENOMEM only. */
+ks_status ks_ir_globals(LLVMModuleRef m, const char *name, ks_ir_desc *d,
+                        char *err, size_t cap);
+void ks_ir_globals_free(ks_ir_desc *d);
+/* d's global called name, or NULL. */
+const ks_ir_global *ks_ir_global_find(const ks_ir_desc *d, const char *name);
+/* Does kernel (an index into the description) write g? */
+int ks_ir_global_written_by(const ks_ir_global *g, size_t kernel);
+
+/* The scalar numbers (integers up to 64 bits, half, bfloat, float, double)
+ * a value of type ty holds; 0 when it holds anything else (pointers,
+ * vectors). */
+uint64_t ks_ir_leaf_count(LLVMTypeRef ty);
+/* The scalar number of type want that starts at byte offset off of a
+ * value of type ty: its index among ty's numbers in memory order, or -1
+ * when no number of that type starts there. With init (a constant of type
+ * ty, or NULL), *c gets that number's constant in it (zero where init is
+ * undefined). */
+int64_t ks_ir_leaf(LLVMTargetDataRef dl, LLVMTypeRef ty, uint64_t off,
+                   LLVMTypeRef want, LLVMValueRef init, LLVMValueRef *c);
 
 /* ---- screen.c ---------------------------------------------------------- */
 

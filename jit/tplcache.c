@@ -16,8 +16,11 @@
  * The description's bytes: u32 kernels, then per kernel its name, a u8
  * saying whether a doc follows, the doc, u32 args and per argument its
  * name and a u8 pointer flag, u32 own bounds, u32 params and per parameter
- * its name, u32 type, arg index and flags, f64 default, min and max.
- * Strings are a u32 length and the bytes. Reading checks every length and
+ * its name, u32 type, arg index and flags, f64 default, min and max;
+ * then u32 globals and per global its name, type text, u64 bytes, u8
+ * constant, u8 non-zero initializer, u64 numbers held, u32 writers and
+ * each writer's kernel index (increasing). Strings are a u32 length and
+ * the bytes. Reading checks every length and
  * value, and what ks_ir_discover guarantees of a description (parameters
  * are scalar arguments of their name, marked once, with sound ranges);
  * anything else is a miss.
@@ -72,6 +75,24 @@ static void put_str(sink *o, const char *s) {
   put(o, s, n);
 }
 
+static void put_u64(sink *o, uint64_t v) { put(o, &v, sizeof v); }
+
+static void put_globals(sink *o, const ks_ir_desc *d) {
+  put_u32(o, (uint32_t)d->nglobals);
+  for (size_t i = 0; i < d->nglobals; i++) {
+    const ks_ir_global *g = &d->globals[i];
+    put_str(o, g->name);
+    put_str(o, g->type);
+    put_u64(o, g->bytes);
+    put_u8(o, g->constant != 0);
+    put_u8(o, g->has_init != 0);
+    put_u64(o, g->leaves);
+    put_u32(o, g->nwriters);
+    for (uint32_t j = 0; j < g->nwriters; j++)
+      put_u32(o, g->writers[j]);
+  }
+}
+
 unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n) {
   sink o = {0};
   put_u32(&o, (uint32_t)d->nkernels);
@@ -97,6 +118,7 @@ unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n) {
       put(&o, f, sizeof f);
     }
   }
+  put_globals(&o, d);
   if (o.bad) {
     free(o.p);
     return NULL;
@@ -131,6 +153,12 @@ static unsigned get_u8(source *r) {
   unsigned char c;
   get(r, &c, 1);
   return c;
+}
+
+static uint64_t get_u64(source *r) {
+  uint64_t v;
+  get(r, &v, sizeof v);
+  return v;
 }
 
 /* A malloc'd string without NULs inside; NULL when malformed. */
@@ -240,6 +268,41 @@ static void get_kernel(source *r, ks_ir_kernel *k) {
     r->bad = 1;
 }
 
+/* One global of d, whose kernels are read: every field checked. */
+static void get_global(source *r, const ks_ir_desc *d, ks_ir_global *g) {
+  g->name = get_str(r);
+  g->type = get_str(r);
+  g->bytes = get_u64(r);
+  unsigned c = get_u8(r), init = get_u8(r);
+  g->constant = c == 1;
+  g->has_init = init == 1;
+  g->leaves = get_u64(r);
+  uint32_t n = get_count(r, 4);
+  g->writers = calloc(n ? n : 1, sizeof *g->writers);
+  if (!g->name || !g->name[0] || !g->type || c > 1 || init > 1 || !g->writers)
+    r->bad = 1;
+  for (uint32_t j = 0; !r->bad && j < n; j++) {
+    uint32_t k = get_u32(r);
+    if (k >= d->nkernels || (j && k <= g->writers[j - 1]))
+      r->bad = 1;
+    g->writers[j] = k;
+    g->nwriters = j + 1;
+  }
+}
+
+static void get_globals(source *r, ks_ir_desc *d) {
+  size_t n = get_count(r, 31);
+  d->globals = r->bad ? NULL : calloc(n ? n : 1, sizeof *d->globals);
+  if (!d->globals)
+    r->bad = 1;
+  for (size_t i = 0; !r->bad && i < n; i++) {
+    d->nglobals = i + 1; /* freed with the description from here on */
+    get_global(r, d, &d->globals[i]);
+    if (!r->bad && ks_ir_global_find(d, d->globals[i].name) != &d->globals[i])
+      r->bad = 1; /* a name twice */
+  }
+}
+
 int ks_jit_desc_unpack(const unsigned char *p, size_t n, ks_ir_desc *d) {
   source r = {.p = p, .n = n};
   memset(d, 0, sizeof *d);
@@ -253,6 +316,8 @@ int ks_jit_desc_unpack(const unsigned char *p, size_t n, ks_ir_desc *d) {
     d->nkernels = i + 1; /* freed with the description from here on */
     get_kernel(&r, &d->kernels[i]);
   }
+  if (!r.bad)
+    get_globals(&r, d);
   if (!r.bad && r.at != n)
     r.bad = 1; /* bytes after the description */
   if (r.bad) {
@@ -271,7 +336,7 @@ void ks_jit_template_key(const void *data, size_t len, uint64_t out[2]) {
   size_t idn = 0;
   const unsigned char *id = ks_jit_build_id(&idn);
   XXH3_128bits_reset(&st);
-  XXH3_128bits_update(&st, "kspec-template-1", 16);
+  XXH3_128bits_update(&st, "kspec-template-2", 16);
   XXH3_128bits_update(&st, bytes, sizeof bytes);
   XXH3_128bits_update(&st, llvm, sizeof llvm);
   XXH3_128bits_update(&st, id, idn);

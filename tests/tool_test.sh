@@ -552,5 +552,16 @@ out_has "kspec tune --show"
 expect 0 tune --show
 out_has "no stored results in $KSPEC_CACHE_DIR/tune"
 
+# ---- module globals ------------------------------------------------------------
+expect 0 info "$DATA/globals.ll"
+out_has "globals"
+out_has "  taps         __constant__     36 bytes  float[9] (read-only, initialized)"
+out_has "  co           __constant__     24 bytes  struct coeffs {float, int, float[4]} (read-only)"
+out_has "  counter      __device__        4 bytes  int (written by a kernel)"
+out_has "  lut          __device__       32 bytes  int[8] (written by a kernel, initialized)"
+out_has "  scratch      __device__      128 bytes  float[32] (written by a kernel)"
+expect 0 info conv1d
+out_lacks "globals"
+
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "info_globals.h"
 #include "kspec.h"
 #include "prewarm.h"
 #include "stats.h"
@@ -138,7 +139,8 @@ static void usage_for(const char *cmd, FILE *f) {
   } else if (strcmp(cmd, "info") == 0) {
     fputs("usage: kspec info TEMPLATE\n\nPrints the kernels of TEMPLATE and "
           "their parameters: type, default,\nvalid range and launch "
-          "constraints.\n",
+          "constraints; then its module globals (__constant__\nand "
+          "__device__ variables): type, size, whether a kernel writes it.\n",
           f);
   } else if (strcmp(cmd, "ptx") == 0) {
     fprintf(f,
@@ -440,6 +442,7 @@ static int cmd_info(const options *o) {
   printf("template %s\n", ks_template_name(t));
   for (size_t k = 0; k < ks_template_kernel_count(t); k++)
     print_kernel(t, k);
+  kspec_info_globals(stdout, t);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);
   return EXIT_SUCCESS;

@@ -781,40 +781,107 @@ static void ptx_info_free(ptx_info *pi) {
   memset(pi, 0, sizeof *pi);
 }
 
-/* The ".visible .const ... NAME[N];" variables of text, zero-filled;
- * CUDA_ERROR_OUT_OF_MEMORY when memory ran out. */
-static CUresult parse_globals(const char *text, ptx_info *out) {
-  for (const char *p = find_tok(text, text, ".const"); p;
-       p = find_tok(text, p + 1, ".const")) {
-    const char *ls = p;
-    while (ls > text && ls[-1] != '\n')
-      ls--;
-    const char *end = strchr(p, ';'), *vis = find_tok(text, ls, ".visible");
-    if (!end || !vis || vis > p)
-      continue;
-    const char *br = memchr(p, '[', (size_t)(end - p)), *nm = br;
-    while (nm && nm > p && ident_char(nm[-1]))
-      nm--;
-    if (!br || nm == br)
-      continue;
-    unsigned align = 0;
-    size_t bytes = decl_bytes(p + 6, end, &align);
-    mock_global *grown =
-        realloc(out->globals, (out->nglobals + 1) * sizeof *grown);
-    if (!grown)
-      return CUDA_ERROR_OUT_OF_MEMORY;
-    out->globals = grown;
-    mock_global *g = &out->globals[out->nglobals];
-    g->name = strndup(nm, (size_t)(br - nm));
-    g->data = calloc(1, bytes ? bytes : 1);
-    g->bytes = bytes;
-    if (!g->name || !g->data) {
-      free(g->name);
-      free(g->data);
-      return CUDA_ERROR_OUT_OF_MEMORY;
+/* Is [ls, p) only the linkage directives of a module-scope declaration
+ * (".visible", ".weak"; not ".extern", whose storage is elsewhere)? */
+static int module_scope(const char *ls, const char *p) {
+  for (const char *q = ls; q < p;) {
+    if (isspace((unsigned char)*q)) {
+      q++;
+    } else if (!strncmp(q, ".visible", 8) && !ident_char(q[8])) {
+      q += 8;
+    } else if (!strncmp(q, ".weak", 5) && !ident_char(q[5])) {
+      q += 5;
+    } else {
+      return 0;
     }
-    out->nglobals++;
   }
+  return 1;
+}
+
+/* One initializer item of elem bytes at p ("0f3F800000", "0d...", an
+ * integer) into out; items the mock cannot read (generic(sym)) stay 0. */
+static void init_item(const char *p, unsigned elem, unsigned char *out) {
+  uint64_t v = 0;
+  if ((p[0] == '0' && (p[1] == 'f' || p[1] == 'd')) && isxdigit(p[2]))
+    v = strtoull(p + 2, NULL, 16);
+  else if (isdigit((unsigned char)*p) || *p == '-')
+    v = (uint64_t)strtoll(p, NULL, 0);
+  for (unsigned i = 0; i < elem && i < 8; i++)
+    out[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The initializer "= {a, b, ...}" or "= a" between eq and end into data. */
+static void init_data(const char *eq, const char *end, unsigned elem,
+                      unsigned char *data, size_t bytes) {
+  size_t at = 0;
+  for (const char *q = eq + 1; q < end && elem && at + elem <= bytes;) {
+    while (q < end && (isspace((unsigned char)*q) || *q == '{' || *q == '}'))
+      q++;
+    if (q >= end)
+      break;
+    init_item(q, elem, data + at);
+    at += elem;
+    while (q < end && *q != ',')
+      q++;
+    q++;
+  }
+}
+
+/* Adds the module-scope variable declared at p (its state directive) up to
+ * end to out, with its initializer. 0, or -1 when memory ran out. */
+static int add_global(const char *p, const char *end, ptx_info *out) {
+  const char *eq = memchr(p, '=', (size_t)(end - p));
+  const char *stop = eq ? eq : end, *br = memchr(p, '[', (size_t)(stop - p));
+  const char *ne = br ? br : stop;
+  while (ne > p && isspace((unsigned char)ne[-1]))
+    ne--;
+  const char *nm = ne;
+  while (nm > p && ident_char(nm[-1]))
+    nm--;
+  if (nm == ne || *nm == '.')
+    return 0; /* no name: not a variable */
+  unsigned align = 0, elem = 0;
+  size_t bytes = decl_bytes(p, stop, &align);
+  for (const char *q = p; q < stop && !elem; q++)
+    if (*q == '.' && (q == p || !ident_char(q[-1])))
+      elem = type_bytes(q);
+  mock_global *grown =
+      realloc(out->globals, (out->nglobals + 1) * sizeof *grown);
+  if (!grown)
+    return -1;
+  out->globals = grown;
+  mock_global *g = &out->globals[out->nglobals];
+  g->name = strndup(nm, (size_t)(ne - nm));
+  g->data = calloc(1, bytes ? bytes : 1);
+  g->bytes = bytes;
+  if (!g->name || !g->data) {
+    free(g->name);
+    free(g->data);
+    return -1;
+  }
+  if (eq)
+    init_data(eq, end, elem, g->data, bytes);
+  out->nglobals++;
+  return 0;
+}
+
+/* The module-scope .const and .global variables of text, zero-filled or
+ * initialized as the PTX says; CUDA_ERROR_OUT_OF_MEMORY when memory ran
+ * out. */
+static CUresult parse_globals(const char *text, ptx_info *out) {
+  static const char *const states[] = {".const", ".global"};
+  for (int s = 0; s < 2; s++)
+    for (const char *p = find_tok(text, text, states[s]); p;
+         p = find_tok(text, p + 1, states[s])) {
+      const char *ls = p;
+      while (ls > text && ls[-1] != '\n')
+        ls--;
+      const char *end = strchr(p, ';');
+      if (!end || !module_scope(ls, p))
+        continue;
+      if (add_global(p + strlen(states[s]), end, out))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
   return CUDA_SUCCESS;
 }
 
@@ -1614,6 +1681,39 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
     pthread_mutex_unlock(&last_lock);
     atomic_fetch_add(&n_const_copies, 1);
   }
+  return CUDA_SUCCESS;
+}
+
+/* Copies between the host and an allocation or a module's global. */
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost,
+                           size_t ByteCount, CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!stream_ok(hStream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!ByteCount)
+    return CUDA_SUCCESS;
+  if (!srcHost || (!range_ok(dstDevice, ByteCount) &&
+                   !global_range_ok(dstDevice, ByteCount)))
+    return CUDA_ERROR_INVALID_VALUE;
+  memcpy((void *)(uintptr_t)dstDevice, srcHost, ByteCount);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice,
+                           size_t ByteCount, CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!stream_ok(hStream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!ByteCount)
+    return CUDA_SUCCESS;
+  if (!dstHost || (!range_ok(srcDevice, ByteCount) &&
+                   !global_range_ok(srcDevice, ByteCount)))
+    return CUDA_ERROR_INVALID_VALUE;
+  memcpy(dstHost, (const void *)(uintptr_t)srcDevice, ByteCount);
   return CUDA_SUCCESS;
 }
 
