@@ -159,7 +159,7 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* The toolchain guard: a llvm.nvvm.redux.sync.* call whose value is all
  * lanes and whose mask is data has the two swapped (clang < 20 with CUDA's
  * headers, llvm/llvm-project#131415). Put back in order, with an
- * explanation, where llvm.ident names a clang before 20; refused
+ * explanation, where llvm.ident names no clang newer than 19; refused
  * (KS_ECODEGEN) otherwise. Runs at the end of the canonicalize stage. */
 int ks_pass_redux_guard(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 

@@ -12,7 +12,7 @@
  * The swap shows once the call's operands are folded (after inlining and
  * canonicalization): the value operand is the typical mask, all lanes
  * (-1, __activemask(), or a ballot of `true`), and the mask operand is
- * data. In IR whose llvm.ident names a clang older than 20, where every
+ * data. In IR whose llvm.ident names no clang newer than 19, where every
  * such call through CUDA's headers is swapped, the operands are put back
  * and the explanation says so: refusing would leave every cooperative
  * groups reduction that clang 19 compiles unusable, and a correct kernel
@@ -45,15 +45,17 @@ static int all_lanes(LLVMValueRef v) {
   return LLVMIsAConstantInt(pred) && LLVMConstIntGetZExtValue(pred) == 1;
 }
 
-/* The major version of the oldest clang named in m's llvm.ident, 0 when
- * none is named. */
+/* The major version of the newest clang named in m's llvm.ident, 0 when
+ * none is named. The newest: clang links libdevice into CUDA code, and
+ * libdevice names the clang 3.8 that built it; and of several frontends,
+ * one of 20 or later makes the swap a guess. */
 static unsigned clang_major(LLVMModuleRef m) {
   unsigned n = LLVMGetNamedMetadataNumOperands(m, "llvm.ident");
   if (n == 0 || n > 64)
     return 0;
   LLVMValueRef ops[64];
   LLVMGetNamedMetadataOperands(m, "llvm.ident", ops);
-  unsigned oldest = 0;
+  unsigned newest = 0;
   for (unsigned i = 0; i < n; i++) {
     if (LLVMGetMDNodeNumOperands(ops[i]) != 1)
       continue;
@@ -68,10 +70,10 @@ static unsigned clang_major(LLVMModuleRef m) {
     buf[len] = '\0';
     const char *v = strstr(buf, "clang version ");
     unsigned major = v ? (unsigned)strtoul(v + 14, NULL, 10) : 0;
-    if (major && (!oldest || major < oldest))
-      oldest = major;
+    if (major > newest)
+      newest = major;
   }
-  return oldest;
+  return newest;
 }
 
 /* Checks, and under clang < 20 repairs, one call of llvm.nvvm.redux.sync.*:

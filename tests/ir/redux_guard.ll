@@ -1,8 +1,9 @@
 ; The toolchain guard: clang before 20 compiles CUDA's
 ; __reduce_add_sync(mask, value) to llvm.nvvm.redux.sync.add(mask, value),
 ; the value in the mask's place (llvm/llvm-project#131415). Where llvm.ident
-; names clang 19, the guard puts the operands back in order and says so; a
-; call in the right order (@ok) is left alone. The same IR from an unknown
+; names clang 19 (and libdevice's clang 3.8, which clang links into CUDA
+; code), the guard puts the operands back in order and says so; a call in
+; the right order (@ok) is left alone. The same IR from an unknown
 ; producer is refused (redux_guard_refused.ll).
 ;
 ; RUN: ks_passes_tool --stage canonicalize %s | FileCheck %s
@@ -50,5 +51,6 @@ declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
 !nvvm.annotations = !{!0, !1}
 !0 = !{ptr @k, !"kernel", i32 1}
 !1 = !{ptr @ok, !"kernel", i32 1}
-!llvm.ident = !{!2}
+!llvm.ident = !{!2, !3}
 !2 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
+!3 = !{!"clang version 3.8.0 (tags/RELEASE_380/final)"}
