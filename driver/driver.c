@@ -58,9 +58,11 @@
   X(cuModuleGetGlobal)                                                         \
   X(cuModuleUnload)                                                            \
   X(cuFuncGetAttribute)                                                        \
+  X(cuFuncSetAttribute)                                                        \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
   X(cuOccupancyMaxPotentialBlockSize)                                          \
   X(cuLaunchKernel)                                                            \
+  X(cuLaunchCooperativeKernel)                                                 \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoD)                                                              \
@@ -77,10 +79,15 @@
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)
 
+/* X(symbol): entry points newer than some drivers still in use; a NULL
+ * member when the driver lacks one, and the caller takes another way. */
+#define KS_CU_OPTIONAL(X) X(cuLaunchKernelEx) /* CUDA 11.8 */
+
 /* The member for cuMemAlloc is named cuMemAlloc_v2, as is every use of it. */
 struct ks_cu {
 #define KS_CU_MEMBER(f) __typeof__(f) *f;
   KS_CU_SYMBOLS(KS_CU_MEMBER)
+  KS_CU_OPTIONAL(KS_CU_MEMBER)
 #undef KS_CU_MEMBER
 };
 
@@ -166,14 +173,18 @@ static const char *fallback_name(const char *name) {
   return NULL;
 }
 
-/* Fills d->cu from d->lib. KS_ENODRIVER names the first missing symbol. */
+/* Fills d->cu from d->lib. KS_ENODRIVER names the first missing symbol
+ * of KS_CU_SYMBOLS; those of KS_CU_OPTIONAL may stay NULL. */
 static ks_status resolve(ks_drv *d, char *err, size_t cap) {
   static const struct {
     const char *name;
     size_t off;
+    int optional;
   } syms[] = {
-#define KS_CU_ENTRY(f) {XSTR(f), offsetof(struct ks_cu, f)},
-      KS_CU_SYMBOLS(KS_CU_ENTRY)
+#define KS_CU_ENTRY(f) {XSTR(f), offsetof(struct ks_cu, f), 0},
+#define KS_CU_OPT_ENTRY(f) {XSTR(f), offsetof(struct ks_cu, f), 1},
+      KS_CU_SYMBOLS(KS_CU_ENTRY) KS_CU_OPTIONAL(KS_CU_OPT_ENTRY)
+#undef KS_CU_OPT_ENTRY
 #undef KS_CU_ENTRY
   };
 
@@ -183,6 +194,8 @@ static ks_status resolve(ks_drv *d, char *err, size_t cap) {
 
     if (!p && alt)
       p = dlsym(d->lib, alt);
+    if (!p && syms[i].optional)
+      continue;
     if (!p) {
       say(err, cap, "driver: %s lacks %s (driver too old?)", d->lib_name,
           syms[i].name);
@@ -312,6 +325,20 @@ static ks_status bind(ks_drv *d, char *err, size_t cap) {
 
 /* ---- device --------------------------------------------------------- */
 
+/* Whether the device takes cooperative and cluster launches. A driver
+ * older than the attribute answers CUDA_ERROR_INVALID_VALUE: it cannot
+ * launch that way either, so a failure reads as 0. */
+static void launch_features(ks_drv *d, ks_device_info *out) {
+  if (d->cu.cuDeviceGetAttribute(&out->cooperative_launch,
+                                 CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
+                                 d->dev) != CUDA_SUCCESS)
+    out->cooperative_launch = 0;
+  if (d->cu.cuDeviceGetAttribute(&out->cluster_launch,
+                                 CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
+                                 d->dev) != CUDA_SUCCESS)
+    out->cluster_launch = 0;
+}
+
 ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
                              size_t cap) {
   int major = 0, minor = 0;
@@ -357,6 +384,8 @@ ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
     st = check(d, d->cu.cuDeviceTotalMem(&out->total_mem, d->dev),
                "cuDeviceTotalMem", KS_EDRIVER, err, cap);
   out->name[sizeof out->name - 1] = '\0';
+  if (!st)
+    launch_features(d, out);
   out->sm = major * 10 + minor;
   out->driver_version = d->version;
   return st;
@@ -582,6 +611,78 @@ ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],
                                     grid[2], block[0], block[1], block[2], smem,
                                     (CUstream)stream, args, NULL),
                "cuLaunchKernel", KS_ELAUNCH, err, cap);
+}
+
+ks_status ks_drv_func_max_dyn_smem(ks_drv *d, void *function, unsigned bytes,
+                                   char *err, size_t cap) {
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  return check(d,
+               d->cu.cuFuncSetAttribute(
+                   (CUfunction)function,
+                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
+               "cuFuncSetAttribute", KS_ELAUNCH, err, cap);
+}
+
+/* cuLaunchKernelEx with c's cooperative and cluster attributes. */
+static CUresult launch_attrs(ks_drv *d, CUfunction f,
+                             const ks_drv_launch_cfg *c, void **args) {
+  CUlaunchAttribute attr[2];
+  CUlaunchConfig cfg = {
+      .gridDimX = c->grid[0],
+      .gridDimY = c->grid[1],
+      .gridDimZ = c->grid[2],
+      .blockDimX = c->block[0],
+      .blockDimY = c->block[1],
+      .blockDimZ = c->block[2],
+      .sharedMemBytes = c->smem,
+      .hStream = (CUstream)c->stream,
+      .attrs = attr,
+  };
+
+  memset(attr, 0, sizeof attr);
+  if (c->cooperative) {
+    attr[cfg.numAttrs].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attr[cfg.numAttrs++].value.cooperative = 1;
+  }
+  if (c->cluster[0]) {
+    attr[cfg.numAttrs].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr[cfg.numAttrs].value.clusterDim.x = c->cluster[0];
+    attr[cfg.numAttrs].value.clusterDim.y = c->cluster[1];
+    attr[cfg.numAttrs++].value.clusterDim.z = c->cluster[2];
+  }
+  return d->cu.cuLaunchKernelEx(&cfg, f, args, NULL);
+}
+
+ks_status ks_drv_launch_ex(ks_drv *d, void *function,
+                           const ks_drv_launch_cfg *c, void **args, char *err,
+                           size_t cap) {
+  CUfunction f = (CUfunction)function;
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  if (!c->cooperative && !c->cluster[0])
+    return ks_drv_launch(d, function, c->grid, c->block, c->smem, c->stream,
+                         args, err, cap);
+  if (d->cu.cuLaunchKernelEx)
+    return check(d, launch_attrs(d, f, c, args), "cuLaunchKernelEx", KS_ELAUNCH,
+                 err, cap);
+  if (c->cluster[0]) {
+    say(err, cap,
+        "driver: %s has no cuLaunchKernelEx, which cluster launches need "
+        "(CUDA 11.8 or later)",
+        d->lib_name);
+    return KS_ENODRIVER;
+  }
+  return check(
+      d,
+      d->cu.cuLaunchCooperativeKernel(f, c->grid[0], c->grid[1], c->grid[2],
+                                      c->block[0], c->block[1], c->block[2],
+                                      c->smem, (CUstream)c->stream, args),
+      "cuLaunchCooperativeKernel", KS_ELAUNCH, err, cap);
 }
 
 ks_status ks_drv_sync(ks_drv *d, char *err, size_t cap) {

@@ -79,6 +79,29 @@ ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],
                         const unsigned block[3], unsigned smem, void *stream,
                         void **args, char *err, size_t cap);
 
+/* A launch with attributes: geometry, dynamic shared memory, stream (a
+ * CUstream; NULL: the default), a cooperative launch (non-zero) and a
+ * cluster shape (cluster[0] 0: none; else every dimension >= 1). */
+typedef struct ks_drv_launch_cfg {
+  unsigned grid[3], block[3];
+  unsigned smem;
+  void *stream;
+  int cooperative;
+  unsigned cluster[3];
+} ks_drv_launch_cfg;
+/* Without attributes, cuLaunchKernel; with them, cuLaunchKernelEx, or
+ * cuLaunchCooperativeKernel for a cooperative launch where the driver
+ * lacks cuLaunchKernelEx (a cluster then is KS_ENODRIVER). The driver's
+ * refusals are KS_ELAUNCH. */
+ks_status ks_drv_launch_ex(ks_drv *d, void *function,
+                           const ks_drv_launch_cfg *c, void **args, char *err,
+                           size_t cap);
+/* cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES): launches of function
+ * may ask for up to bytes of dynamic shared memory (KS_ELAUNCH when the
+ * driver refuses). */
+ks_status ks_drv_func_max_dyn_smem(ks_drv *d, void *function, unsigned bytes,
+                                   char *err, size_t cap);
+
 ks_status ks_drv_mem_alloc(ks_drv *d, size_t bytes, uint64_t *out, char *err,
                            size_t cap);
 void ks_drv_mem_free(ks_drv *d, uint64_t p);

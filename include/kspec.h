@@ -160,6 +160,8 @@ typedef struct ks_device_info {
   int warp_size;
   int driver_version; /* 13000 for CUDA 13.0 */
   size_t total_mem;
+  int cooperative_launch; /* takes cooperative launches (grid-wide sync) */
+  int cluster_launch;     /* takes thread-block clusters (sm_90 and later) */
 } ks_device_info;
 
 /* Errors: KS_ENODRIVER, KS_ENODEVICE, KS_EDRIVER. */
@@ -527,19 +529,73 @@ typedef struct ks_dim3 {
   unsigned x, y, z;
 } ks_dim3;
 
-/* Launches k on stream (a CUstream; NULL: the default stream). args are as
- * for cuLaunchKernel: one pointer per kernel argument. The block is checked
+/* What a launch asks for beyond its grid, block and arguments. Zeroed,
+ * it is a plain launch on the default stream. */
+typedef struct ks_launch_attrs {
+  /* Bytes of dynamic shared memory per block. Over the device's default
+   * per-block limit (48 KiB, less the kernel's static shared memory), the
+   * kernel's MAX_DYNAMIC_SHARED_SIZE_BYTES attribute is raised first, to
+   * the largest size asked so far (once per size, thread-safe); over the
+   * opt-in limit (227 KiB on an H100, static included): KS_EBOUNDS. */
+  unsigned smem;
+  void *stream; /* a CUstream; NULL: the default stream */
+  /* Non-zero: a cooperative launch (grid-wide synchronization, as
+   * cooperative groups' grid.sync() needs): cuLaunchKernelEx with
+   * CU_LAUNCH_ATTRIBUTE_COOPERATIVE, or cuLaunchCooperativeKernel where
+   * the driver lacks it. Every block must be resident at once: a grid
+   * over ks_kernel_max_coresident_grid is KS_EBOUNDS, the message giving
+   * the grid, the maximum and its blocks per SM x SMs. */
+  int cooperative;
+  /* Thread-block clusters (sm_90 and later): blocks per cluster along
+   * x, y, z; all 0: none; a 0 beside a non-zero one counts as 1. The grid
+   * must be a multiple of it in every dimension and the cluster at most 8
+   * blocks (KS_EBOUNDS); a device without clusters is KS_EARCH. */
+  unsigned cluster[3];
+} ks_launch_attrs;
+
+/* Launches k with the attributes a (NULL: none). args are as for
+ * cuLaunchKernel: one pointer per kernel argument. The block is checked
  * against the kernel's bounds and the device's limits first. block is the
  * block the kernel was specialized for; a coarsened kernel (coarsen_x or
  * coarsen_y > 1) is launched with its real block, launch_block, and the
  * same grid; a grid-coarsened one (grid_coarsen > 1) with ceil(grid.x /
  * grid_coarsen) blocks along x and grid.x as a hidden last argument, after
- * args' own.
- * Errors: KS_EBOUNDS, KS_ELAUNCH, KS_EINVAL (NULL args where the kernel
- * has arguments and a hidden one is appended), KS_ENOMEM and those of
- * ks_kernel_load. */
+ * args' own; constant copies are made first (see ks_kernel_info). Clusters
+ * and co-residency are judged on the grid really launched. Everything is
+ * checked before the device is touched, so a refused launch copies
+ * nothing.
+ * Errors: KS_EBOUNDS (geometry, shared memory, cluster shape, a
+ * cooperative grid too large), KS_EARCH (the device takes no cooperative
+ * or cluster launch), KS_ELAUNCH (the driver refused), KS_EINVAL (NULL
+ * args where the kernel has arguments and a hidden one is appended),
+ * KS_ENOMEM and those of ks_kernel_load. */
+KS_API ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
+                              const ks_launch_attrs *a, void **args);
+
+/* ks_launch_ex with smem bytes of dynamic shared memory on stream (a
+ * CUstream; NULL: the default stream) and no other attribute. */
 KS_API ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                            unsigned smem, void *stream, void **args);
+
+/* The driver's blocks of k resident per SM (cuOccupancyMaxActiveBlocks-
+ * PerMultiprocessor on the loaded kernel; loads it) with block threads
+ * (the block k was specialized for, when it was; a coarsened kernel is
+ * asked about its real block) and dyn_smem bytes of dynamic shared memory
+ * (over 48 KiB, the kernel's attribute is raised as ks_launch_ex does).
+ * Errors: KS_EBOUNDS (block 0, not k's fixed block, over its maxntid;
+ * dyn_smem over the opt-in limit), KS_EINVAL and those of ks_kernel_load. */
+KS_API ks_status ks_kernel_max_active_blocks(ks_kernel *k, unsigned block,
+                                             unsigned dyn_smem,
+                                             int *blocks_per_sm);
+
+/* The largest grid (blocks in all, x*y*z) ks_launch_ex takes in a
+ * cooperative launch of k with block and dyn_smem: blocks per SM (as
+ * ks_kernel_max_active_blocks) x the device's SMs; for a grid-coarsened
+ * kernel, times grid_coarsen, as the grid given is the user's. 0 when the
+ * block cannot run at all. Errors: those of ks_kernel_max_active_blocks. */
+KS_API ks_status ks_kernel_max_coresident_grid(ks_kernel *k, unsigned block,
+                                               unsigned dyn_smem,
+                                               unsigned *blocks);
 
 /* ---- resources and occupancy ------------------------------------------ */
 
@@ -593,8 +649,9 @@ typedef struct ks_occ_input {
   int regs;       /* registers per thread (0..255) */
   unsigned smem;  /* static + dynamic shared memory per block, bytes */
   int smem_optin; /* non-zero: the opt-in per-block limit applies
-                     (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE);
-                     0: the default 48 KiB, as ks_launch uses */
+                     (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE, as
+                     ks_launch sets it over 48 KiB); 0: the default
+                     48 KiB */
 } ks_occ_input;
 
 typedef struct ks_occupancy {

@@ -217,6 +217,9 @@ struct ks_kernel {
   void *cmem_event;
   void *cmem_stream;
   int cmem_launched;
+  /* The function's MAX_DYNAMIC_SHARED_SIZE_BYTES as launch.c last set it
+   * (the largest asked so far; 0: the driver's default), under load_lock. */
+  unsigned dyn_smem_max;
 };
 
 /* The cache's counters (ks_cache_counters, in ns where it says ms). */
@@ -421,6 +424,16 @@ ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
  * left alone. */
 int ks_jit_ptxas_parse(const char *log, const char *fn,
                        ks_kernel_resources *out);
+
+/* ---- launch.c ---------------------------------------------------------- */
+
+/* Lets loaded kernel k's launches ask for smem bytes of dynamic shared
+ * memory: over the device's default per-block limit (static included),
+ * its MAX_DYNAMIC_SHARED_SIZE_BYTES is raised to smem unless it is that
+ * high already (k->dyn_smem_max). Nothing is done over the opt-in limit
+ * (the driver then refuses, or counts no resident block). Errors: those
+ * of the driver (KS_ELAUNCH), the message in the thread's buffer. */
+ks_status ks_jit_allow_dyn_smem(ks_kernel *k, unsigned smem);
 
 /* ---- occupancy.c ------------------------------------------------------- */
 

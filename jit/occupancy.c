@@ -248,6 +248,8 @@ static ks_status driver_occupancy(ks_kernel *k, unsigned block,
   ks_status s = ks_kernel_load(k);
   if (s == KS_OK)
     s = ks_jit_driver(k->ctx, &drv);
+  if (s == KS_OK) /* as a launch would have it */
+    s = ks_jit_allow_dyn_smem(k, dyn_smem);
   if (s == KS_OK)
     s = ks_drv_occupancy(drv, k->mod.function, (int)block, dyn_smem, &blocks,
                          ks_jit_errbuf(&cap), cap);
@@ -281,9 +283,11 @@ static ks_status calc_input(ks_kernel *k, unsigned block, unsigned dyn_smem,
   if (s != KS_OK)
     return s;
   kernel_limits(k, &r, l);
+  /* ks_launch raises the kernel's limit to the opt-in one where asked */
   *in = (ks_occ_input){.block = block,
                        .regs = r.regs,
-                       .smem = (unsigned)r.static_smem + dyn_smem};
+                       .smem = (unsigned)r.static_smem + dyn_smem,
+                       .smem_optin = 1};
   return KS_OK;
 }
 

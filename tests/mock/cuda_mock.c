@@ -7,7 +7,8 @@
  * H100's limits (132 SMs, 64 Ki registers and 228 KiB of shared memory per
  * SM, 48 KiB per block without opt-in), and a CUDA 13.0 driver
  * (KSPEC_MOCK_DRIVER_VERSION=12080 plays another; KSPEC_MOCK_DEVICES=0 a
- * machine whose driver sees no device). What it does:
+ * machine whose driver sees no device; KSPEC_MOCK_SM=80 an sm_80 device,
+ * without clusters). What it does:
  *
  *  - the primary context is retained and released with a count; calls that
  *    need a context fail with CUDA_ERROR_INVALID_CONTEXT when none is
@@ -23,9 +24,14 @@
  *  - cuLinkComplete makes a "cubin" (a header and the PTX) that
  *    cuModuleLoadData loads again;
  *  - cuLaunchKernel checks the launch as the driver would (grid and block
- *    against the device and the function's limits, .reqntid, shared memory,
- *    the stream, one argument pointer per parameter, each read), counts it
- *    and runs nothing;
+ *    against the device and the function's limits, .reqntid, shared memory
+ *    against the function's MAX_DYNAMIC_SHARED_SIZE_BYTES, the stream, one
+ *    argument pointer per parameter, each read), counts it and runs
+ *    nothing; cuLaunchKernelEx and cuLaunchCooperativeKernel too, with a
+ *    cooperative grid against the co-resident blocks and a cluster against
+ *    the device and the grid; the last launch's attributes are recorded;
+ *  - cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) up to the opt-in
+ *    limit, counted;
  *  - device memory is host memory (malloc; at most KSPEC_MOCK_MEM bytes
  *    live, default 1 GiB), so copies and memsets work; ranges are checked
  *    against live allocations;
@@ -54,7 +60,7 @@
 #define EXPORT __attribute__((visibility("default")))
 
 enum {
-  SM = 90,
+  SM_DEFAULT = 90,
   SM_COUNT = 132,
   MAX_THREADS_BLOCK = 1024,
   MAX_THREADS_SM = 2048,
@@ -133,7 +139,8 @@ static int reg_has(const void *p, int kind) {
  */
 
 static _Atomic uint64_t n_launches, n_launch_errors, n_loads, n_rejected,
-    n_unloads, n_links, n_retains, n_releases, n_const_copies, n_stream_waits;
+    n_unloads, n_links, n_retains, n_releases, n_const_copies, n_stream_waits,
+    n_func_attr_sets;
 static _Atomic int64_t ctx_refs;
 static _Atomic int initialized;
 static _Atomic int64_t mem_live_bytes;
@@ -142,6 +149,9 @@ static _Atomic int64_t mem_live_bytes;
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned last_geom[7]; /* grid, block, parameters */
 static uint64_t last_param;
+/* how: 1 cuLaunchKernel, 2 cuLaunchKernelEx, 3 cuLaunchCooperativeKernel */
+static unsigned last_smem, last_how, last_cluster[3];
+static int last_cooperative, last_dyn_smem_attr;
 static uint64_t last_copy_bytes, last_copy_head; /* to a module's global */
 
 EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
@@ -149,6 +159,13 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
   unsigned geom[7];
   uint64_t param = last_param, cbytes = last_copy_bytes, chead = last_copy_head;
   memcpy(geom, last_geom, sizeof geom);
+  kspec_mock_counters ex = {
+      .last_smem = last_smem,
+      .last_launch_fn = last_how,
+      .last_cooperative = last_cooperative,
+      .last_cluster = {last_cluster[0], last_cluster[1], last_cluster[2]},
+      .last_dyn_smem_attr = last_dyn_smem_attr,
+  };
   pthread_mutex_unlock(&last_lock);
   *out = (kspec_mock_counters){
       .last_grid = {geom[0], geom[1], geom[2]},
@@ -173,6 +190,13 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
       .stream_waits = atomic_load(&n_stream_waits),
       .last_copy_bytes = cbytes,
       .last_copy_head = chead,
+      .func_attr_sets = atomic_load(&n_func_attr_sets),
+      .last_smem = ex.last_smem,
+      .last_launch_fn = ex.last_launch_fn,
+      .last_cooperative = ex.last_cooperative,
+      .last_cluster = {ex.last_cluster[0], ex.last_cluster[1],
+                       ex.last_cluster[2]},
+      .last_dyn_smem_attr = ex.last_dyn_smem_attr,
   };
 }
 
@@ -202,6 +226,9 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
   X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "too many resources requested for "    \
                                         "launch")                              \
   X(CUDA_ERROR_NOT_SUPPORTED, "operation not supported")                       \
+  X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "too many blocks in cooperative " \
+                                             "launch")                         \
+  X(CUDA_ERROR_INVALID_CLUSTER_SIZE, "invalid cluster size")                   \
   X(CUDA_ERROR_UNKNOWN, "unknown error")
 
 CUresult cuGetErrorName(CUresult error, const char **pStr) {
@@ -245,6 +272,9 @@ static int env_int(const char *name, int def) {
   long v = e && *e ? strtol(e, &end, 10) : def;
   return e && *e && *end ? def : (int)v;
 }
+
+/* The compute capability played, x10. */
+static int mock_sm(void) { return env_int("KSPEC_MOCK_SM", SM_DEFAULT); }
 
 static int driver_version(void) {
   return env_int("KSPEC_MOCK_DRIVER_VERSION", 13000);
@@ -374,8 +404,8 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
       {CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, 3},
       {CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1},
       {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, 0},
-      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, SM / 10},
-      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, SM % 10},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0}, /* mock_sm() */
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0},
       {CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED, 1},
       {CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED, 1},
       {CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED, 1},
@@ -390,19 +420,26 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, MAX_BLOCKS_SM},
       {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, SMEM_RESERVED},
       {CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1},
-      {CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 1},
+      {CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 0}, /* mock_sm() >= 90 */
   };
   CUresult r = need_device(dev);
   if (r != CUDA_SUCCESS)
     return r;
   if (!pi)
     return CUDA_ERROR_INVALID_VALUE;
-  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-    if (attrs[i].a == attrib) {
-      *pi = attrs[i].v;
-      return CUDA_SUCCESS;
-    }
-  return CUDA_ERROR_INVALID_VALUE;
+  size_t i = 0;
+  while (i < sizeof attrs / sizeof attrs[0] && attrs[i].a != attrib)
+    i++;
+  if (i == sizeof attrs / sizeof attrs[0])
+    return CUDA_ERROR_INVALID_VALUE;
+  *pi = attrs[i].v;
+  if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+    *pi = mock_sm() / 10;
+  else if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+    *pi = mock_sm() % 10;
+  else if (attrib == CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
+    *pi = mock_sm() >= 90;
+  return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev) {
@@ -547,6 +584,7 @@ struct CUfunc_st {
   unsigned param_off[MAX_PARAMS], param_size[MAX_PARAMS];
   size_t param_bytes;
   _Atomic uint64_t launches;
+  _Atomic int dyn_smem_set; /* MAX_DYNAMIC_SHARED_SIZE_BYTES; 0: not set */
 };
 
 /* A .visible .const variable of a module, with its storage. */
@@ -999,12 +1037,12 @@ static CUresult parse_ptx(const char *ptx, jit_logs *l, ptx_info *out) {
              tg ? line_of(t, tg) : 1);
     goto done;
   }
-  if (out->sm > SM) {
+  if (out->sm > mock_sm()) {
     log_line(l, LOG_ERR,
              "ptxas application ptx input, line %d; fatal   : SM version "
              "specified by .target is higher than default SM version "
              "assumed (sm_%d)",
-             line_of(t, tg), SM);
+             line_of(t, tg), mock_sm());
     goto done;
   }
   if (depth != 0) {
@@ -1048,7 +1086,7 @@ static CUresult parse_ptx(const char *ptx, jit_logs *l, ptx_info *out) {
     const struct CUfunc_st *f = &out->funcs[i];
     log_line(l, LOG_INFO,
              "ptxas info    : Compiling entry function '%s' for 'sm_%d'",
-             f->name, SM);
+             f->name, mock_sm());
     log_line(l, LOG_INFO,
              "ptxas info    : Used %d registers, %d bytes smem, %zu bytes "
              "cmem[0]",
@@ -1085,7 +1123,7 @@ static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
   if (strnlen(image, sizeof cubin_magic) == sizeof cubin_magic - 1 &&
       !memcmp(image, cubin_magic, sizeof cubin_magic - 1)) {
     memcpy(&h, image, sizeof h);
-    if (h.sm != SM)
+    if (h.sm != (uint32_t)mock_sm())
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
     ptx = (const char *)image + sizeof h;
     if (strnlen(ptx, h.ptx_len + 1) != h.ptx_len)
@@ -1212,6 +1250,31 @@ static int func_live(const struct CUfunc_st *f) {
   return found;
 }
 
+/* The dynamic shared memory launches of f may ask for. */
+static int max_dyn_smem(const struct CUfunc_st *f) {
+  int set = atomic_load(&f->dyn_smem_set); /* the value + 1 */
+  return set ? set - 1 : SMEM_BLOCK - f->mod->smem;
+}
+
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
+                            int value) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!func_live(hfunc))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    return CUDA_ERROR_NOT_SUPPORTED; /* the only one kspec sets */
+  if (value < 0 || value + hfunc->mod->smem > SMEM_BLOCK_OPTIN)
+    return CUDA_ERROR_INVALID_VALUE;
+  atomic_store(&hfunc->dyn_smem_set, value + 1);
+  atomic_fetch_add(&n_func_attr_sets, 1);
+  pthread_mutex_lock(&last_lock);
+  last_dyn_smem_attr = value;
+  pthread_mutex_unlock(&last_lock);
+  return CUDA_SUCCESS;
+}
+
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
                             CUfunction hfunc) {
   CUresult r = need_ctx();
@@ -1242,13 +1305,13 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
     *pi = m->ptx_version;
     break;
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
-    *pi = SM;
+    *pi = mock_sm();
     break;
   case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
     *pi = 0;
     break;
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-    *pi = SMEM_BLOCK - m->smem;
+    *pi = max_dyn_smem(hfunc);
     break;
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
     *pi = -1;
@@ -1339,7 +1402,7 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
   char *c = state->cubin = calloc(1, state->cubin_size);
   if (!c)
     return CUDA_ERROR_OUT_OF_MEMORY;
-  cubin_header h = {.sm = SM, .ptx_len = (uint32_t)(len - 1)};
+  cubin_header h = {.sm = (uint32_t)mock_sm(), .ptx_len = (uint32_t)(len - 1)};
   memcpy(h.magic, cubin_magic, sizeof h.magic);
   memcpy(c, &h, sizeof h);
   char *p = c + sizeof h;
@@ -1377,8 +1440,7 @@ static int blocks_per_sm(const struct CUfunc_st *f, int block, size_t smem) {
   int by_regs = REGS_SM / (warp_regs(f->regs) * warps);
   size_t per_block =
       (f->mod->smem + smem + SMEM_RESERVED + 127) / 128 * 128; /* granule */
-  int by_smem =
-      f->mod->smem + smem > SMEM_BLOCK_OPTIN ? 0 : (int)(SMEM_SM / per_block);
+  int by_smem = smem > (size_t)max_dyn_smem(f) ? 0 : (int)(SMEM_SM / per_block);
   int b = MAX_BLOCKS_SM;
   b = by_warps < b ? by_warps : b;
   b = by_regs < b ? by_regs : b;
@@ -1496,7 +1558,7 @@ static CUresult check_launch(const struct CUfunc_st *f, const unsigned g[3],
     for (int i = 0; i < 3; i++)
       if (b[i] != f->reqntid[i])
         return CUDA_ERROR_INVALID_VALUE;
-  if ((unsigned long long)smem + f->mod->smem > SMEM_BLOCK)
+  if (smem > (unsigned)max_dyn_smem(f))
     return CUDA_ERROR_INVALID_VALUE;
   if (!stream_ok(s))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -1510,18 +1572,48 @@ static CUresult check_launch(const struct CUfunc_st *f, const unsigned g[3],
   return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
-                        unsigned int gridDimY, unsigned int gridDimZ,
-                        unsigned int blockDimX, unsigned int blockDimY,
-                        unsigned int blockDimZ, unsigned int sharedMemBytes,
-                        CUstream hStream, void **kernelParams, void **extra) {
+/* What a launch asks beyond its geometry; how as last_how. */
+typedef struct launch_attrs {
+  unsigned smem;
+  int cooperative;
+  unsigned cluster[3]; /* 0: none */
+  unsigned how;
+} launch_attrs;
+
+/* A cooperative grid against the blocks that can be co-resident, a
+ * cluster against the device and the grid. */
+static CUresult check_attrs(const struct CUfunc_st *f, const unsigned g[3],
+                            const unsigned b[3], const launch_attrs *a) {
+  if (a->cooperative) {
+    int per_sm = blocks_per_sm(f, (int)(b[0] * b[1] * b[2]), a->smem);
+    if ((unsigned long long)g[0] * g[1] * g[2] >
+        (unsigned long long)per_sm * SM_COUNT)
+      return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  }
+  if (!a->cluster[0])
+    return CUDA_SUCCESS;
+  if (mock_sm() < 90)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  unsigned n = 1;
+  for (int i = 0; i < 3; i++) {
+    if (!a->cluster[i] || g[i] % a->cluster[i])
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    n *= a->cluster[i];
+  }
+  return n > 8 ? CUDA_ERROR_INVALID_CLUSTER_SIZE : CUDA_SUCCESS;
+}
+
+/* Every launch entry point: checks, reads the arguments, records. */
+static CUresult launch(CUfunction f, const unsigned g[3], const unsigned b[3],
+                       CUstream hStream, void **kernelParams, void **extra,
+                       const launch_attrs *a) {
   CUresult r = need_ctx();
   if (r == CUDA_SUCCESS && !func_live(f))
     r = CUDA_ERROR_INVALID_HANDLE;
-  const unsigned g[3] = {gridDimX, gridDimY, gridDimZ};
-  const unsigned b[3] = {blockDimX, blockDimY, blockDimZ};
   if (r == CUDA_SUCCESS)
-    r = check_launch(f, g, b, sharedMemBytes, hStream, kernelParams, extra);
+    r = check_launch(f, g, b, a->smem, hStream, kernelParams, extra);
+  if (r == CUDA_SUCCESS)
+    r = check_attrs(f, g, b, a);
   if (r != CUDA_SUCCESS) {
     atomic_fetch_add(&n_launch_errors, 1);
     return r;
@@ -1533,8 +1625,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
   for (unsigned i = 0; i < f->nparams; i++)
     memcpy(buf + f->param_off[i], kernelParams[i], f->param_size[i]);
   pthread_mutex_lock(&last_lock);
-  memcpy(last_geom, g, sizeof g);
-  memcpy(last_geom + 3, b, sizeof b);
+  memcpy(last_geom, g, 3 * sizeof *g);
+  memcpy(last_geom + 3, b, 3 * sizeof *b);
   last_geom[6] = f->nparams;
   last_param = 0;
   if (f->nparams) {
@@ -1542,12 +1634,71 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
     memcpy(&last_param, buf + f->param_off[i],
            f->param_size[i] < 8 ? f->param_size[i] : 8);
   }
+  last_smem = a->smem;
+  last_how = a->how;
+  last_cooperative = a->cooperative;
+  memcpy(last_cluster, a->cluster, sizeof last_cluster);
   pthread_mutex_unlock(&last_lock);
   if (buf != small)
     free(buf);
   atomic_fetch_add_explicit(&f->launches, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&n_launches, 1, memory_order_relaxed);
   return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
+                        unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY,
+                        unsigned int blockDimZ, unsigned int sharedMemBytes,
+                        CUstream hStream, void **kernelParams, void **extra) {
+  const unsigned g[3] = {gridDimX, gridDimY, gridDimZ};
+  const unsigned b[3] = {blockDimX, blockDimY, blockDimZ};
+  const launch_attrs a = {.smem = sharedMemBytes, .how = 1};
+  return launch(f, g, b, hStream, kernelParams, extra, &a);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
+                                   unsigned int gridDimY, unsigned int gridDimZ,
+                                   unsigned int blockDimX,
+                                   unsigned int blockDimY,
+                                   unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes,
+                                   CUstream hStream, void **kernelParams) {
+  const unsigned g[3] = {gridDimX, gridDimY, gridDimZ};
+  const unsigned b[3] = {blockDimX, blockDimY, blockDimZ};
+  const launch_attrs a = {.smem = sharedMemBytes, .cooperative = 1, .how = 3};
+  return launch(f, g, b, hStream, kernelParams, NULL, &a);
+}
+
+/* The attributes kspec passes; any other is refused, as kspec sets none. */
+static CUresult take_attrs(const CUlaunchConfig *c, launch_attrs *a) {
+  for (unsigned i = 0; i < c->numAttrs; i++) {
+    const CUlaunchAttribute *at = &c->attrs[i];
+    if (at->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) {
+      a->cooperative = at->value.cooperative != 0;
+    } else if (at->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      a->cluster[0] = at->value.clusterDim.x;
+      a->cluster[1] = at->value.clusterDim.y;
+      a->cluster[2] = at->value.clusterDim.z;
+    } else {
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                          void **kernelParams, void **extra) {
+  if (!config || (config->numAttrs && !config->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  launch_attrs a = {.smem = config->sharedMemBytes, .how = 2};
+  CUresult r = take_attrs(config, &a);
+  if (r != CUDA_SUCCESS)
+    return r;
+  const unsigned g[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  const unsigned b[3] = {config->blockDimX, config->blockDimY,
+                         config->blockDimZ};
+  return launch(f, g, b, config->hStream, kernelParams, extra, &a);
 }
 
 /* ---- memory --------------------------------------------------------------

@@ -33,6 +33,15 @@ typedef struct kspec_mock_counters {
    * one's bytes and first 8 bytes copied; cuStreamWaitEvent calls. */
   uint64_t const_copies, stream_waits;
   uint64_t last_copy_bytes, last_copy_head;
+  /* cuFuncSetAttribute calls that succeeded, and the last value set. */
+  uint64_t func_attr_sets;
+  int last_dyn_smem_attr;
+  /* The last launch: its dynamic shared memory, the entry point (1
+   * cuLaunchKernel, 2 cuLaunchKernelEx, 3 cuLaunchCooperativeKernel),
+   * cooperative or not, its cluster (0s: none). */
+  unsigned last_smem, last_launch_fn;
+  int last_cooperative;
+  unsigned last_cluster[3];
 } kspec_mock_counters;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"

@@ -1,0 +1,346 @@
+/*
+ * launch.c - the one launch path: ks_launch is ks_launch_ex with a stream
+ * and dynamic shared memory only.
+ *
+ * What a launch must do beyond the user's block and arguments comes from
+ * the kernel's info (the passes' launch plan) and from the attributes:
+ *
+ *   user grid, block ──> check geometry ──> real block (coarsen_x/_y)
+ *                                           real grid.x (grid_coarsen)
+ *   attrs.smem > 48 KiB ──> MAX_DYNAMIC_SHARED_SIZE_BYTES, once per size
+ *   attrs.cluster ──> the device takes clusters; real grid a multiple
+ *   attrs.cooperative ──> real grid co-resident (driver's occupancy)
+ *   const copies ──> copied on the stream, then the launch (launch_lock)
+ *   grid_coarsen ──> the user's grid.x appended as a hidden argument
+ *
+ * Everything is checked before anything reaches the device, so a refused
+ * launch leaves no constant copy or attribute behind, except a raised
+ * shared-memory attribute, which only permits more.
+ *
+ * A cooperative launch is checked on the real grid, which is what the
+ * driver makes co-resident. A kernel with grid-wide sync is never grid-
+ * coarsened: gcoarsen declines fences, atomics whose old value is used and
+ * volatile loads, which every grid barrier needs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/ks_jit.h"
+
+/* Blocks of a cluster the hardware guarantees to schedule (CUDA's
+ * portable cluster size); more needs a non-portable opt-in kspec does not
+ * make. */
+enum { PORTABLE_CLUSTER = 8 };
+
+/* The largest per-block shared memory a launch may ask for on dev. */
+static unsigned smem_ceiling(const ks_device_info *dev) {
+  int top = dev->max_smem_per_block_optin > dev->max_smem_per_block
+                ? dev->max_smem_per_block_optin
+                : dev->max_smem_per_block;
+  return top > 0 ? (unsigned)top : 0;
+}
+
+/* The block against the kernel's fixed block; b gets the block to launch
+ * (the real one of a coarsened kernel). */
+static ks_status real_block(const ks_kernel *k, const unsigned ub[3],
+                            unsigned b[3]) {
+  for (int i = 0; i < 3; i++)
+    if (k->info.reqntid[0] && ub[i] != k->info.reqntid[i])
+      return ks_jit_fail(KS_EBOUNDS,
+                         "launch: %s was specialized for block %ux%ux%u, "
+                         "launched with %ux%ux%u",
+                         k->name, k->info.reqntid[0], k->info.reqntid[1],
+                         k->info.reqntid[2], ub[0], ub[1], ub[2]);
+  memcpy(b, ub, 3 * sizeof *b);
+  if (k->info.reqntid[0])
+    memcpy(b, k->info.launch_block, 3 * sizeof *b);
+  return KS_OK;
+}
+
+/* The launch geometry and shared memory against the kernel's bounds and
+ * the device. ub is the user's block; b gets the block to launch. */
+static ks_status check_launch(const ks_kernel *k, const ks_device_info *dev,
+                              const unsigned g[3], const unsigned ub[3],
+                              unsigned smem, unsigned b[3]) {
+  ks_status s = real_block(k, ub, b);
+  if (s != KS_OK)
+    return s;
+  unsigned long long threads = (unsigned long long)b[0] * b[1] * b[2];
+  for (int i = 0; i < 3; i++) {
+    if (!g[i] || !b[i])
+      return ks_jit_fail(KS_EBOUNDS, "launch: %s: grid/block.%c is 0", k->name,
+                         "xyz"[i]);
+    if (b[i] > (unsigned)dev->max_block_dim[i] ||
+        g[i] > (unsigned)dev->max_grid_dim[i])
+      return ks_jit_fail(KS_EBOUNDS,
+                         "launch: %s: grid.%c=%u block.%c=%u over the "
+                         "device limits %d, %d",
+                         k->name, "xyz"[i], g[i], "xyz"[i], b[i],
+                         dev -> max_grid_dim[i], dev -> max_block_dim[i]);
+  }
+  if (threads > (unsigned long long)k->info.max_threads)
+    return ks_jit_fail(KS_EBOUNDS,
+                       "launch: %s: block of %llu threads over the kernel's "
+                       "limit %d (maxntid %u, registers %d)",
+                       k->name, threads, k->info.max_threads, k->info.maxntid,
+                       k->info.regs);
+  if (smem + (unsigned long long)k->info.static_smem > smem_ceiling(dev))
+    return ks_jit_fail(KS_EBOUNDS,
+                       "launch: %s: %u bytes of dynamic shared memory plus "
+                       "%d static over the device's opt-in limit %u",
+                       k->name, smem, k->info.static_smem, smem_ceiling(dev));
+  return KS_OK;
+}
+
+/* The attribute is raised under the load lock so that concurrent
+ * launches never lower it. */
+ks_status ks_jit_allow_dyn_smem(ks_kernel *k, unsigned smem) {
+  const ks_device_info *dev = &k->ctx->dev;
+  if (smem + (unsigned long long)k->info.static_smem > smem_ceiling(dev) ||
+      smem + (unsigned long long)k->info.static_smem <=
+          (unsigned long long)dev->max_smem_per_block)
+    return KS_OK;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = KS_OK;
+  pthread_mutex_lock(&k->load_lock);
+  if (smem > k->dyn_smem_max) {
+    s = ks_drv_func_max_dyn_smem(k->ctx->drv, k->mod.function, smem, err, cap);
+    if (s == KS_OK)
+      k->dyn_smem_max = smem;
+  }
+  pthread_mutex_unlock(&k->load_lock);
+  return s;
+}
+
+/* Clusters: the device must take them and the real grid must be made of
+ * whole clusters. c is the cluster, every dimension at least 1. */
+static ks_status check_cluster(const ks_kernel *k, const ks_device_info *dev,
+                               const unsigned g[3], const unsigned c[3]) {
+  if (!dev->cluster_launch)
+    return ks_jit_fail(KS_EARCH,
+                       "launch: %s: thread-block clusters need sm_90 or "
+                       "later; the device (%s) is sm_%d",
+                       k->name, dev->name, dev->sm);
+  unsigned long long n = (unsigned long long)c[0] * c[1] * c[2];
+  if (n > PORTABLE_CLUSTER)
+    return ks_jit_fail(KS_EBOUNDS,
+                       "launch: %s: cluster %ux%ux%u of %llu blocks over the "
+                       "portable limit of %d",
+                       k->name, c[0], c[1], c[2], n, PORTABLE_CLUSTER);
+  for (int i = 0; i < 3; i++)
+    if (g[i] % c[i])
+      return ks_jit_fail(KS_EBOUNDS,
+                         "launch: %s: grid %ux%ux%u%s is not a multiple of "
+                         "the cluster %ux%ux%u",
+                         k->name, g[0], g[1], g[2],
+                         k->info.grid_coarsen > 1 ? " (grid-coarsened)" : "",
+                         c[0], c[1], c[2]);
+  return KS_OK;
+}
+
+/* Blocks of k resident per SM with the real block b and smem bytes (the
+ * attribute already allows them). */
+static ks_status blocks_per_sm(ks_kernel *k, const unsigned b[3], unsigned smem,
+                               int *n) {
+  size_t cap = 0;
+  return ks_drv_occupancy(k->ctx->drv, k->mod.function,
+                          (int)(b[0] * b[1] * b[2]), smem, n,
+                          ks_jit_errbuf(&cap), cap);
+}
+
+/* A cooperative launch: every block of the real grid g must be resident
+ * at once, or a grid-wide barrier never opens. */
+static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
+                                   const unsigned g[3], const unsigned b[3],
+                                   unsigned smem) {
+  if (!dev->cooperative_launch)
+    return ks_jit_fail(KS_EARCH,
+                       "launch: %s: the device (%s) takes no cooperative "
+                       "launch",
+                       k->name, dev->name);
+  int per_sm = 0;
+  ks_status s = blocks_per_sm(k, b, smem, &per_sm);
+  if (s != KS_OK)
+    return s;
+  unsigned long long grid = (unsigned long long)g[0] * g[1] * g[2];
+  unsigned long long most = (unsigned long long)per_sm * dev->multiprocessors;
+  if (grid > most)
+    return ks_jit_fail(KS_EBOUNDS,
+                       "launch: %s: cooperative launch: grid of %llu blocks "
+                       "over the %llu that can be resident (%d per SM x %d "
+                       "SMs)%s",
+                       k->name, grid, most, per_sm, dev->multiprocessors,
+                       k->info.grid_coarsen > 1 ? " (grid-coarsened)" : "");
+  return KS_OK;
+}
+
+/* The driver's launch, with the user's grid.x after args' own for a
+ * grid-coarsened kernel. */
+static ks_status launch_args(ks_kernel *k, const ks_drv_launch_cfg *c,
+                             unsigned user_x, void **args, char *err,
+                             size_t cap) {
+  if (k->info.grid_coarsen <= 1)
+    return ks_drv_launch_ex(k->ctx->drv, k->mod.function, c, args, err, cap);
+  void *small[32], **all = small;
+  if (k->nargs && !args)
+    return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
+  if (k->nargs + 1 > sizeof small / sizeof *small &&
+      !(all = malloc((k->nargs + 1) * sizeof *all)))
+    return ks_jit_fail(KS_ENOMEM, "launch: out of memory");
+  if (k->nargs)
+    memcpy(all, args, k->nargs * sizeof *all);
+  all[k->nargs] = &user_x;
+  ks_status s =
+      ks_drv_launch_ex(k->ctx->drv, k->mod.function, c, all, err, cap);
+  if (all != small)
+    free(all);
+  return s;
+}
+
+/* A kernel with constant copies: on the launch's stream, after the
+ * kernel's previous launch (on whichever stream) has finished, each
+ * buffer's first bytes go to its .const symbol, then the kernel runs. A
+ * NULL buffer is not copied: no thread of a correct launch reads it. */
+static ks_status copy_constants(ks_kernel *k, void *stream, void **args,
+                                char *err, size_t cap) {
+  ks_drv *drv = k->ctx->drv;
+  ks_status s = KS_OK;
+  if (!k->cmem_event)
+    s = ks_drv_event_create(drv, &k->cmem_event, err, cap);
+  if (s == KS_OK && k->cmem_launched && k->cmem_stream != stream)
+    s = ks_drv_stream_wait(drv, stream, k->cmem_event, err, cap);
+  for (unsigned i = 0; s == KS_OK && i < k->info.const_copies; i++) {
+    uint64_t src = 0;
+    memcpy(&src, args[k->info.const_copy_arg[i]], sizeof src);
+    if (src)
+      s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src,
+                            k->info.const_copy_bytes[i], stream, err, cap);
+    if (s != KS_OK) { /* which buffer: one too small is the usual cause */
+      char why[512];
+      snprintf(why, sizeof why, "%s", err);
+      s = ks_jit_fail(s,
+                      "launch: %s: the constant copy of argument %u (its "
+                      "first %u bytes): %s",
+                      k->name, k->info.const_copy_arg[i],
+                      k->info.const_copy_bytes[i], why);
+    }
+  }
+  return s;
+}
+
+static ks_status launch_with_copies(ks_kernel *k, const ks_drv_launch_cfg *c,
+                                    unsigned user_x, void **args, char *err,
+                                    size_t cap) {
+  if (!args)
+    return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
+  for (unsigned i = 0; i < k->info.const_copies; i++)
+    if (!args[k->info.const_copy_arg[i]])
+      return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
+                         k->name, k->info.const_copy_arg[i]);
+  pthread_mutex_lock(&k->launch_lock);
+  ks_status s = copy_constants(k, c->stream, args, err, cap);
+  if (s == KS_OK)
+    s = launch_args(k, c, user_x, args, err, cap);
+  if (s == KS_OK)
+    s = ks_drv_event_record(k->ctx->drv, k->cmem_event, c->stream, err, cap);
+  if (s == KS_OK) {
+    k->cmem_stream = c->stream;
+    k->cmem_launched = 1;
+  }
+  pthread_mutex_unlock(&k->launch_lock);
+  return s; /* the message is in err, the thread's error buffer */
+}
+
+/* The driver's launch configuration for the user's grid, block and
+ * attributes, everything checked. */
+static ks_status plan_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
+                             const ks_launch_attrs *a, ks_drv_launch_cfg *c) {
+  const ks_device_info *dev = &k->ctx->dev;
+  const unsigned ub[3] = {block.x, block.y, block.z};
+  *c = (ks_drv_launch_cfg){.grid = {grid.x, grid.y, grid.z},
+                           .smem = a->smem,
+                           .stream = a->stream,
+                           .cooperative = a->cooperative != 0};
+  ks_status s = check_launch(k, dev, c->grid, ub, a->smem, c->block);
+  if (s != KS_OK)
+    return s;
+  unsigned gc = k->info.grid_coarsen;
+  if (gc > 1)
+    c->grid[0] = grid.x / gc + (grid.x % gc != 0);
+  if (a->cluster[0] || a->cluster[1] || a->cluster[2]) {
+    for (int i = 0; i < 3; i++)
+      c->cluster[i] = a->cluster[i] ? a->cluster[i] : 1;
+    s = check_cluster(k, dev, c->grid, c->cluster);
+  }
+  if (s == KS_OK)
+    s = ks_jit_allow_dyn_smem(k, a->smem);
+  if (s == KS_OK && c->cooperative)
+    s = check_cooperative(k, dev, c->grid, c->block, a->smem);
+  return s;
+}
+
+ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
+                       const ks_launch_attrs *a, void **args) {
+  static const ks_launch_attrs none;
+  ks_status s = ks_kernel_load(k);
+  if (s != KS_OK)
+    return s;
+  ks_drv_launch_cfg c;
+  s = plan_launch(k, grid, block, a ? a : &none, &c);
+  if (s != KS_OK)
+    return s;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  if (k->info.const_copies)
+    return launch_with_copies(k, &c, grid.x, args, err, cap);
+  return launch_args(k, &c, grid.x, args, err, cap);
+}
+
+ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,
+                    void *stream, void **args) {
+  const ks_launch_attrs a = {.smem = smem, .stream = stream};
+  return ks_launch_ex(k, grid, block, &a, args);
+}
+
+/* ---- co-residency -------------------------------------------------------- */
+
+ks_status ks_kernel_max_active_blocks(ks_kernel *k, unsigned block,
+                                      unsigned dyn_smem, int *blocks_per_sm) {
+  ks_jit_clear();
+  if (!k || !blocks_per_sm)
+    return ks_jit_fail(KS_EINVAL, "occupancy: NULL argument");
+  *blocks_per_sm = 0;
+  ks_status s = ks_kernel_load(k);
+  if (s != KS_OK)
+    return s;
+  const ks_device_info *dev = &k->ctx->dev;
+  if (dyn_smem + (unsigned long long)k->info.static_smem > smem_ceiling(dev))
+    return ks_jit_fail(KS_EBOUNDS,
+                       "occupancy: %s: %u bytes of dynamic shared memory plus "
+                       "%d static over the device's opt-in limit %u",
+                       k->name, dyn_smem, k->info.static_smem,
+                       smem_ceiling(dev));
+  ks_occupancy o;
+  s = ks_kernel_occupancy(k, block, dyn_smem, KS_RES_DRIVER, &o);
+  if (s == KS_OK)
+    *blocks_per_sm = o.blocks_per_sm;
+  return s;
+}
+
+ks_status ks_kernel_max_coresident_grid(ks_kernel *k, unsigned block,
+                                        unsigned dyn_smem, unsigned *blocks) {
+  if (!blocks)
+    return ks_jit_fail(KS_EINVAL, "occupancy: NULL argument");
+  *blocks = 0;
+  int per_sm = 0;
+  ks_status s = ks_kernel_max_active_blocks(k, block, dyn_smem, &per_sm);
+  if (s != KS_OK)
+    return s;
+  unsigned long long n = (unsigned long long)per_sm *
+                         (unsigned)k->ctx->dev.multiprocessors *
+                         (k->info.grid_coarsen > 1 ? k->info.grid_coarsen : 1);
+  *blocks = n > 0xffffffffull ? 0xffffffffu : (unsigned)n;
+  return KS_OK;
+}
