@@ -8,7 +8,8 @@
  * default): the kernel loads, specializes generic, with its block, and
  * with its block and scalar arguments bound as bind= says (by position;
  * in the named variant by name too, which must give the very same kernel:
- * one cache key), and ptxas takes each PTX. Then every other kernel of
+ * one cache key), and ptxas takes each PTX; its gset/gget globals are
+ * the template's, of at least MANIFEST's size. Then every other kernel of
  * every bitcode file loads and specializes generic. Each failure is one
  * line naming the case (or file and kernel) and kspec's message; the exit
  * status is 1 when any failed, 77 (skipped) when DIR holds no corpus
@@ -178,6 +179,36 @@ static ks_kernel *bound(run *r, const km_case *c, const ks_template *t,
 }
 #endif
 
+#ifdef KS_HAVE_GLOBALS
+/* The case's gset/gget globals are the template's, at least as large as
+ * MANIFEST says; a gget one (read back after the run) is written by the
+ * template's code. */
+static int check_globals(run *r, const km_case *c, const ks_template *t) {
+  for (size_t g = 0; g < c->nglobals; g++) {
+    const km_global *m = &c->globals[g];
+    ks_global_info gi = {0};
+    size_t i = 0, n = ks_template_global_count(t);
+    for (; i < n; i++)
+      if (ks_template_global(t, i, &gi) == KS_OK && !strcmp(gi.name, m->name))
+        break;
+    char why[256];
+    if (i == n)
+      snprintf(why, sizeof why, "the template has no global '%s'", m->name);
+    else if (gi.bytes < m->n * km_type_size(m->type))
+      snprintf(why, sizeof why, "'%s' is %s, %zu bytes; MANIFEST says %s[%zu]",
+               m->name, gi.type, gi.bytes, km_type_name(m->type), m->n);
+    else if (!m->set && !gi.written)
+      snprintf(why, sizeof why, "'%s' is read back but nothing writes it",
+               m->name);
+    else
+      continue;
+    fail(r, c->name, "globals", why);
+    return -1;
+  }
+  return 0;
+}
+#endif
+
 /* One MANIFEST case: generic, with its block, with its scalars bound. */
 static void check_case(run *r, const km_case *c) {
   char stem[KM_NAME], why[512];
@@ -188,6 +219,10 @@ static void check_case(run *r, const km_case *c) {
   const char *sym = km_kernel_symbol(t, c->kernel, why, sizeof why);
   if (!sym)
     return fail(r, c->name, "kernel", why);
+#ifdef KS_HAVE_GLOBALS
+  if (check_globals(r, c, t))
+    return;
+#endif
   ks_spec_req req = {.kernel = sym};
   ks_kernel *k = NULL;
   int regs[3] = {-1, -1, -1}, nb = 0;
