@@ -196,15 +196,38 @@ KS_API void ks_template_destroy(ks_template *t);
 
 KS_API const char *ks_template_name(const ks_template *t);
 KS_API size_t ks_template_kernel_count(const ks_template *t);
+/* Kernel i's symbol: "conv1d", or a C++ kernel's mangled name
+ * ("_Z5scaleIfLi4EEvPT_i"). */
 KS_API const char *ks_template_kernel_name(const ks_template *t, size_t i);
+/* Kernel i's name as people write it: a C++ kernel's demangled name with
+ * its argument list ("scale<float, 4>(float*, int)"), else its symbol.
+ * Lives as long as t; NULL for an i out of range.
+ *
+ * C++ templates are how a kernel is specialized on a type: compile the
+ * instantiations wanted (`template __global__ void scale<float, 4>(float*,
+ * int);` or launches that instantiate them) into the template file, and
+ * pick one with ks_spec_req.kernel, which takes the symbol, the demangled
+ * name with or without the argument list ("scale<float,4>": blanks after
+ * commas do not matter), or a prefix of it that only one kernel has
+ * ("scale" when there is one instantiation). Scalar arguments of every
+ * instantiation are then bound like any other (ks_binding). */
+KS_API const char *ks_template_kernel_display(const ks_template *t, size_t i);
 /* One-line description from the template's KS_DOC marking, or "". */
 KS_API const char *ks_template_kernel_doc(const ks_template *t, size_t i);
 
+/* The type of a scalar argument. Integers are signed unless the IR says
+ * otherwise (ks_param_info.is_unsigned: a zeroext argument, as clang makes
+ * bool, unsigned char and unsigned short; an `unsigned int` argument
+ * looks signed in the IR). */
 typedef enum ks_type {
   KS_TYPE_I32,
   KS_TYPE_I64,
   KS_TYPE_F32,
-  KS_TYPE_F64
+  KS_TYPE_F64,
+  KS_TYPE_I8,
+  KS_TYPE_I16,
+  KS_TYPE_F16,
+  KS_TYPE_BOOL /* i1: 0 or 1 ("true" and "false" as text) */
 } ks_type;
 
 /* How a parameter relates to the launch: binding it also fixes the block. */
@@ -213,16 +236,26 @@ enum {
   KS_PARAM_BLOCK_Y = 1u << 1, /* blockDim.y == value */
 };
 
+/* A parameter: any scalar argument of a kernel. A marked one (KS_PARAM in
+ * kspec_device.h) has a default, its own range and maybe block ties; an
+ * unmarked one has the range of its type and no default (unbound, it stays
+ * an argument). */
 typedef struct ks_param_info {
-  const char *name;   /* kernel argument name, "FILTER_LEN" */
+  const char *name;   /* argument name, "FILTER_LEN"; "@3" for an argument
+                         the IR has no name for (bind it by position) */
   const char *kernel; /* owning kernel */
   ks_type type;
   unsigned arg_index;   /* position among the kernel's arguments */
   unsigned flags;       /* KS_PARAM_* */
-  double def, min, max; /* default and inclusive range */
+  double def, min, max; /* default (0 when unmarked) and inclusive range */
+  int marked;           /* non-zero: a KS_PARAM marking describes it */
+  int is_unsigned;      /* an unsigned integer (see ks_type) */
 } ks_param_info;
 
-/* Parameters of kernel i (strings live as long as the template). */
+/* Parameters of kernel i (strings live as long as the template): the
+ * marked ones first, in the order of their markings, then every other
+ * scalar argument in the order of the arguments. Pointer and by-value
+ * struct arguments are not parameters. */
 KS_API size_t ks_template_param_count(const ks_template *t, size_t kernel);
 KS_API ks_status ks_template_param(const ks_template *t, size_t kernel,
                                    size_t i, ks_param_info *out);
@@ -236,6 +269,14 @@ typedef enum ks_value_kind {
   KS_VALUE_TEXT  /* v.s, parsed by the parameter's type */
 } ks_value_kind;
 
+/* A value for a scalar argument, marked or not. The argument is named
+ * (name, which the IR keeps only when compiled with clang's
+ * -fno-discard-value-names) or given by position: name "@3", or name NULL
+ * and arg 3 (counted from 0 among all the kernel's arguments). The value
+ * must lie in the argument's range (ks_param_info). However a request
+ * spells its bindings, the same values make the same kernel (one cache
+ * key). Binding a pointer or a by-value struct is KS_EPARAM (a read-only
+ * buffer's contents can be baked instead: ks_bake). */
 typedef struct ks_binding {
   const char *name;
   ks_value_kind kind;
@@ -244,10 +285,11 @@ typedef struct ks_binding {
     double f;
     const char *s;
   } v;
+  int arg; /* the position, when name is NULL */
 } ks_binding;
 
-/* Parses "NAME=VALUE" into a text binding pointing into text (not copied).
- * Errors: KS_EPARAM. */
+/* Parses "NAME=VALUE" (or "@POSITION=VALUE") into a text binding pointing
+ * into text (not copied). Errors: KS_EPARAM. */
 KS_API ks_status ks_binding_parse(const char *text, ks_binding *out,
                                   char *name_buf, size_t name_cap);
 
@@ -276,7 +318,9 @@ typedef struct ks_bake {
 } ks_bake;
 
 typedef struct ks_spec_req {
-  const char *kernel;         /* NULL: the template's only kernel */
+  /* The kernel: symbol, demangled name or unambiguous prefix (see
+   * ks_template_kernel_display); NULL: the template's only kernel. */
+  const char *kernel;
   const ks_binding *bindings; /* parameters to fold */
   size_t nbindings;
   ks_launch_bounds bounds;

@@ -9,6 +9,7 @@
  *   "kspec.doc TEXT"
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,111 @@ static int arg_type(LLVMValueRef arg, ks_type *out) {
   default:
     return 0;
   }
+}
+
+void ks_ir_type_range(ks_type ty, int is_unsigned, double *min, double *max) {
+  static const struct {
+    ks_type ty;
+    double lo, hi, uhi; /* signed range, unsigned top */
+  } r[] = {
+      {KS_TYPE_BOOL, 0, 1, 1},
+      {KS_TYPE_I8, -128.0, 127.0, 255.0},
+      {KS_TYPE_I16, -32768.0, 32767.0, 65535.0},
+      {KS_TYPE_I32, -2147483648.0, 2147483647.0, 4294967295.0},
+      {KS_TYPE_I64, -9223372036854775808.0, 9223372036854775807.0,
+       18446744073709551615.0},
+      {KS_TYPE_F16, -65504.0, 65504.0, 65504.0},
+      {KS_TYPE_F32, -3.4028234663852886e38, 3.4028234663852886e38, 0},
+      {KS_TYPE_F64, -1.7976931348623157e308, 1.7976931348623157e308, 0},
+  };
+  for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+    if (r[i].ty == ty) {
+      int u = is_unsigned && r[i].uhi > 0;
+      *min = u ? 0 : r[i].lo;
+      *max = u ? r[i].uhi : r[i].hi;
+      return;
+    }
+  *min = *max = 0;
+}
+
+/* The scalar type of an IR type: 1 when it is one kspec binds. */
+static int scalar_type(LLVMTypeRef ty, ks_type *out) {
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMIntegerTypeKind:
+    switch (LLVMGetIntTypeWidth(ty)) {
+    case 1:
+      return *out = KS_TYPE_BOOL, 1;
+    case 8:
+      return *out = KS_TYPE_I8, 1;
+    case 16:
+      return *out = KS_TYPE_I16, 1;
+    case 32:
+      return *out = KS_TYPE_I32, 1;
+    case 64:
+      return *out = KS_TYPE_I64, 1;
+    default:
+      return 0;
+    }
+  case LLVMHalfTypeKind:
+    return *out = KS_TYPE_F16, 1;
+  case LLVMFloatTypeKind:
+    return *out = KS_TYPE_F32, 1;
+  case LLVMDoubleTypeKind:
+    return *out = KS_TYPE_F64, 1;
+  default:
+    return 0;
+  }
+}
+
+static int has_attr(LLVMValueRef fn, unsigned i, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  return kind && LLVMGetEnumAttributeAtIndex(fn, i + 1, kind) != NULL;
+}
+
+void ks_ir_arg_label(ks_ir_arg *a, unsigned i) {
+  snprintf(a->label, sizeof a->label, "@%u", i);
+}
+
+void ks_ir_arg_describe(LLVMValueRef fn, unsigned i, ks_ir_arg *a) {
+  LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(fn, i));
+  LLVMTypeKind tk = LLVMGetTypeKind(ty);
+  a->type = KS_TYPE_I32;
+  a->is_unsigned = 0;
+  a->pointer = tk == LLVMPointerTypeKind;
+  if (scalar_type(ty, &a->type)) {
+    a->kind = KS_IR_ARG_SCALAR;
+    /* clang marks bool, unsigned char and unsigned short zeroext, and
+     * the signed small integers signext */
+    a->is_unsigned = a->type != KS_TYPE_F16 && a->type != KS_TYPE_F32 &&
+                     a->type != KS_TYPE_F64 && has_attr(fn, i, "zeroext");
+  } else if (tk == LLVMPointerTypeKind) {
+    a->kind =
+        has_attr(fn, i, "byval") ? KS_IR_ARG_AGGREGATE : KS_IR_ARG_POINTER;
+  } else if (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) {
+    a->kind = KS_IR_ARG_AGGREGATE;
+  } else {
+    a->kind = KS_IR_ARG_OTHER;
+  }
+}
+
+/* libstdc++'s (and libc++abi's) demangler, linked with LLVM. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+                            int *status);
+
+char *ks_ir_demangle(const char *name) {
+  if (strncmp(name, "_Z", 2) != 0)
+    return NULL;
+  int st = 0;
+  char *d = __cxa_demangle(name, NULL, NULL, &st);
+  if (st != 0 || !d) {
+    free(d);
+    return NULL;
+  }
+  /* A function template's mangling carries its return type: "void
+   * scale<float, 4>(float*, int)". A kernel returns void. */
+  if (strncmp(d, "void ", 5) == 0 && strchr(d, '<') && strchr(d, '<') > d + 5)
+    memmove(d, d + 5, strlen(d + 5) + 1);
+  return d;
 }
 
 static int parse_num(const char *s, double *out) {
@@ -360,6 +466,7 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   size_t len = 0;
   const char *name = LLVMGetValueName2(fn, &len);
   k->name = strndup(name, len);
+  k->display = k->name ? ks_ir_demangle(k->name) : NULL;
   k->nargs = LLVMCountParams(fn);
   k->own_bounds = own;
   d->nkernels++; /* from here on freed by ks_ir_desc_free */
@@ -369,11 +476,11 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   if (!k->args)
     return KS_ENOMEM;
   for (unsigned i = 0; i < k->nargs; i++) {
-    LLVMValueRef a = LLVMGetParam(fn, i);
-    const char *an = LLVMGetValueName2(a, &len);
-    k->args[i].pointer = LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind;
+    const char *an = LLVMGetValueName2(LLVMGetParam(fn, i), &len);
+    ks_ir_arg_describe(fn, i, &k->args[i]);
     if (!(k->args[i].name = strndup(an, len)))
       return KS_ENOMEM;
+    ks_ir_arg_label(&k->args[i], i);
   }
   return KS_OK;
 }
@@ -430,6 +537,7 @@ void ks_ir_desc_free(ks_ir_desc *d) {
       free(k->args[j].name);
     free(k->args);
     free(k->name);
+    free(k->display);
     free(k->doc);
   }
   free(d->kernels);

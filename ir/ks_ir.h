@@ -70,6 +70,16 @@ typedef struct ks_ir_param {
   double def, min, max;
 } ks_ir_param;
 
+/* What an argument is, for binding: a scalar takes a number (-D), a pointer
+ * a buffer's contents (--bake); an aggregate (a struct by value, byval) and
+ * anything else neither. */
+typedef enum ks_ir_arg_kind {
+  KS_IR_ARG_SCALAR,
+  KS_IR_ARG_POINTER,
+  KS_IR_ARG_AGGREGATE,
+  KS_IR_ARG_OTHER
+} ks_ir_arg_kind;
+
 /* Launch bounds a kernel declares itself (nvvm.annotations). */
 enum {
   KS_IR_OWN_MAXNTID = 1u << 0,
@@ -80,11 +90,16 @@ enum {
 
 typedef struct ks_ir_arg {
   char *name;  /* "" when the IR has no name for it */
-  int pointer; /* a pointer argument (a buffer) */
+  int pointer; /* a pointer argument (a buffer, or a byval aggregate) */
+  ks_ir_arg_kind kind;
+  ks_type type;    /* a scalar's (i1..i64, half, float, double) */
+  int is_unsigned; /* a scalar integer the IR says is unsigned (zeroext) */
+  char label[16];  /* "@N", its position as a binding spells it */
 } ks_ir_arg;
 
 typedef struct ks_ir_kernel {
   char *name;
+  char *display; /* demangled, "scale<float, 4>(float*, int)"; NULL: name */
   char *doc;
   unsigned nargs;
   ks_ir_arg *args;     /* nargs of them */
@@ -110,6 +125,21 @@ typedef struct ks_ir_desc {
 ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                          char *err, size_t cap);
 void ks_ir_desc_free(ks_ir_desc *d);
+
+/* The inclusive range of values of a scalar type; is_unsigned for
+ * integers the IR calls unsigned. */
+void ks_ir_type_range(ks_type ty, int is_unsigned, double *min, double *max);
+
+/* Fills kind, type, is_unsigned and label of argument i of fn into a. */
+void ks_ir_arg_describe(LLVMValueRef fn, unsigned i, ks_ir_arg *a);
+
+/* Sets a's label from its position i. */
+void ks_ir_arg_label(ks_ir_arg *a, unsigned i);
+
+/* The demangled form of a C++ symbol, with its argument list and without
+ * a template's return type ("scale<float, 4>(float*, int)"), malloc'd;
+ * NULL when name is no C++ symbol (an extern "C" kernel). */
+char *ks_ir_demangle(const char *name);
 
 /* Is F a kernel entry point of m? */
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);

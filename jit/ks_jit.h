@@ -158,8 +158,28 @@ struct ks_template {
   ks_ir_desc desc;
 };
 
-/* Index of kernel name in t (NULL: the only one), or -1 with a message. */
+/* ---- describe.c -------------------------------------------------------- */
+
+/* Index of kernel name in t, or -1 with a message (KS_ENOKERNEL): name is
+ * its symbol, its demangled name with or without the argument list
+ * (blanks after commas do not matter) or an unambiguous prefix of the
+ * demangled name; NULL: the template's only kernel. */
 long ks_jit_kernel_index(const ks_template *t, const char *name);
+
+/* A parameter's range as text, "[1, 128]": an unmarked integer's exactly
+ * (its type's limits; a double would round 2^63 - 1). */
+void ks_jit_range_text(ks_type ty, int is_unsigned, int marked, double min,
+                       double max, char *buf, size_t cap);
+
+/* The marking of argument arg of k, or NULL. */
+const ks_ir_param *ks_jit_marking(const ks_ir_kernel *k, unsigned arg);
+
+/* The position (*arg) of the scalar argument a binding names: name, "@N",
+ * or (name NULL) position pos. KS_EPARAM with a message for a position out
+ * of range, an unknown name, a name on IR without names, a pointer or an
+ * aggregate. */
+ks_status ks_jit_arg_of(const ks_template *t, const ks_ir_kernel *k,
+                        const char *name, int pos, unsigned *arg);
 
 /* A template parsed into an LLVM context of its own, the stages before
  * bind run on it (ks_pipeline_prepare) for one target: what every

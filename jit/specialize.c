@@ -26,6 +26,7 @@ enum { MAX_VALUES = 64, MAX_BAKES = 16, MAX_BAKE_VALUES = 65536 };
 typedef struct request {
   long kernel;
   ks_spec_value values[MAX_VALUES];
+  size_t spelled[MAX_VALUES]; /* the binding each value came from */
   size_t nvalues;
   ks_spec_bake bakes[MAX_BAKES]; /* values point into the caller's request */
   size_t nbakes;
@@ -33,32 +34,78 @@ typedef struct request {
   unsigned smem_spill; /* ks_spec_req.smem_spill, 0 or 1 */
 } request;
 
-static const ks_ir_param *find_param(const ks_ir_kernel *k, const char *name) {
-  for (size_t i = 0; i < k->nparams; i++)
-    if (strcmp(k->params[i].name, name) == 0)
-      return &k->params[i];
-  return NULL;
+static int is_integral(ks_type ty) {
+  return ty != KS_TYPE_F16 && ty != KS_TYPE_F32 && ty != KS_TYPE_F64;
 }
 
-static ks_status unknown_param(const ks_template *t, const ks_ir_kernel *k,
-                               const char *name) {
-  char list[256] = "";
-  size_t used = 0;
-  for (size_t i = 0; i < k->nparams && used < sizeof list - 1; i++)
-    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                             i ? ", " : "", k->params[i].name);
-  return ks_jit_fail(KS_EPARAM,
-                     "bind: %s: kernel '%s' has no parameter '%s' "
-                     "(parameters: %s)",
-                     t->name, k->name, name, k->nparams ? list : "none");
+/* A parameter as a binding sees it: the argument's marking, or its type's
+ * range when it has none. */
+typedef struct param {
+  const char *name; /* the marking's or argument's name, else "@N" */
+  ks_type type;
+  int is_unsigned;
+  unsigned arg_index, flags;
+  double min, max;
+  int marked;
+} param;
+
+static void param_of(const ks_ir_kernel *k, unsigned a, param *p) {
+  const ks_ir_arg *x = &k->args[a];
+  const ks_ir_param *m = ks_jit_marking(k, a);
+  *p = (param){.name = x->name[0] ? x->name : x->label,
+               .type = x->type,
+               .is_unsigned = x->is_unsigned,
+               .arg_index = a};
+  ks_ir_type_range(x->type, x->is_unsigned, &p->min, &p->max);
+  if (m) {
+    p->name = m->name;
+    p->marked = 1;
+    p->flags = m->flags;
+    p->min = m->min;
+    p->max = m->max;
+  }
+}
+
+/* Text for an integer: signed, or unsigned up to 2^64 - 1 for an unsigned
+ * 64-bit argument; "true" and "false" for a bool. *exact: *i holds it. */
+static const char *parse_int(const param *p, const char *s, int64_t *i,
+                             double *out) {
+  char *end = NULL;
+  errno = 0;
+  if (p->type == KS_TYPE_BOOL &&
+      (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
+    *i = s[0] == 't';
+    *out = (double)*i;
+    return s + strlen(s);
+  }
+  if (p->is_unsigned && p->type == KS_TYPE_I64 && s[0] != '-') {
+    unsigned long long u = strtoull(s, &end, 10);
+    *i = (int64_t)u;
+    *out = (double)u;
+  } else {
+    long long v = strtoll(s, &end, 10);
+    *i = v;
+    *out = (double)v;
+  }
+  return end;
+}
+
+static ks_status out_of_range(const ks_template *t, const param *p,
+                              const char *text) {
+  char range[96];
+  ks_jit_range_text(p->type, p->is_unsigned, p->marked, p->min, p->max, range,
+                    sizeof range);
+  return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%s out of range %s", t->name,
+                     p->name, text, range);
 }
 
 /* Converts one binding to a number, checking its syntax, type and range.
  * Integers are kept exactly in *i (a double cannot hold every int64). */
-static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
+static ks_status binding_number(const ks_template *t, const param *p,
                                 const ks_binding *b, double *out, int64_t *i) {
-  int integral = p->type == KS_TYPE_I32 || p->type == KS_TYPE_I64;
+  int integral = is_integral(p->type);
   int exact = 0; /* *i holds the value exactly */
+  char text[64];
   if (b->kind == KS_VALUE_INT) {
     *i = b->v.i;
     *out = (double)b->v.i;
@@ -66,22 +113,20 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
   } else if (b->kind == KS_VALUE_REAL) {
     *out = b->v.f;
   } else if (b->kind == KS_VALUE_TEXT && b->v.s) {
-    char *end = NULL;
+    const char *end = NULL;
     errno = 0;
     if (integral) {
-      long long v = strtoll(b->v.s, &end, 10);
-      *i = v;
-      *out = (double)v;
+      end = parse_int(p, b->v.s, i, out);
       exact = 1;
     } else {
-      *out = strtod(b->v.s, &end);
+      char *e = NULL;
+      *out = strtod(b->v.s, &e);
+      end = e;
     }
     /* too large for the type (a real's underflow is a small value) */
     if (end != b->v.s && *end == '\0' && errno == ERANGE &&
         (integral || isinf(*out)))
-      return ks_jit_fail(KS_ERANGE,
-                         "bind: %s: %s=%s out of range [%.15g, %.15g]", t->name,
-                         p->name, b->v.s, p->min, p->max);
+      return out_of_range(t, p, b->v.s);
     if (end == b->v.s || *end != '\0' || isspace((unsigned char)b->v.s[0]))
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s='%s' is not %s", t->name,
                          p->name, b->v.s, integral ? "an integer" : "a number");
@@ -92,26 +137,28 @@ static ks_status binding_number(const ks_template *t, const ks_ir_param *p,
   if (!isfinite(*out) || (integral && *out != floor(*out)))
     return ks_jit_fail(KS_EPARAM, "bind: %s: %s=%g is not %s", t->name, p->name,
                        *out, integral ? "an integer" : "finite");
-  if (*out < p->min || *out > p->max) {
-    if (exact)
-      return ks_jit_fail(KS_ERANGE,
-                         "bind: %s: %s=%lld out of range [%.15g, %.15g]",
-                         t->name, p->name, (long long)*i, p->min, p->max);
-    return ks_jit_fail(KS_ERANGE,
-                       "bind: %s: %s=%.17g out of range [%.15g, %.15g]",
-                       t->name, p->name, *out, p->min, p->max);
+  int negative = exact ? *i < 0 : *out < 0;
+  int u64 = p->is_unsigned && p->type == KS_TYPE_I64 && exact &&
+            b->kind == KS_VALUE_TEXT && b->v.s[0] != '-';
+  if (u64)
+    negative = 0; /* above 2^63 - 1, held as its bit pattern */
+  if (*out < p->min || *out > p->max || (p->min >= 0 && negative)) {
+    if (u64)
+      snprintf(text, sizeof text, "%llu", (unsigned long long)*i);
+    else if (exact)
+      snprintf(text, sizeof text, "%lld", (long long)*i);
+    else
+      snprintf(text, sizeof text, "%.17g", *out);
+    return out_of_range(t, p, text);
   }
   if (integral && !exact) {
-    /* a real with an integral value: within int64, since it is in range
-     * of an int64 parameter's marking */
-    if (*out < -9223372036854775808.0 || *out >= 9223372036854775808.0)
-      return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%g out of range", t->name,
-                         p->name, *out);
-    *i = (int64_t)*out;
+    /* a real with an integral value within the range: an int64 unless
+     * above it, in an unsigned 64-bit argument */
+    if (*out >= 9223372036854775808.0)
+      *i = (int64_t)(uint64_t)*out;
+    else
+      *i = (int64_t)*out;
   }
-  if (p->type == KS_TYPE_I32 && (*i < INT32_MIN || *i > INT32_MAX))
-    return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%lld does not fit in i32",
-                       t->name, p->name, (long long)*i);
   if (!integral)
     *i = 0;
   return KS_OK;
@@ -128,32 +175,53 @@ static ks_status fix_block(request *r, int c, unsigned v, const char *pname) {
   return KS_OK;
 }
 
+/* The spelling of binding b, for messages: its name or "@N". */
+static const char *spelling(const ks_binding *b, char *buf, size_t cap) {
+  if (b->name)
+    return b->name;
+  snprintf(buf, cap, "@%d", b->arg);
+  return buf;
+}
+
 static ks_status bind_one(const ks_template *t, const ks_ir_kernel *k,
-                          const ks_binding *b, request *r) {
-  if (!b->name)
-    return ks_jit_fail(KS_EPARAM, "bind: %s: binding without a name", t->name);
-  const ks_ir_param *p = find_param(k, b->name);
-  if (!p)
-    return unknown_param(t, k, b->name);
-  for (size_t i = 0; i < r->nvalues; i++)
-    if (r->values[i].arg_index == p->arg_index)
+                          const ks_binding *b, size_t at,
+                          const ks_spec_req *req, request *r) {
+  unsigned a = 0;
+  ks_status s = ks_jit_arg_of(t, k, b->name, b->arg, &a);
+  if (s != KS_OK)
+    return s;
+  param p;
+  param_of(k, a, &p);
+  for (size_t i = 0; i < r->nvalues; i++) {
+    if (r->values[i].arg_index != a)
+      continue;
+    char x[24], y[24];
+    const char *one = spelling(&req->bindings[r->spelled[i]], x, sizeof x);
+    const char *two = spelling(b, y, sizeof y);
+    if (strcmp(one, two) == 0)
       return ks_jit_fail(KS_EPARAM, "bind: %s: %s bound twice", t->name,
-                         p->name);
+                         p.name);
+    return ks_jit_fail(KS_EPARAM,
+                       "bind: %s: %s bound twice (as '%s' and as '%s', the "
+                       "same argument %s)",
+                       t->name, p.name, one, two, k->args[a].label);
+  }
   if (r->nvalues == MAX_VALUES)
     return ks_jit_fail(KS_EPARAM, "bind: more than %d bindings", MAX_VALUES);
   double v = 0;
   int64_t iv = 0;
-  ks_status s = binding_number(t, p, b, &v, &iv);
+  s = binding_number(t, &p, b, &v, &iv);
   if (s != KS_OK)
     return s;
+  r->spelled[r->nvalues] = at;
   ks_spec_value *sv = &r->values[r->nvalues++];
-  *sv = (ks_spec_value){.arg_index = p->arg_index, .type = p->type};
+  *sv = (ks_spec_value){.arg_index = a, .type = p.type};
   sv->i = iv;
   sv->f = v;
-  if (s == KS_OK && (p->flags & KS_PARAM_BLOCK_X))
-    s = fix_block(r, 0, (unsigned)v, p->name);
-  if (s == KS_OK && (p->flags & KS_PARAM_BLOCK_Y))
-    s = fix_block(r, 1, (unsigned)v, p->name);
+  if (p.flags & KS_PARAM_BLOCK_X)
+    s = fix_block(r, 0, (unsigned)v, p.name);
+  if (s == KS_OK && (p.flags & KS_PARAM_BLOCK_Y))
+    s = fix_block(r, 1, (unsigned)v, p.name);
   return s;
 }
 
@@ -321,7 +389,7 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
     return ks_jit_fail(KS_EINVAL, "bind: bindings is NULL");
   memcpy(r->spec.block, req->bounds.block, sizeof r->spec.block);
   for (size_t i = 0; i < req->nbindings; i++) {
-    ks_status s = bind_one(t, k, &req->bindings[i], r);
+    ks_status s = bind_one(t, k, &req->bindings[i], i, req, r);
     if (s != KS_OK)
       return s;
   }
@@ -387,7 +455,7 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
   for (size_t i = 0; i < r->nvalues; i++) {
     const ks_spec_value *v = &r->values[i];
     uint64_t rec[3] = {v->arg_index, (uint64_t)v->type, 0};
-    if (v->type == KS_TYPE_F32 || v->type == KS_TYPE_F64)
+    if (!is_integral(v->type))
       memcpy(&rec[2], &v->f, sizeof v->f);
     else
       rec[2] = (uint64_t)v->i;
@@ -654,12 +722,13 @@ static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
   line(buf, cap, "template %s %016llx%016llx\nkernel %s\n", t->name,
        (unsigned long long)t->hash[1], (unsigned long long)t->hash[0], k->name);
   for (size_t i = 0; i < r->nvalues; i++) {
+    /* by the argument's name whichever way the request named it: one
+     * key, one text */
     const ks_spec_value *v = &r->values[i];
-    const char *name = "?";
-    for (size_t j = 0; j < k->nparams; j++)
-      if (k->params[j].arg_index == v->arg_index)
-        name = k->params[j].name;
-    if (v->type == KS_TYPE_F32 || v->type == KS_TYPE_F64)
+    const ks_ir_arg *a = &k->args[v->arg_index];
+    const ks_ir_param *m = ks_jit_marking(k, v->arg_index);
+    const char *name = m ? m->name : a->name[0] ? a->name : a->label;
+    if (!is_integral(v->type))
       line(buf, cap, "%s %.17g\n", name, v->f);
     else
       line(buf, cap, "%s %lld\n", name, (long long)v->i);

@@ -264,48 +264,6 @@ const char *ks_template_name(const ks_template *t) {
   return t ? t->name : NULL;
 }
 
-size_t ks_template_kernel_count(const ks_template *t) {
-  return t ? t->desc.nkernels : 0;
-}
-
-const char *ks_template_kernel_name(const ks_template *t, size_t i) {
-  return t && i < t->desc.nkernels ? t->desc.kernels[i].name : NULL;
-}
-
-const char *ks_template_kernel_doc(const ks_template *t, size_t i) {
-  if (!t || i >= t->desc.nkernels)
-    return NULL;
-  return t->desc.kernels[i].doc ? t->desc.kernels[i].doc : "";
-}
-
-size_t ks_template_param_count(const ks_template *t, size_t kernel) {
-  return t && kernel < t->desc.nkernels ? t->desc.kernels[kernel].nparams : 0;
-}
-
-ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
-                            ks_param_info *out) {
-  if (!t || !out || kernel >= t->desc.nkernels ||
-      i >= t->desc.kernels[kernel].nparams)
-    return ks_jit_fail(KS_EINVAL, "template: no parameter %zu of kernel %zu", i,
-                       kernel);
-  const ks_ir_kernel *k = &t->desc.kernels[kernel];
-  const ks_ir_param *p = &k->params[i];
-  *out = (ks_param_info){.name = p->name,
-                         .kernel = k->name,
-                         .type = p->type,
-                         .arg_index = p->arg_index,
-                         .flags = p->flags,
-                         .def = p->def,
-                         .min = p->min,
-                         .max = p->max};
-  return KS_OK;
-}
-
-const char *ks_type_name(ks_type ty) {
-  static const char *const names[] = {"int32", "int64", "float", "double"};
-  return (unsigned)ty < 4 ? names[ty] : "?";
-}
-
 /* ---- prepared templates ----------------------------------------------------
  *
  * Parsing a template and inlining its helpers took 10-25% of a small
@@ -374,20 +332,4 @@ void ks_jit_tpl_put(ks_jit_tpl *t, int reuse) {
     t = &old;
   }
   tpl_dispose(t);
-}
-
-long ks_jit_kernel_index(const ks_template *t, const char *name) {
-  if (!name) {
-    if (t->desc.nkernels == 1)
-      return 0;
-    ks_jit_fail(KS_ENOKERNEL,
-                "specialize: %s has %zu kernels; name one (--kernel)", t->name,
-                t->desc.nkernels);
-    return -1;
-  }
-  for (size_t i = 0; i < t->desc.nkernels; i++)
-    if (strcmp(t->desc.kernels[i].name, name) == 0)
-      return (long)i;
-  ks_jit_fail(KS_ENOKERNEL, "specialize: %s has no kernel '%s'", t->name, name);
-  return -1;
 }

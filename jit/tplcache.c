@@ -15,12 +15,13 @@
  *
  * The description's bytes: u32 kernels, then per kernel its name, a u8
  * saying whether a doc follows, the doc, u32 args and per argument its
- * name and a u8 pointer flag, u32 own bounds, u32 params and per parameter
- * its name, u32 type, arg index and flags, f64 default, min and max;
- * then u32 globals and per global its name, type text, u64 bytes, u8
- * constant, u8 non-zero initializer, u64 numbers held, u32 writers and
- * each writer's kernel index (increasing). Strings are a u32 length and
- * the bytes. Reading checks every length and
+ * name, a u8 pointer flag, u8 kind (ks_ir_arg_kind), u8 scalar type and
+ * u8 unsigned flag, u32 own bounds, u32 params and per parameter its name,
+ * u32 type, arg index and flags, f64 default, min and max; then u32
+ * globals and per global its name, type text, u64 bytes, u8 constant, u8
+ * non-zero initializer, u64 numbers held, u32 writers and each writer's
+ * kernel index (increasing). Strings are a u32 length and the bytes.
+ * Reading checks every length and
  * value, and what ks_ir_discover guarantees of a description (parameters
  * are scalar arguments of their name, marked once, with sound ranges);
  * anything else is a miss.
@@ -103,8 +104,12 @@ unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n) {
     put_str(&o, k->doc);
     put_u32(&o, k->nargs);
     for (unsigned j = 0; j < k->nargs; j++) {
-      put_str(&o, k->args[j].name);
-      put_u8(&o, k->args[j].pointer != 0);
+      const ks_ir_arg *a = &k->args[j];
+      put_str(&o, a->name);
+      put_u8(&o, a->pointer != 0);
+      put_u8(&o, (unsigned)a->kind);
+      put_u8(&o, (unsigned)a->type);
+      put_u8(&o, a->is_unsigned != 0);
     }
     put_u32(&o, k->own_bounds);
     put_u32(&o, (uint32_t)k->nparams);
@@ -210,6 +215,7 @@ static int param_sound(const ks_ir_kernel *k, size_t j) {
     if (k->params[i].arg_index == p->arg_index)
       return 0;
   return p->name && p->name[0] && !a->pointer && a->name &&
+         a->kind == KS_IR_ARG_SCALAR && a->type == p->type &&
          strcmp(a->name, p->name) == 0 && fits(p->type, p->def) &&
          fits(p->type, p->min) && fits(p->type, p->max) &&
          !(p->flags && p->min < 1);
@@ -217,6 +223,7 @@ static int param_sound(const ks_ir_kernel *k, size_t j) {
 
 static void get_kernel(source *r, ks_ir_kernel *k) {
   k->name = get_str(r);
+  k->display = k->name ? ks_ir_demangle(k->name) : NULL;
   int has_doc = (int)get_u8(r);
   char *doc = get_str(r);
   if (has_doc > 1 || (!has_doc && doc && doc[0])) /* without: "" */
@@ -232,10 +239,17 @@ static void get_kernel(source *r, ks_ir_kernel *k) {
     r->bad = 1;
   }
   for (unsigned j = 0; !r->bad && j < k->nargs; j++) {
-    k->args[j].name = get_str(r);
-    unsigned ptr = get_u8(r);
-    k->args[j].pointer = ptr == 1;
-    if (ptr > 1)
+    ks_ir_arg *a = &k->args[j];
+    a->name = get_str(r);
+    unsigned ptr = get_u8(r), kind = get_u8(r), type = get_u8(r);
+    unsigned uns = get_u8(r);
+    a->pointer = ptr == 1;
+    a->kind = (ks_ir_arg_kind)kind;
+    a->type = (ks_type)type;
+    a->is_unsigned = uns == 1;
+    ks_ir_arg_label(a, j);
+    if (ptr > 1 || kind > KS_IR_ARG_OTHER || type > KS_TYPE_BOOL || uns > 1 ||
+        (a->kind == KS_IR_ARG_SCALAR && a->pointer))
       r->bad = 1;
   }
   k->own_bounds = get_u32(r);
@@ -336,7 +350,7 @@ void ks_jit_template_key(const void *data, size_t len, uint64_t out[2]) {
   size_t idn = 0;
   const unsigned char *id = ks_jit_build_id(&idn);
   XXH3_128bits_reset(&st);
-  XXH3_128bits_update(&st, "kspec-template-2", 16);
+  XXH3_128bits_update(&st, "kspec-template-3", 16);
   XXH3_128bits_update(&st, bytes, sizeof bytes);
   XXH3_128bits_update(&st, llvm, sizeof llvm);
   XXH3_128bits_update(&st, id, idn);

@@ -26,10 +26,14 @@ int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...) {
   return 1;
 }
 
+/* The constant of a value in the argument's own IR type (the request was
+ * checked against it); an unsigned value above the signed range is held
+ * as its bit pattern, so only a negative one is sign-extended. */
 static LLVMValueRef value_constant(LLVMTypeRef ty, const ks_spec_value *v) {
-  if (v->type == KS_TYPE_F32 || v->type == KS_TYPE_F64)
+  if (v->type == KS_TYPE_F16 || v->type == KS_TYPE_F32 ||
+      v->type == KS_TYPE_F64)
     return LLVMConstReal(ty, v->f);
-  return LLVMConstInt(ty, (unsigned long long)v->i, 1);
+  return LLVMConstInt(ty, (unsigned long long)v->i, v->i < 0);
 }
 
 static int bind_values(LLVMValueRef fn, const ks_spec *s, ks_diag *d) {

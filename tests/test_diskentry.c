@@ -381,6 +381,8 @@ static char *ptx_of(const ks_template *t) {
   for (size_t i = 0; i < ks_template_param_count(t, 0) && nb < 16; i++) {
     ks_param_info p;
     assert_int_equal(ks_template_param(t, 0, i, &p), KS_OK);
+    if (!p.marked)
+      continue;
     b[nb++] = (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
   }
   ks_spec_req req = {

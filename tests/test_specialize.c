@@ -250,6 +250,8 @@ static void builtins_specialize(void **state) {
       ks_param_info p;
       long vals[4];
       assert_int_equal(ks_template_param(t, 0, j, &p), KS_OK);
+      if (!p.marked) /* sizes: tested through user kernels */
+        continue;
       for (size_t v = 0; v < test_values(&p, vals); v++) {
         char text[32];
         ks_kernel *k = NULL;
@@ -1423,17 +1425,35 @@ static void user_kernel(void **state) {
   assert_string_equal(ks_template_name(tll), "saxpy");
   assert_int_equal(ks_template_kernel_count(tll), 1);
   assert_string_equal(ks_template_kernel_name(tll, 0), "saxpy");
-  assert_int_equal(ks_template_param_count(tll, 0), 0);
+  /* its scalar arguments are parameters, unmarked, named by position
+   * (the IR has no names): @0 int n, @1 float a */
+  assert_int_equal(ks_template_param_count(tll, 0), 2);
+  ks_param_info p;
+  assert_int_equal(ks_template_param(tll, 0, 0, &p), KS_OK);
+  assert_string_equal(p.name, "@0");
+  assert_int_equal(p.type, KS_TYPE_I32);
+  assert_false(p.marked);
+  assert_true(p.min == -2147483648.0 && p.max == 2147483647.0);
+  assert_int_equal(ks_template_param(tll, 0, 1, &p), KS_OK);
+  assert_string_equal(p.name, "@1");
+  assert_int_equal(p.type, KS_TYPE_F32);
+  assert_int_equal(p.arg_index, 1);
   assert_string_equal(ks_template_kernel_doc(tll, 0), "");
   ks_spec_req req = {.bounds = b};
   assert_int_equal(ks_specialize(f->ctx, tll, &req, &kll), KS_OK);
   TU_ASSERT_CONTAINS(ptx_of(kll), ".entry saxpy(");
   TU_ASSERT_CONTAINS(ptx_of(kll), ".maxntid 256, 1, 1");
-  /* It has no parameters to bind. */
+  /* No names in the IR: by name is refused with the way out, by
+   * position it binds. */
   ks_binding x = {.name = "n", .kind = KS_VALUE_INT, .v.i = 4};
   ks_spec_req bad = {.bindings = &x, .nbindings = 1};
   ks_kernel *kx = NULL;
-  expect_error(ks_specialize(f->ctx, tll, &bad, &kx), KS_EPARAM, f->ctx, "'n'");
+  expect_error(ks_specialize(f->ctx, tll, &bad, &kx), KS_EPARAM, f->ctx,
+               "'n' cannot be found: compile it with clang's "
+               "-fno-discard-value-names, or bind by position (@0..@3)");
+  x = (ks_binding){.name = "@0", .kind = KS_VALUE_INT, .v.i = 4};
+  assert_int_equal(ks_specialize(f->ctx, tll, &bad, &kx), KS_OK);
+  TU_ASSERT_NOT_CONTAINS(ptx_of(kx), "[saxpy_param_0]");
 
   assert_int_equal(
       ks_template_load(f->ctx, KS_TEST_BINARY_DIR "/saxpy.bc", &tbc), KS_OK);
@@ -1444,6 +1464,178 @@ static void user_kernel(void **state) {
     check_ptxas(ptx_of(kbc), "saxpy");
   ks_template_destroy(tll);
   ks_template_destroy(tbc);
+}
+
+/* Bindings of kernel `kernel` of t, expecting status want and (on failure)
+ * a message with needle. */
+static ks_kernel *bind_user(fixture *f, const ks_template *t,
+                            const char *kernel, const ks_binding *b, size_t n,
+                            ks_status want, const char *needle) {
+  ks_spec_req req = {.kernel = kernel, .bindings = b, .nbindings = n};
+  ks_kernel *k = NULL;
+  ks_status s = ks_specialize(f->ctx, t, &req, &k);
+  if (want != KS_OK) {
+    expect_error(s, want, f->ctx, needle);
+    assert_null(k);
+    return NULL;
+  }
+  if (s != KS_OK)
+    fail_msg("%s: %s", kernel, ks_errmsg(f->ctx));
+  return k;
+}
+
+/* A user's unmarked kernel with named arguments (data/user_args.cu):
+ * bound by name and by position, the values fold (the size into the
+ * bound check, the trip count into the loop) and their arguments are no
+ * longer read; however spelled, one request is one kernel. */
+static void user_bind_any(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/user_args.ll");
+  assert_int_equal(ks_template_param_count(t, 0), 3);
+  ks_param_info p;
+  assert_int_equal(ks_template_param(t, 0, 1, &p), KS_OK);
+  assert_string_equal(p.name, "taps");
+  assert_false(p.marked);
+  ks_binding named[] = {{.name = "n", .kind = KS_VALUE_TEXT, .v.s = "4096"},
+                        {.name = "taps", .kind = KS_VALUE_INT, .v.i = 8}};
+  ks_kernel *k = bind_user(f, t, "scaled_sum", named, 2, KS_OK, NULL);
+  const char *ptx = ptx_of(k);
+  TU_ASSERT_CONTAINS(ptx, "4095;"); /* i >= 4096 */
+  TU_ASSERT_CONTAINS(ptx, ", 8;");  /* the loop's trip count */
+  TU_ASSERT_NOT_CONTAINS(ptx, "[scaled_sum_param_0]");
+  TU_ASSERT_NOT_CONTAINS(ptx, "[scaled_sum_param_1]");
+  TU_ASSERT_CONTAINS(ptx, "[scaled_sum_param_2]"); /* a: unbound */
+  /* by position (name NULL + arg, and "@1"), in another order */
+  ks_binding pos[] = {{.name = "@1", .kind = KS_VALUE_TEXT, .v.s = "8"},
+                      {.name = NULL, .kind = KS_VALUE_INT, .v.i = 4096}};
+  pos[1].arg = 0;
+  assert_ptr_equal(bind_user(f, t, "scaled_sum", pos, 2, KS_OK, NULL), k);
+  ks_binding mixed[] = {{.name = "@0", .kind = KS_VALUE_REAL, .v.f = 4096},
+                        {.name = "taps", .kind = KS_VALUE_TEXT, .v.s = "8"}};
+  assert_ptr_equal(bind_user(f, t, "scaled_sum", mixed, 2, KS_OK, NULL), k);
+  ks_binding other = {.name = "@1", .kind = KS_VALUE_INT, .v.i = 9};
+  ks_kernel *k9 = bind_user(f, t, "scaled_sum", &other, 1, KS_OK, NULL);
+  assert_ptr_not_equal(k9, k);
+  TU_ASSERT_CONTAINS(ptx_of(k9), ", 9;");
+}
+
+/* Every scalar type's range and folding (data/user_args.cu, kernel kinds:
+ * c i8 signext, us i16 zeroext, flag bool, h half, uc i8 zeroext, big
+ * i64, ubig i64 (unsigned long long: signed to the IR), d double). */
+static void user_bind_types(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/user_args.ll");
+  static const struct {
+    const char *name;
+    ks_type type;
+    int is_unsigned;
+    double min, max;
+  } want[] = {
+      {"c", KS_TYPE_I8, 0, -128, 127},
+      {"us", KS_TYPE_I16, 1, 0, 65535},
+      {"flag", KS_TYPE_BOOL, 1, 0, 1},
+      {"h", KS_TYPE_F16, 0, -65504, 65504},
+      {"uc", KS_TYPE_I8, 1, 0, 255},
+      {"big", KS_TYPE_I64, 0, -9223372036854775808.0, 9223372036854775807.0},
+      {"ubig", KS_TYPE_I64, 0, -9223372036854775808.0, 9223372036854775807.0},
+      {"d", KS_TYPE_F64, 0, -1.7976931348623157e308, 1.7976931348623157e308}};
+  assert_int_equal(ks_template_param_count(t, 1), 8);
+  for (size_t i = 0; i < 8; i++) {
+    ks_param_info p;
+    assert_int_equal(ks_template_param(t, 1, i, &p), KS_OK);
+    assert_string_equal(p.name, want[i].name);
+    assert_int_equal(p.type, want[i].type);
+    assert_int_equal(p.is_unsigned, want[i].is_unsigned);
+    assert_int_equal(p.arg_index, i);
+    assert_true(p.min == want[i].min && p.max == want[i].max);
+  }
+  ks_binding all[] = {
+      {.name = "c", .kind = KS_VALUE_INT, .v.i = -128},
+      {.name = "us", .kind = KS_VALUE_TEXT, .v.s = "65535"},
+      {.name = "flag", .kind = KS_VALUE_TEXT, .v.s = "true"},
+      {.name = "h", .kind = KS_VALUE_REAL, .v.f = 1.5},
+      {.name = "uc", .kind = KS_VALUE_INT, .v.i = 200},
+      {.name = "big", .kind = KS_VALUE_TEXT, .v.s = "-9223372036854775808"},
+      {.name = "ubig", .kind = KS_VALUE_INT, .v.i = -1},
+      {.name = "d", .kind = KS_VALUE_REAL, .v.f = 0.25}};
+  ks_spec_req req = {
+      .kernel = "kinds", .bindings = all, .nbindings = 8, .dump_stage = "bind"};
+  ks_kernel *k = NULL;
+  if (ks_specialize(f->ctx, t, &req, &k) != KS_OK)
+    fail_msg("kinds: %s", ks_errmsg(f->ctx));
+  const char *ir = NULL;
+  assert_int_equal(ks_kernel_ir(k, &ir, NULL), KS_OK);
+  TU_ASSERT_CONTAINS(ir, "sitofp i8 -128 to float");
+  TU_ASSERT_CONTAINS(ir, "uitofp i16 -1 to float"); /* 65535 */
+  TU_ASSERT_CONTAINS(ir, "i1 true, float 1.0");
+  TU_ASSERT_CONTAINS(ir, "fpext half 0xH3E00 to float"); /* 1.5 */
+  TU_ASSERT_CONTAINS(ir, "uitofp i8 -56 to float");      /* 200 */
+  TU_ASSERT_CONTAINS(ir, "sitofp i64 -9223372036854775808 to float");
+  TU_ASSERT_CONTAINS(ir, "uitofp i64 -1 to float");
+  TU_ASSERT_CONTAINS(ir, "fptrunc double 2.500000e-01 to float");
+  if (tu_have_tool(KS_PTXAS)) {
+    req.dump_stage = NULL;
+    assert_int_equal(ks_specialize(f->ctx, t, &req, &k), KS_OK);
+    check_ptxas(ptx_of(k), "kinds bound");
+  }
+  /* values outside each type's range */
+  static const struct {
+    const char *name, *value, *needle;
+  } out[] = {{"c", "128", "c=128 out of range [-128, 127]"},
+             {"c", "-129", "c=-129 out of range [-128, 127]"},
+             {"us", "-1", "us=-1 out of range [0, 65535]"},
+             {"us", "65536", "us=65536 out of range [0, 65535]"},
+             {"flag", "2", "flag=2 out of range [0, 1]"},
+             {"h", "65536", "h=65536 out of range [-65504, 65504]"},
+             {"uc", "256", "uc=256 out of range [0, 255]"},
+             {"big", "9223372036854775808",
+              "big=9223372036854775808 out of range [-9223372036854775808, "
+              "9223372036854775807]"},
+             {"d", "1e309", "d=1e309 out of range"}};
+  for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+    ks_binding b = {
+        .name = out[i].name, .kind = KS_VALUE_TEXT, .v.s = out[i].value};
+    bind_user(f, t, "kinds", &b, 1, KS_ERANGE, out[i].needle);
+  }
+  ks_binding frac = {.name = "us", .kind = KS_VALUE_REAL, .v.f = 2.5};
+  bind_user(f, t, "kinds", &frac, 1, KS_EPARAM, "us=2.5 is not an integer");
+}
+
+/* Bad bindings of a user's kernel: one line naming what was wrong, and no
+ * kernel. */
+static void user_bind_bad(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/user_args.ll");
+  ks_binding b = {.name = "@5", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, t, "scaled_sum", &b, 1, KS_EPARAM,
+            "position @5 is out of range: kernel 'scaled_sum' has 5 "
+            "arguments");
+  b = (ks_binding){.name = NULL, .kind = KS_VALUE_INT, .v.i = 1, .arg = -1};
+  bind_user(f, t, "scaled_sum", &b, 1, KS_EPARAM,
+            "position @-1 is out of range");
+  b = (ks_binding){.name = "@x", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, t, "scaled_sum", &b, 1, KS_EPARAM, "'@x' is not a position");
+  b = (ks_binding){.name = "x", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, t, "scaled_sum", &b, 1, KS_EPARAM,
+            "argument 'x' (@3) of kernel 'scaled_sum' is a pointer: it takes "
+            "no number (give a read-only buffer's contents with --bake");
+  b = (ks_binding){.name = "@4", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, t, "scaled_sum", &b, 1, KS_EPARAM, "'y' (@4)");
+  b = (ks_binding){.name = "nn", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, t, "scaled_sum", &b, 1, KS_EPARAM,
+            "no parameter 'nn' (parameters: n, taps, a)");
+  ks_binding twice[] = {{.name = "taps", .kind = KS_VALUE_INT, .v.i = 4},
+                        {.name = NULL, .kind = KS_VALUE_INT, .v.i = 4}};
+  twice[1].arg = 1;
+  bind_user(f, t, "scaled_sum", twice, 2, KS_EPARAM,
+            "taps bound twice (as 'taps' and as '@1'");
+  ks_template *bv = NULL;
+  assert_int_equal(ks_template_load(f->ctx, KS_TEST_DATA_DIR "/byval.ll", &bv),
+                   KS_OK);
+  b = (ks_binding){.name = "@0", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, bv, "taps_read", &b, 1, KS_EPARAM,
+            "argument @0 of kernel 'taps_read' is a struct passed by value");
+  ks_template_destroy(bv);
 }
 
 /* A user's kernels taking structs by value (data/byval.cu): one only read
@@ -1861,6 +2053,9 @@ int main(int argc, char **argv) {
       T(bad_template_files),
       T(bad_template_memory),
       T(user_kernel),
+      T(user_bind_any),
+      T(user_bind_types),
+      T(user_bind_bad),
       T(user_byval),
       T(codegen_screen_sin),
       T(codegen_screen_pow),

@@ -91,7 +91,11 @@ out_has "BLOCK"
 out_has "fixes block x"
 expect 0 info "$DATA/saxpy.ll"
 out_has "kernel saxpy"
-out_has "no parameters"
+out_has "@0   -            int32  range [-2147483648, 2147483647]  (unmarked: no default)"
+out_has "@1   -            float  range"
+expect 0 info conv1d
+out_has "@3   n            int32  range [-2147483648, 2147483647]"
+out_has "@4   FILTER_LEN   int32  default 32     range [1, 128]"
 
 # ---- help -------------------------------------------------------------------
 for args in "--help" "-h" "help" "list --help" "info --help" "ptx --help" \

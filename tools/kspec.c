@@ -70,7 +70,8 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  list                 the built-in templates\n"
-    "  info TEMPLATE        kernels and parameters (type, default, range)\n"
+    "  info TEMPLATE        kernels and scalar arguments (type, range, "
+    "default)\n"
     "  ptx TEMPLATE [OPT]   specialize and print the PTX\n"
     "  ir TEMPLATE [OPT]    specialize and print the IR after a stage\n"
     "  explain TEMPLATE [OPT]\n"
@@ -93,9 +94,10 @@ static const char usage_text[] =
     "`kspec COMMAND --help` describes each command's options.\n";
 
 static const char spec_opts_text[] =
-    "  -D NAME=VALUE      bind a parameter (repeatable); unbound ones stay\n"
-    "                     kernel arguments\n"
-    "  --kernel K         the kernel (needed when the template has several)\n"
+    "  -D NAME=VALUE      bind a scalar argument, marked or not (repeatable);\n"
+    "  -D @N=VALUE        by position, from 0; unbound ones stay arguments\n"
+    "  --kernel K         the kernel (needed when the template has several):\n"
+    "                     symbol, C++ name (scale<float,4>) or its prefix\n"
     "  --arch sm_XX       target (default: the GPU's, else sm_90)\n"
     "  --ptx-isa N        PTX ISA x10, e.g. 85 (default: the highest the\n"
     "                     driver accepts); 90 loads as 9.0 (--smem-spill)\n"
@@ -137,10 +139,12 @@ static void usage_for(const char *cmd, FILE *f) {
   if (strcmp(cmd, "list") == 0) {
     fputs("usage: kspec list\n\nPrints the built-in templates.\n", f);
   } else if (strcmp(cmd, "info") == 0) {
-    fputs("usage: kspec info TEMPLATE\n\nPrints the kernels of TEMPLATE and "
-          "their parameters: type, default,\nvalid range and launch "
-          "constraints; then its module globals (__constant__\nand "
-          "__device__ variables): type, size, whether a kernel writes it.\n",
+    fputs("usage: kspec info TEMPLATE\n\nPrints the kernels of TEMPLATE "
+          "(C++ ones demangled, with their symbol)\nand every scalar "
+          "argument: position, name, type, valid range; for those\nmarked "
+          "KS_PARAM, default and launch constraints. Then its module\n"
+          "globals (__constant__ and __device__ variables): type, size, "
+          "whether a\nkernel writes it.\n",
           f);
   } else if (strcmp(cmd, "ptx") == 0) {
     fprintf(f,
@@ -410,21 +414,69 @@ static int cmd_list(void) {
   return EXIT_SUCCESS;
 }
 
+/* "int32", "uint8", ...: the type as the range reads it. */
+static void type_text(const ks_param_info *p, char *buf, size_t cap) {
+  const char *t = ks_type_name(p->type);
+  int u = p->is_unsigned && strncmp(t, "int", 3) == 0;
+  snprintf(buf, cap, "%s%s", u ? "u" : "", t);
+}
+
+/* An unmarked parameter's range: an integer's exactly (a double rounds
+ * 2^63 - 1 up), a real's to the digit. */
+static const char *range_text(const ks_param_info *p, char *buf, size_t cap) {
+  unsigned bits = p->type == KS_TYPE_BOOL  ? 1
+                  : p->type == KS_TYPE_I8  ? 8
+                  : p->type == KS_TYPE_I16 ? 16
+                  : p->type == KS_TYPE_I32 ? 32
+                  : p->type == KS_TYPE_I64 ? 64
+                                           : 0;
+  unsigned long long top = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  if (bits && (p->is_unsigned || bits == 1))
+    snprintf(buf, cap, "[0, %llu]", top);
+  else if (bits)
+    snprintf(buf, cap, "[%lld, %lld]", -(long long)(top >> 1) - 1,
+             (long long)(top >> 1));
+  else
+    snprintf(buf, cap, "[%.17g, %.17g]", p->min, p->max);
+  return buf;
+}
+
+static void print_param(const ks_param_info *p) {
+  char ty[16], pos[16], r[96];
+  type_text(p, ty, sizeof ty);
+  snprintf(pos, sizeof pos, "@%u", p->arg_index);
+  printf("  %-4s %-12s %-6s", pos, p->name[0] == '@' ? "-" : p->name, ty);
+  if (p->marked)
+    printf(" default %-6.15g range [%.15g, %.15g]%s\n", p->def, p->min, p->max,
+           (p->flags & KS_PARAM_BLOCK_Y)   ? "  (fixes block x and y)"
+           : (p->flags & KS_PARAM_BLOCK_X) ? "  (fixes block x)"
+                                           : "");
+  else
+    printf(" range %s  (unmarked: no default)\n", range_text(p, r, sizeof r));
+}
+
+/* The kernel's name (demangled with its symbol for C++), doc and every
+ * scalar argument in the order of the arguments. */
 static void print_kernel(const ks_template *t, size_t k) {
-  printf("kernel %s\n", ks_template_kernel_name(t, k));
+  const char *sym = ks_template_kernel_name(t, k);
+  const char *shown = ks_template_kernel_display(t, k);
+  printf("kernel %s\n", shown);
+  if (strcmp(shown, sym) != 0)
+    printf("  symbol %s\n", sym);
   if (ks_template_kernel_doc(t, k)[0])
     printf("  %s\n", ks_template_kernel_doc(t, k));
   size_t n = ks_template_param_count(t, k);
   if (n == 0)
     printf("  no parameters (launch bounds only)\n");
-  for (size_t i = 0; i < n; i++) {
-    ks_param_info p;
-    ks_template_param(t, k, i, &p);
-    printf("  %-12s %-6s default %-6.15g range [%.15g, %.15g]%s\n", p.name,
-           ks_type_name(p.type), p.def, p.min, p.max,
-           (p.flags & KS_PARAM_BLOCK_Y)   ? "  (fixes block x and y)"
-           : (p.flags & KS_PARAM_BLOCK_X) ? "  (fixes block x)"
-                                          : "");
+  unsigned last = 0;
+  for (size_t done = 0; done < n; done++) {
+    ks_param_info p, best = {.arg_index = ~0u};
+    for (size_t i = 0; i < n; i++)
+      if (ks_template_param(t, k, i, &p) == KS_OK &&
+          (done == 0 || p.arg_index > last) && p.arg_index < best.arg_index)
+        best = p;
+    print_param(&best);
+    last = best.arg_index;
   }
 }
 

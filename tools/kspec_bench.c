@@ -89,7 +89,9 @@ static size_t default_bindings(const ks_template *t, ks_binding *b,
   for (size_t i = 0; i < ks_template_param_count(t, 0) && n < cap; i++) {
     ks_param_info p;
     ks_template_param(t, 0, i, &p);
-    b[n++] = (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
+    if (p.marked) /* the others have no default */
+      b[n++] =
+          (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
   }
   return n;
 }
@@ -160,8 +162,11 @@ static int first_param(ks_ctx *ctx, const char *name, char *param, size_t cap,
   ks_param_info p;
   if (ks_template_load(ctx, name, &t) != KS_OK)
     return die(name, ks_errmsg(ctx));
-  int bad = ks_template_param_count(t, 0) != 1 ||
-            ks_template_param(t, 0, 0, &p) != KS_OK;
+  ks_param_info next = {.marked = 0};
+  size_t np = ks_template_param_count(t, 0);
+  int bad = np < 1 || ks_template_param(t, 0, 0, &p) != KS_OK || !p.marked ||
+            (np > 1 && (ks_template_param(t, 0, 1, &next) != KS_OK ||
+                        next.marked)); /* one marked parameter */
   if (!bad) {
     snprintf(param, cap, "%s", p.name);
     *def = (long)p.def;

@@ -137,7 +137,7 @@ static double once(const ks_ctx_opts *o, run *r, const char *ptx_dir,
        i++) {
     ks_param_info p;
     ks_template_param(tp, 0, i, &p);
-    int given = 0;
+    int given = !p.marked; /* the others have no default */
     for (size_t j = 0; j < nb; j++)
       given |= strcmp(b[j].name, p.name) == 0;
     if (!given)

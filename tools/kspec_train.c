@@ -74,6 +74,8 @@ static int once(const char *arch, const char *name, enum mode m) {
     ks_param_info p;
     if (api.ks_template_param(tp, 0, i, &p) != KS_OK)
       goto out;
+    if (!p.marked) /* no default */
+      continue;
     b[nb++] = (ks_binding){.name = p.name, .kind = KS_VALUE_REAL, .v.f = p.def};
   }
   ks_spec_req req = {.bindings = b, .nbindings = nb};

@@ -579,7 +579,8 @@ static int check_names(tool *o) {
   for (size_t d = 0; d < o->ndims && !rc; d++) {
     const char *nm = o->dims[d].name;
     int known = strcmp(nm, "maxntid") == 0 || strcmp(nm, "minctasm") == 0 ||
-                strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0;
+                strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0 ||
+                nm[0] == '@'; /* a position: the library checks it */
     for (size_t k = 0; k < ks_template_kernel_count(t) && !known; k++)
       for (size_t i = 0; i < ks_template_param_count(t, k) && !known; i++) {
         ks_param_info info;

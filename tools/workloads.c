@@ -578,6 +578,8 @@ static void store_value(ks_wl *w, size_t i, double v) {
   case KS_TYPE_F64:
     w->pvals[i].f64 = v;
     break;
+  default: /* the built-in templates mark none of the others */
+    break;
   }
 }
 
@@ -610,15 +612,18 @@ static ks_status read_params(ks_wl *w, const ks_template *t, size_t ki,
                              char *err, size_t cap) {
   size_t n = ks_template_param_count(t, ki);
   ks_status s;
-  if (n > WL_MAX_PARAMS)
-    return say(err, cap, KS_EINVAL, "%s: too many parameters (%zu)",
-               w->desc->name, n);
   for (size_t i = 0; i < n; i++) {
-    s = ks_template_param(t, ki, i, &w->params[i]);
-    if (s != KS_OK)
+    ks_param_info p;
+    if ((s = ks_template_param(t, ki, i, &p)) != KS_OK)
       return lib_fail(w, s, "parameters", err, cap);
+    if (!p.marked)
+      break; /* the marked ones come first; the rest are plain ints */
+    if (w->nparams == WL_MAX_PARAMS)
+      return say(err, cap, KS_EINVAL, "%s: too many parameters (%zu)",
+                 w->desc->name, n);
+    w->params[w->nparams] = p;
+    store_value(w, w->nparams, p.def);
     w->nparams++;
-    store_value(w, i, w->params[i].def);
   }
   for (size_t i = 0; i < nvalues; i++)
     if ((s = apply_binding(w, &values[i], err, cap)) != KS_OK)

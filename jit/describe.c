@@ -1,0 +1,348 @@
+/*
+ * describe.c - what a loaded template says of itself: its kernels, found by
+ * symbol, by demangled C++ name or by an unambiguous prefix of it, and
+ * their parameters, which are all of their scalar arguments: the marked
+ * ones (KS_PARAM) with a default and a range of their own, the others
+ * with their type's range.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/ks_jit.h"
+
+size_t ks_template_kernel_count(const ks_template *t) {
+  return t ? t->desc.nkernels : 0;
+}
+
+const char *ks_template_kernel_name(const ks_template *t, size_t i) {
+  return t && i < t->desc.nkernels ? t->desc.kernels[i].name : NULL;
+}
+
+const char *ks_template_kernel_display(const ks_template *t, size_t i) {
+  if (!t || i >= t->desc.nkernels)
+    return NULL;
+  const ks_ir_kernel *k = &t->desc.kernels[i];
+  return k->display ? k->display : k->name;
+}
+
+const char *ks_template_kernel_doc(const ks_template *t, size_t i) {
+  if (!t || i >= t->desc.nkernels)
+    return NULL;
+  return t->desc.kernels[i].doc ? t->desc.kernels[i].doc : "";
+}
+
+/* ---- kernels by name ------------------------------------------------------
+ *
+ * A C++ kernel's symbol is mangled ("_Z5scaleIfLi4EEvPT_i"); people write
+ * "scale<float, 4>", "scale<float,4>" or "scale". Names are compared with
+ * the blanks after commas taken out, and a name without an argument list
+ * is compared with the demangled name up to its own list.
+ */
+
+/* s without blanks after commas, into buf (cap bytes; cut short). */
+static void squeeze(const char *s, char *buf, size_t cap) {
+  size_t n = 0;
+  for (const char *p = s; *p && n + 1 < cap; p++) {
+    buf[n++] = *p;
+    if (*p == ',')
+      while (p[1] == ' ')
+        p++;
+  }
+  buf[n] = '\0';
+}
+
+/* Where the argument list of a demangled name begins: the last '(' at
+ * depth 0 of the template brackets (an operator() has its own). */
+static size_t name_part(const char *d) {
+  size_t at = strlen(d);
+  int depth = 0;
+  for (size_t i = 0; d[i]; i++) {
+    if (d[i] == '<')
+      depth++;
+    else if (d[i] == '>' && depth > 0)
+      depth--;
+    else if (d[i] == '(' && depth == 0) {
+      at = i;
+      break;
+    }
+  }
+  return at;
+}
+
+enum { NAME_CAP = 1024 };
+
+/* How kernel k matches q (squeezed): 3 its symbol or whole demangled
+ * name, 2 its name without the argument list, 1 a prefix of that ending
+ * where a template list or the argument list begins, 0 another prefix,
+ * -1 not at all. */
+static int match(const ks_ir_kernel *k, const char *q) {
+  if (strcmp(k->name, q) == 0)
+    return 3;
+  if (!k->display)
+    return strncmp(k->name, q, strlen(q)) == 0 ? 0 : -1;
+  char d[NAME_CAP];
+  squeeze(k->display, d, sizeof d);
+  if (strcmp(d, q) == 0)
+    return 3;
+  size_t np = name_part(d), ql = strlen(q);
+  if (ql == np && strncmp(d, q, np) == 0)
+    return 2;
+  if (ql < np && strncmp(d, q, ql) == 0)
+    return d[ql] == '<' ? 1 : 0;
+  return -1;
+}
+
+static ks_status no_kernel(const ks_template *t, const char *name,
+                           const long *cand, size_t n) {
+  char list[512] = "";
+  size_t used = 0;
+  size_t total = n ? n : t->desc.nkernels;
+  for (size_t i = 0; i < total && used < sizeof list - 1; i++) {
+    size_t ki = n ? (size_t)cand[i] : i;
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                             i ? ", " : "", ks_template_kernel_display(t, ki));
+  }
+  if (n)
+    return ks_jit_fail(KS_ENOKERNEL,
+                       "specialize: %s: kernel name '%s' is ambiguous: %s",
+                       t->name, name, list);
+  return ks_jit_fail(KS_ENOKERNEL,
+                     "specialize: %s has no kernel '%s' (kernels: %s)", t->name,
+                     name, list);
+}
+
+long ks_jit_kernel_index(const ks_template *t, const char *name) {
+  if (!name) {
+    if (t->desc.nkernels == 1)
+      return 0;
+    ks_jit_fail(KS_ENOKERNEL,
+                "specialize: %s has %zu kernels; name one (--kernel)", t->name,
+                t->desc.nkernels);
+    return -1;
+  }
+  for (size_t i = 0; i < t->desc.nkernels; i++)
+    if (strcmp(t->desc.kernels[i].name, name) == 0)
+      return (long)i;
+  char q[NAME_CAP];
+  squeeze(name, q, sizeof q);
+  /* the candidates of the best kind of match */
+  long cand[16];
+  size_t n = 0;
+  int best = -1;
+  for (size_t i = 0; i < t->desc.nkernels; i++) {
+    int m = q[0] ? match(&t->desc.kernels[i], q) : -1;
+    if (m < 0 || m < best)
+      continue;
+    if (m > best)
+      n = 0, best = m;
+    if (n < sizeof cand / sizeof cand[0])
+      cand[n++] = (long)i;
+  }
+  if (n == 1)
+    return cand[0];
+  no_kernel(t, name, cand, n);
+  return -1;
+}
+
+/* ---- parameters ---------------------------------------------------------- */
+
+const ks_ir_param *ks_jit_marking(const ks_ir_kernel *k, unsigned arg) {
+  for (size_t i = 0; i < k->nparams; i++)
+    if (k->params[i].arg_index == arg)
+      return &k->params[i];
+  return NULL;
+}
+
+/* Argument position of unmarked parameter number i, or -1. */
+static long unmarked_arg(const ks_ir_kernel *k, size_t i) {
+  for (unsigned a = 0; a < k->nargs; a++)
+    if (k->args[a].kind == KS_IR_ARG_SCALAR && !ks_jit_marking(k, a) &&
+        i-- == 0)
+      return a;
+  return -1;
+}
+
+size_t ks_template_param_count(const ks_template *t, size_t kernel) {
+  if (!t || kernel >= t->desc.nkernels)
+    return 0;
+  const ks_ir_kernel *k = &t->desc.kernels[kernel];
+  size_t n = k->nparams;
+  for (unsigned a = 0; a < k->nargs; a++)
+    n += k->args[a].kind == KS_IR_ARG_SCALAR && !ks_jit_marking(k, a);
+  return n;
+}
+
+ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
+                            ks_param_info *out) {
+  if (!t || !out || kernel >= t->desc.nkernels ||
+      i >= ks_template_param_count(t, kernel))
+    return ks_jit_fail(KS_EINVAL, "template: no parameter %zu of kernel %zu", i,
+                       kernel);
+  const ks_ir_kernel *k = &t->desc.kernels[kernel];
+  if (i < k->nparams) {
+    const ks_ir_param *p = &k->params[i];
+    *out = (ks_param_info){.name = p->name,
+                           .kernel = k->name,
+                           .type = p->type,
+                           .arg_index = p->arg_index,
+                           .flags = p->flags,
+                           .def = p->def,
+                           .min = p->min,
+                           .max = p->max,
+                           .marked = 1,
+                           .is_unsigned = k->args[p->arg_index].is_unsigned};
+    return KS_OK;
+  }
+  const ks_ir_arg *a = &k->args[unmarked_arg(k, i - k->nparams)];
+  *out = (ks_param_info){.name = a->name[0] ? a->name : a->label,
+                         .kernel = k->name,
+                         .type = a->type,
+                         .arg_index = (unsigned)(a - k->args),
+                         .is_unsigned = a->is_unsigned};
+  ks_ir_type_range(a->type, a->is_unsigned, &out->min, &out->max);
+  return KS_OK;
+}
+
+void ks_jit_range_text(ks_type ty, int is_unsigned, int marked, double min,
+                       double max, char *buf, size_t cap) {
+  static const struct {
+    ks_type ty;
+    unsigned bits;
+  } ints[] = {{KS_TYPE_BOOL, 1},
+              {KS_TYPE_I8, 8},
+              {KS_TYPE_I16, 16},
+              {KS_TYPE_I32, 32},
+              {KS_TYPE_I64, 64}};
+  for (size_t i = 0; !marked && i < sizeof ints / sizeof ints[0]; i++) {
+    if (ints[i].ty != ty)
+      continue;
+    unsigned b = ints[i].bits;
+    if (is_unsigned || b == 1)
+      snprintf(buf, cap, "[0, %llu]",
+               b == 64 ? ~0ull : (1ull << b) - 1); /* exactly: a double */
+    else                                           /* rounds 2^63 - 1 */
+      snprintf(buf, cap, "[%lld, %lld]",
+               -(long long)((1ull << (b - 1)) - 1) - 1,
+               (long long)((1ull << (b - 1)) - 1));
+    return;
+  }
+  snprintf(buf, cap, "[%.15g, %.15g]", min, max);
+}
+
+const char *ks_type_name(ks_type ty) {
+  static const char *const names[] = {"int32", "int64", "float", "double",
+                                      "int8",  "int16", "half",  "bool"};
+  return (unsigned)ty < sizeof names / sizeof names[0] ? names[ty] : "?";
+}
+
+/* ---- arguments by name or position --------------------------------------- */
+
+/* A kernel as messages name it. */
+static const char *shown(const ks_ir_kernel *k) {
+  return k->display ? k->display : k->name;
+}
+
+/* "@3" -> 3; -1 when s is not '@' and digits. */
+static long position(const char *s) {
+  if (s[0] != '@' || s[1] < '0' || s[1] > '9')
+    return -1;
+  long v = 0;
+  for (const char *p = s + 1; *p; p++) {
+    if (*p < '0' || *p > '9' || v > 100000)
+      return -1;
+    v = v * 10 + (*p - '0');
+  }
+  return v;
+}
+
+static int all_unnamed(const ks_ir_kernel *k) {
+  for (unsigned a = 0; a < k->nargs; a++)
+    if (k->args[a].name[0])
+      return 0;
+  return k->nargs > 0;
+}
+
+static ks_status unknown_arg(const ks_template *t, const ks_ir_kernel *k,
+                             const char *name) {
+  char list[256] = "";
+  size_t used = 0;
+  for (unsigned a = 0; a < k->nargs && used < sizeof list - 1; a++)
+    if (k->args[a].kind == KS_IR_ARG_SCALAR)
+      used += (size_t)snprintf(
+          list + used, sizeof list - used, "%s%s", used ? ", " : "",
+          k->args[a].name[0] ? k->args[a].name : k->args[a].label);
+  return ks_jit_fail(KS_EPARAM,
+                     "bind: %s: kernel '%s' has no parameter '%s' "
+                     "(parameters: %s)",
+                     t->name, shown(k), name, used ? list : "none");
+}
+
+/* Argument a, if a number can be bound to it. */
+static ks_status scalar_arg(const ks_template *t, const ks_ir_kernel *k,
+                            unsigned a, unsigned *arg) {
+  const ks_ir_arg *x = &k->args[a];
+  char what[96];
+  if (x->name[0])
+    snprintf(what, sizeof what, "'%s' (%s)", x->name, x->label);
+  else
+    snprintf(what, sizeof what, "%s", x->label);
+  switch (x->kind) {
+  case KS_IR_ARG_SCALAR:
+    *arg = a;
+    return KS_OK;
+  case KS_IR_ARG_POINTER:
+    return ks_jit_fail(KS_EPARAM,
+                       "bind: %s: argument %s of kernel '%s' is a pointer: "
+                       "it takes no number (give a read-only buffer's "
+                       "contents with --bake, ks_bake)",
+                       t->name, what, shown(k));
+  case KS_IR_ARG_AGGREGATE:
+    return ks_jit_fail(KS_EPARAM,
+                       "bind: %s: argument %s of kernel '%s' is a struct "
+                       "passed by value: it takes no number",
+                       t->name, what, shown(k));
+  default:
+    return ks_jit_fail(KS_EPARAM,
+                       "bind: %s: argument %s of kernel '%s' is not a scalar "
+                       "kspec binds (integer, half, float, double)",
+                       t->name, what, shown(k));
+  }
+}
+
+ks_status ks_jit_arg_of(const ks_template *t, const ks_ir_kernel *k,
+                        const char *name, int pos, unsigned *arg) {
+  char spelled[24];
+  if (name && name[0] == '@') {
+    long p = position(name);
+    if (p < 0)
+      return ks_jit_fail(KS_EPARAM,
+                         "bind: %s: '%s' is not a position (@0, @1, ...)",
+                         t->name, name);
+    pos = p > 100000 ? 100000 : (int)p;
+  } else if (name) {
+    pos = -1;
+    for (unsigned a = 0; a < k->nargs && pos < 0; a++)
+      if (name[0] && strcmp(k->args[a].name, name) == 0)
+        pos = (int)a;
+    if (pos >= 0)
+      return scalar_arg(t, k, (unsigned)pos, arg);
+    if (all_unnamed(k))
+      return ks_jit_fail(KS_EPARAM,
+                         "bind: %s: kernel '%s' has no argument names in its "
+                         "IR, so '%s' cannot be found: compile it with "
+                         "clang's -fno-discard-value-names, or bind by "
+                         "position (@0..@%u)",
+                         t->name, shown(k), name, k->nargs - 1);
+    return unknown_arg(t, k, name);
+  }
+  snprintf(spelled, sizeof spelled, "@%d", pos);
+  if (pos < 0 || (unsigned)pos >= k->nargs)
+    return ks_jit_fail(KS_EPARAM,
+                       "bind: %s: position %s is out of range: kernel '%s' "
+                       "has %u argument%s%s",
+                       t->name, spelled, shown(k), k->nargs,
+                       k->nargs == 1 ? "" : "s",
+                       k->nargs ? "" : " (none to bind)");
+  return scalar_arg(t, k, (unsigned)pos, arg);
+}
