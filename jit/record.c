@@ -101,7 +101,10 @@ static void put_escaped(buf *b, const char *s) {
 
 static void put_binding(buf *b, const ks_binding *x) {
   put(b, " D:", 3);
-  put_escaped(b, x->name ? x->name : "");
+  if (x->name) /* by position: "@3", read back as the same binding */
+    put_escaped(b, x->name);
+  else
+    putf(b, "@%d", x->arg);
   put(b, "=", 1);
   if (x->kind == KS_VALUE_INT)
     putf(b, "%" PRId64, x->v.i);

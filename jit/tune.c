@@ -70,13 +70,17 @@ static int bound_dim(const char *name) {
   return -1;
 }
 
-/* Index of parameter name in kernel ki, or -1. */
+/* Index of parameter name (an argument's name or "@N") in kernel ki, or
+ * -1 (the thread's message says why). */
 static long param_index(const ks_template *t, long ki, const char *name,
                         ks_param_info *info) {
+  unsigned arg = 0;
+  if (ks_jit_arg_of(t, &t->desc.kernels[ki], name, 0, &arg) != KS_OK)
+    return -1;
   size_t n = ks_template_param_count(t, (size_t)ki);
   for (size_t i = 0; i < n; i++)
     if (ks_template_param(t, (size_t)ki, i, info) == KS_OK &&
-        strcmp(info->name, name) == 0)
+        info->arg_index == arg)
       return (long)i;
   return -1;
 }

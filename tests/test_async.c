@@ -374,6 +374,52 @@ static void test_record_prewarm(void **state) {
   assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* A user's kernel bound by position (ks_binding.arg) is recorded as
+ * "@N", prewarms, and is the same disk entry as the request by name. */
+static void test_record_positions(void **state) {
+  (void)state;
+  char rec[300], dir[300];
+  snprintf(rec, sizeof rec, "%s/positions.txt", base_dir);
+  snprintf(dir, sizeof dir, "%s/positions", base_dir);
+  const char *path = KS_TEST_DATA_DIR "/user_args.ll";
+  ks_binding pos = {.name = NULL, .kind = KS_VALUE_INT, .v.i = 4096, .arg = 0};
+  ks_binding named = {.name = "n", .kind = KS_VALUE_TEXT, .v.s = "4096"};
+  ks_spec_req rp = {.kernel = "scaled_sum", .bindings = &pos, .nbindings = 1};
+  ks_spec_req rn = {.kernel = "scaled_sum", .bindings = &named, .nbindings = 1};
+  ks_ctx *ctx = make_ctx(NULL, rec, 0);
+  ks_template *t = NULL;
+  ks_kernel *a = NULL, *b = NULL;
+  assert_int_equal(ks_template_load(ctx, path, &t), KS_OK);
+  assert_int_equal(ks_specialize(ctx, t, &rp, &a), KS_OK);
+  assert_int_equal(ks_specialize(ctx, t, &rn, &b), KS_OK);
+  assert_ptr_equal(a, b); /* one key: the second is a memory hit */
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  assert_int_equal(count_lines(rec), 1);
+  char *text = (char *)tu_read_file(rec, NULL);
+  assert_non_null(strstr(text, " kernel=scaled_sum "));
+  assert_non_null(strstr(text, " D:@0=4096\n"));
+  free(text);
+  ks_prewarm_result res;
+  fails fl = {0};
+  ctx = make_ctx(dir, NULL, 1);
+  assert_int_equal(ks_prewarm(ctx, rec, on_fail, &fl, &res), KS_OK);
+  assert_int_equal(res.compiled, 1);
+  assert_int_equal(fl.n, 0);
+  ks_ctx_destroy(ctx);
+  ctx = make_ctx(dir, NULL, 1);
+  assert_int_equal(ks_template_load(ctx, path, &t), KS_OK);
+  char why[256];
+  assert_int_equal(ks_cache_why_miss(ctx, t, &rn, why, sizeof why), KS_OK);
+  assert_string_equal(why, "hit");
+  assert_int_equal(ks_specialize(ctx, t, &rn, &b), KS_OK);
+  ks_kernel_info info;
+  assert_int_equal(ks_kernel_info_get(b, &info), KS_OK);
+  assert_true(info.from_disk);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
 /* Bad lines, unknown templates, changed templates and failing requests
  * are counted and reported with their line; the good lines still compile,
  * and a repeated line is a duplicate. */
@@ -467,6 +513,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_free_early, setup, teardown),
       cmocka_unit_test(test_destroy_with_futures),
       cmocka_unit_test(test_record_prewarm),
+      cmocka_unit_test(test_record_positions),
       cmocka_unit_test(test_prewarm_failures),
       cmocka_unit_test(test_record_unopenable),
   };

@@ -1638,6 +1638,62 @@ static void user_bind_bad(void **state) {
   ks_template_destroy(bv);
 }
 
+/* C++ kernels (data/user_tmpl.cu, no value names): shown demangled, found
+ * by symbol, by demangled name with or without blanks and argument list,
+ * and by a prefix only one of them has; an ambiguous or unknown name lists
+ * the kernels. */
+static void user_cxx_names(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/user_tmpl.ll");
+  assert_int_equal(ks_template_kernel_count(t), 3);
+  assert_string_equal(ks_template_kernel_name(t, 0), "_Z5scaleIfLi4EEvPT_i");
+  assert_string_equal(ks_template_kernel_display(t, 0),
+                      "scale<float, 4>(float*, int)");
+  assert_string_equal(ks_template_kernel_display(t, 1),
+                      "scale<int, 4>(int*, int)");
+  assert_string_equal(ks_template_kernel_display(t, 2),
+                      "blockscale<256>(float const*, float*, unsigned int)");
+  assert_null(ks_template_kernel_display(t, 3));
+  static const struct {
+    const char *name;
+    size_t kernel;
+  } ok[] = {{"_Z5scaleIfLi4EEvPT_i", 0},
+            {"scale<float, 4>", 0},
+            {"scale<float,4>", 0},
+            {"scale<float, 4>(float*, int)", 0},
+            {"scale<float,4>(float*,int)", 0},
+            {"scale<int,4>", 1},
+            {"blockscale", 2},
+            {"blockscale<256>", 2},
+            {"blocks", 2}};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    ks_binding n = {.name = "@1", .kind = KS_VALUE_INT, .v.i = 1000};
+    const char *kernel = ok[i].name;
+    if (ok[i].kernel == 2)
+      n.name = "@2";
+    ks_kernel *k = bind_user(f, t, kernel, &n, 1, KS_OK, NULL);
+    char entry[96];
+    snprintf(entry, sizeof entry, ".entry %s(",
+             ks_template_kernel_name(t, ok[i].kernel));
+    TU_ASSERT_CONTAINS(ptx_of(k), entry);
+    TU_ASSERT_CONTAINS(ptx_of(k), "999;"); /* i >= 1000 folded */
+  }
+  /* the same kernel and values however the kernel is named */
+  ks_binding n = {.name = "@1", .kind = KS_VALUE_INT, .v.i = 77};
+  assert_ptr_equal(bind_user(f, t, "scale<float,4>", &n, 1, KS_OK, NULL),
+                   bind_user(f, t, "_Z5scaleIfLi4EEvPT_i", &n, 1, KS_OK, NULL));
+  bind_user(f, t, "scale", &n, 1, KS_ENOKERNEL,
+            "kernel name 'scale' is ambiguous: scale<float, 4>(float*, int), "
+            "scale<int, 4>(int*, int)");
+  bind_user(f, t, "scale<double,4>", &n, 1, KS_ENOKERNEL,
+            "has no kernel 'scale<double,4>' (kernels: scale<float, 4>");
+  bind_user(f, t, NULL, &n, 1, KS_ENOKERNEL, "has 3 kernels");
+  /* a pointer named in a message by the kernel's demangled name */
+  ks_binding x = {.name = "@0", .kind = KS_VALUE_INT, .v.i = 1};
+  bind_user(f, t, "scale<int,4>", &x, 1, KS_EPARAM,
+            "argument @0 of kernel 'scale<int, 4>(int*, int)' is a pointer");
+}
+
 /* A user's kernels taking structs by value (data/byval.cu): one only read
  * is read where the driver put it, with no local copy; one written, or
  * handed to a call, gets its copy. Each one generic, for a block and for
@@ -2056,6 +2112,7 @@ int main(int argc, char **argv) {
       T(user_bind_any),
       T(user_bind_types),
       T(user_bind_bad),
+      T(user_cxx_names),
       T(user_byval),
       T(codegen_screen_sin),
       T(codegen_screen_pow),

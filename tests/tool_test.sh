@@ -96,6 +96,12 @@ out_has "@1   -            float  range"
 expect 0 info conv1d
 out_has "@3   n            int32  range [-2147483648, 2147483647]"
 out_has "@4   FILTER_LEN   int32  default 32     range [1, 128]"
+expect 0 info "$DATA/user_tmpl.ll"
+out_has "kernel scale<float, 4>(float*, int)"
+out_has "  symbol _Z5scaleIfLi4EEvPT_i"
+expect 0 info "$DATA/user_args.ll"
+out_has "@1   us           uint16 range [0, 65535]"
+out_has "@5   big          int64  range [-9223372036854775808, 9223372036854775807]"
 
 # ---- help -------------------------------------------------------------------
 for args in "--help" "-h" "help" "list --help" "info --help" "ptx --help" \
@@ -289,6 +295,26 @@ expect_failure "N=100000000000 out of range [-2147483648, 99999999999]" \
   ptx "$TMP/named_param.ll" $TARGET -D N=100000000000
 expect_failure "kernel 'pair' has no argument 'x' (its arguments have no names in the IR" \
   ptx "$DATA/unnamed.ll" $TARGET --bake x=1
+
+# ---- any scalar argument of a user's kernel, by name or position; C++ names --
+expect 0 ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D @0=4096 -D taps=8
+out_has "4095;"
+out_lacks "[scaled_sum_param_0]"
+expect 0 ptx "$DATA/user_tmpl.ll" $TARGET --kernel "scale<float,4>" -D @1=1000
+out_has ".entry _Z5scaleIfLi4EEvPT_i("
+out_has "999;"
+expect_failure "kernel name 'scale' is ambiguous: scale<float, 4>(float*, int), scale<int, 4>(int*, int)" \
+  ptx "$DATA/user_tmpl.ll" $TARGET --kernel scale
+expect_failure "position @7 is out of range: kernel 'scaled_sum' has 5 arguments" \
+  ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D @7=1
+expect_failure "argument 'x' (@3) of kernel 'scaled_sum' is a pointer: it takes no number (give a read-only buffer's contents with --bake" \
+  ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D x=1
+expect_failure "us=65536 out of range [0, 65535]" \
+  ptx "$DATA/user_args.ll" $TARGET --kernel kinds -D us=65536
+expect_failure "compile it with clang's -fno-discard-value-names, or bind by position (@0..@3)" \
+  ptx "$DATA/saxpy.ll" $TARGET -D n=5
+expect_failure "n bound twice (as 'n' and as '@0'" \
+  ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D n=5 -D @0=5
 
 # ---- a kernel with launch bounds of its own (__launch_bounds__(128, 2)) -----------
 cat >"$TMP/own_bounds.ll" <<'EOT'
