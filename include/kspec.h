@@ -310,9 +310,22 @@ typedef struct ks_launch_bounds {
  * C cast does), which nothing changes while it runs (no other argument may
  * overlap it and be written). A kernel that writes the argument itself, or
  * loads it with more than one type, is left as it is (ks_kernel_explain
- * says so); loads at other indices stay loads. */
+ * says so); loads at other indices stay loads.
+ *
+ * arg may also name a module global (when no argument has that name; see
+ * "module globals" below) that the kernel only reads: a __constant__
+ * filter's taps, a __device__ table. values then gives every number it
+ * holds, in memory order (a struct's fields in order, arrays element by
+ * element): KS_EPARAM unless n is exactly that count. values NULL and n 0
+ * bake the initializer the template gives it. Loads of its numbers at
+ * offsets known after binding become immediates, and the
+ * specialization's own copy of the global starts with the baked values,
+ * so the loads left read them too: do not write a baked global
+ * (ks_kernel_global_write). A global the kernel writes (a store, an
+ * atomic, its address passed on) is KS_EPARAM, as is a value its type
+ * cannot hold. */
 typedef struct ks_bake {
-  const char *arg; /* the pointer argument's name */
+  const char *arg; /* the pointer argument's or the global's name */
   const double *values;
   size_t n;
 } ks_bake;

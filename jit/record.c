@@ -199,8 +199,14 @@ static void parsed_free(parsed *p) {
 
 static int parse_bake(char *spec, ks_bake *out, char *why, size_t cap) {
   char *eq = strchr(spec, '=');
-  if (!eq || eq == spec)
+  if (eq == spec || !spec[0])
     return snprintf(why, cap, "bad bake '%s'", spec), -1;
+  if (!eq) { /* a global baked from its initializer: no values */
+    if (unescape(spec) < 0)
+      return snprintf(why, cap, "bad escape in '%s'", spec), -1;
+    *out = (ks_bake){.arg = spec};
+    return 0;
+  }
   *eq = '\0';
   size_t n = 1;
   for (char *c = eq + 1; *c; c++)

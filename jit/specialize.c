@@ -253,8 +253,61 @@ static ks_status disable_passes(const ks_spec_req *req, request *r) {
   return KS_OK;
 }
 
-/* Checks each bake: a pointer argument of the kernel, named once, with
- * finite values. */
+/* A bake of module global g (no argument has its name): one the kernel
+ * does not write, holding numbers only, with as many values as it holds
+ * or none (its initializer). */
+static ks_status bake_global(const ks_template *t, const request *r,
+                             const ks_ir_global *g, const ks_bake *b) {
+  const ks_ir_kernel *k = &t->desc.kernels[r->kernel];
+  if (ks_ir_global_written_by(g, (size_t)r->kernel))
+    return ks_jit_fail(KS_EPARAM,
+                       "bake: %s: kernel '%s' writes global '%s' (a store, "
+                       "an atomic or its address passed on): only a global "
+                       "it only reads can be baked",
+                       t->name, k->name, g->name);
+  if (!g->leaves)
+    return ks_jit_fail(KS_EPARAM,
+                       "bake: %s: global '%s' (%s) holds more than numbers: "
+                       "it cannot be baked",
+                       t->name, g->name, g->type);
+  if ((b->n || b->values) && b->n != g->leaves)
+    return ks_jit_fail(KS_EPARAM,
+                       "bake: %s: global '%s' (%s) holds %llu values; the "
+                       "bake gives %zu (give them all, or none to bake its "
+                       "initializer)",
+                       t->name, g->name, g->type, (unsigned long long)g->leaves,
+                       b->n);
+  for (size_t j = 0; j < r->nbakes; j++)
+    if (r->bakes[j].global && strcmp(r->bakes[j].global, g->name) == 0)
+      return ks_jit_fail(KS_EPARAM, "bake: %s: %s baked twice", t->name,
+                         g->name);
+  return KS_OK;
+}
+
+/* The argument of k named name, or k->nargs. */
+static unsigned arg_named(const ks_ir_kernel *k, const char *name) {
+  unsigned a = 0;
+  while (a < k->nargs && (!name[0] || strcmp(k->args[a].name, name) != 0))
+    a++;
+  return a;
+}
+
+static ks_status no_bake_target(const ks_template *t, const ks_ir_kernel *k,
+                                const char *name) {
+  int named = 0;
+  for (unsigned j = 0; j < k->nargs; j++)
+    named |= k->args[j].name[0] != '\0';
+  return ks_jit_fail(
+      KS_EPARAM, "bake: %s: kernel '%s' has no argument '%s' (nor a global)%s",
+      t->name, k->name, name,
+      k->nargs && !named ? " (its arguments have no names in the IR: "
+                           "compile it with clang's "
+                           "-fno-discard-value-names)"
+                         : "");
+}
+
+/* Checks each bake: a pointer argument of the kernel or a global it only
+ * reads, named once, with finite values. */
 static ks_status check_bakes(const ks_template *t, const ks_ir_kernel *k,
                              const ks_spec_req *req, request *r) {
   if (req->nbakes && !req->bakes)
@@ -265,39 +318,33 @@ static ks_status check_bakes(const ks_template *t, const ks_ir_kernel *k,
   for (size_t i = 0; i < req->nbakes; i++) {
     const ks_bake *b = &req->bakes[i];
     const char *name = b->arg ? b->arg : "(null)";
-    unsigned a = 0;
-    while (a < k->nargs && strcmp(k->args[a].name, name) != 0)
-      a++;
-    if (a == k->nargs || !name[0]) {
-      int named = 0;
-      for (unsigned j = 0; j < k->nargs; j++)
-        named |= k->args[j].name[0] != '\0';
-      return ks_jit_fail(
-          KS_EPARAM, "bake: %s: kernel '%s' has no argument '%s'%s", t->name,
-          k->name, name,
-          k->nargs && !named ? " (its arguments have no names in the IR: "
-                               "compile it with clang's "
-                               "-fno-discard-value-names)"
-                             : "");
-    }
-    if (!k->args[a].pointer)
+    unsigned a = arg_named(k, name);
+    const ks_ir_global *g =
+        a == k->nargs ? ks_ir_global_find(&t->desc, name) : NULL;
+    if (a == k->nargs && !g)
+      return no_bake_target(t, k, name);
+    if (g && bake_global(t, r, g, b) != KS_OK)
+      return KS_EPARAM;
+    if (!g && !k->args[a].pointer)
       return ks_jit_fail(KS_EPARAM,
                          "bake: %s: argument '%s' is not a buffer (bind "
                          "scalars with -D)",
                          t->name, name);
-    if (b->n == 0 || !b->values || b->n > MAX_BAKE_VALUES)
+    if ((!g || b->n) && (b->n == 0 || !b->values || b->n > MAX_BAKE_VALUES))
       return ks_jit_fail(KS_EPARAM, "bake: %s: %s needs 1 to %d values",
                          t->name, name, MAX_BAKE_VALUES);
     for (size_t j = 0; j < b->n; j++)
       if (!isfinite(b->values[j]))
         return ks_jit_fail(KS_EPARAM, "bake: %s: %s[%zu] is not finite",
                            t->name, name, j);
-    for (size_t j = 0; j < r->nbakes; j++)
-      if (r->bakes[j].arg_index == a)
+    for (size_t j = 0; !g && j < r->nbakes; j++)
+      if (!r->bakes[j].global && r->bakes[j].arg_index == a)
         return ks_jit_fail(KS_EPARAM, "bake: %s: %s baked twice", t->name,
                            name);
-    r->bakes[r->nbakes++] =
-        (ks_spec_bake){.arg_index = a, .values = b->values, .n = b->n};
+    r->bakes[r->nbakes++] = (ks_spec_bake){.arg_index = g ? 0 : a,
+                                           .values = b->n ? b->values : NULL,
+                                           .n = b->n,
+                                           .global = g ? g->name : NULL};
   }
   r->spec.bakes = r->bakes;
   r->spec.nbakes = r->nbakes;
@@ -436,8 +483,11 @@ static int by_arg(const void *a, const void *b) {
   return (x->arg_index > y->arg_index) - (x->arg_index < y->arg_index);
 }
 
+/* Arguments by position, then globals by name. */
 static int bake_by_arg(const void *a, const void *b) {
   const ks_spec_bake *x = a, *y = b;
+  if (x->global || y->global)
+    return !x->global ? -1 : !y->global ? 1 : strcmp(x->global, y->global);
   return (x->arg_index > y->arg_index) - (x->arg_index < y->arg_index);
 }
 
@@ -464,7 +514,10 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
   qsort(r->bakes, r->nbakes, sizeof r->bakes[0], bake_by_arg);
   for (size_t i = 0; i < r->nbakes; i++) {
     uint64_t rec[2] = {r->bakes[i].arg_index, r->bakes[i].n};
-    XXH3_128bits_update(&st, "bake", 4);
+    const char *g = r->bakes[i].global; /* n 0: its initializer */
+    XXH3_128bits_update(&st, g ? "gbake" : "bake", g ? 5 : 4);
+    if (g)
+      XXH3_128bits_update(&st, g, strlen(g) + 1);
     XXH3_128bits_update(&st, rec, sizeof rec);
     XXH3_128bits_update(&st, r->bakes[i].values,
                         r->bakes[i].n * sizeof r->bakes[i].values[0]);
@@ -617,6 +670,8 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
     s = ks_jit_tpl_get(t, ctx->arch, ctx->ptx_isa, &tp);
   if (s == KS_OK)
     s = start(t, r, jtm.tm, &tp, &m, &prepared, &d);
+  if (s == KS_OK && ks_bake_global_init(m, &r->spec, &d))
+    s = KS_EPARAM; /* before any pass: whatever is switched off */
   if (s == KS_OK &&
       (prepared ? ks_pipeline_run_prepared(&m, jtm.tm, &r->spec, &d)
                 : ks_pipeline_run(&m, jtm.tm, &r->spec, &d)))
@@ -735,9 +790,14 @@ static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
   }
   for (size_t i = 0; i < r->nbakes; i++) {
     const ks_spec_bake *b = &r->bakes[i];
-    line(buf, cap, "bake:%s %zu values %016llx\n", k->args[b->arg_index].name,
-         b->n,
-         (unsigned long long)XXH3_64bits(b->values, b->n * sizeof *b->values));
+    if (b->global && !b->n)
+      line(buf, cap, "bake-global:%s initializer\n", b->global);
+    else
+      line(
+          buf, cap, "%s:%s %zu values %016llx\n",
+          b->global ? "bake-global" : "bake",
+          b->global ? b->global : k->args[b->arg_index].name, b->n,
+          (unsigned long long)XXH3_64bits(b->values, b->n * sizeof *b->values));
   }
   line(buf, cap, "block %u,%u,%u\nmaxntid %u\nminctasm %u\nmaxnreg %u\n",
        r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,

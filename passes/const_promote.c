@@ -3,7 +3,8 @@
  * buffers become immediates (here), then read-only inputs take the
  * non-coherent path (const_nc.c).
  *
- * A bake is the caller's promise of a buffer's contents at launch. A load
+ * A bake is the caller's promise of a buffer's contents at launch (of a
+ * module global's: bake_globals.c). A load
  * from the baked argument at an element index that binding and unrolling
  * made constant is replaced by that element's value. Only when the kernel
  * itself never writes the buffer through the argument (no store, atomic or
@@ -182,10 +183,7 @@ LLVMValueRef ks_const_base(LLVMTargetDataRef dl, LLVMValueRef p,
 /* ---- baking ----------------------------------------------------------------
  */
 
-/* The constant of type ty for v, or NULL when ty cannot hold v exactly
- * enough (floats round, as the host's conversion does, but must not
- * round to infinity; integers must fit). */
-static LLVMValueRef bake_constant(LLVMTypeRef ty, double v) {
+LLVMValueRef ks_const_value(LLVMTypeRef ty, double v) {
   switch (LLVMGetTypeKind(ty)) {
   case LLVMHalfTypeKind: /* past 65504 + half an ulp: infinity */
     return fabs(v) < 65520.0 ? LLVMConstReal(ty, v) : NULL;
@@ -227,7 +225,7 @@ static void bake_load(LLVMTargetDataRef dl, LLVMValueRef arg,
     c->outside++;
     return;
   }
-  LLVMValueRef k = bake_constant(ty, b->values[off / size]);
+  LLVMValueRef k = ks_const_value(ty, b->values[off / size]);
   if (!k) {
     c->unfit++;
     return;
@@ -272,7 +270,7 @@ static LLVMTypeRef bake_type(LLVMValueRef *loads, size_t n, const char **why) {
       *why = "it is loaded with more than one type";
       return NULL;
     }
-  if (ty && !bake_constant(ty, 0)) {
+  if (ty && !ks_const_value(ty, 0)) {
     *why = "its loads are not of a scalar number type";
     return NULL;
   }
@@ -319,7 +317,7 @@ enum {
 
 static int baked(const ks_spec *s, unsigned arg) {
   for (size_t i = 0; i < s->nbakes; i++)
-    if (s->bakes[i].arg_index == arg)
+    if (!s->bakes[i].global && s->bakes[i].arg_index == arg)
       return 1;
   return 0;
 }
@@ -431,9 +429,9 @@ int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     return ks_diag_fail(d, KS_ENOKERNEL, "const_promote: no kernel '%s'",
                         s->kernel);
   for (size_t i = 0; i < s->nbakes; i++)
-    if (bake_one(m, fn, &s->bakes[i], d))
+    if (!s->bakes[i].global && bake_one(m, fn, &s->bakes[i], d))
       return 1;
-  if (ks_const_nc(m, fn, d))
+  if (ks_bake_globals(m, fn, s, d) || ks_const_nc(m, fn, d))
     return 1;
   d->cmem_n = 0;
   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);

@@ -26,11 +26,15 @@ typedef struct ks_spec_value {
   double f;  /* floating types */
 } ks_spec_value;
 
-/* The known contents of a read-only buffer argument (a request's bake). */
+/* The known contents of a read-only buffer argument or module global (a
+ * request's bake). */
 typedef struct ks_spec_bake {
-  unsigned arg_index; /* a pointer argument of the kernel */
+  unsigned arg_index; /* a pointer argument of the kernel (global NULL) */
   const double *values;
   size_t n;
+  /* Non-NULL: the module global of this name instead of an argument;
+   * n 0 (values NULL): its contents are its initializer. */
+  const char *global;
 } ks_spec_bake;
 
 /* Everything that specializes a module. */
@@ -392,6 +396,21 @@ LLVMValueRef ks_const_base(LLVMTargetDataRef dl, LLVMValueRef p,
 LLVMValueRef ks_const_root(LLVMValueRef p);
 /* arg's name, or "argument N" when it has none, in buf. */
 const char *ks_const_arg_name(LLVMValueRef arg, char *buf, size_t cap);
+/* The constant of type ty (an integer up to 64 bits, half, bfloat, float,
+ * double) for v, or NULL when ty cannot hold it: an integer must fit,
+ * a float rounds as the host's conversion does but not to infinity. */
+LLVMValueRef ks_const_value(LLVMTypeRef ty, double v);
+
+/* ---- bake_globals.c ------------------------------------------------------ */
+
+/* Before the pipeline: each global baked with values gets them as its
+ * initializer in m (KS_EPARAM when a value does not fit its number's type
+ * or the count is not the global's). */
+int ks_bake_global_init(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* In const_promote: loads in fn of a baked global's numbers at constant
+ * offsets become the initializer's constants. */
+int ks_bake_globals(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
+                    ks_diag *d);
 
 /* ---- pipeline.c -------------------------------------------------------- */
 

@@ -1400,7 +1400,8 @@ static int transform(wctx *c) {
 
 static int baked(const wctx *c, LLVMValueRef arg) {
   for (size_t i = 0; i < c->s->nbakes; i++)
-    if (LLVMGetParam(c->fn, c->s->bakes[i].arg_index) == arg)
+    if (!c->s->bakes[i].global &&
+        LLVMGetParam(c->fn, c->s->bakes[i].arg_index) == arg)
       return 1;
   return 0;
 }

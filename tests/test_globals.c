@@ -5,7 +5,10 @@
  * template's description and the disk cache's encoding of it (tplcache.c),
  * and a loaded kernel's globals through the C API over the mocked driver
  * (mock/cuda_mock.c): address, size, writes read back, bounds, and the
- * storage of two specializations kept apart.
+ * storage of two specializations kept apart. Then bakes of globals: from
+ * the initializer and from values (the PTX has the immediates and no load
+ * of the global; the specialization's copy holds the values), part of the
+ * cache key, and every bad bake refused with one line and nothing cached.
  */
 #define _GNU_SOURCE /* setenv */
 #include <setjmp.h>
@@ -310,6 +313,154 @@ static void kernel_global_private(void **state) {
   assert_true(back[0] == 1.0f && back[8] == 1.0f);
 }
 
+/* ---- bakes -------------------------------------------------------------- */
+
+static ks_kernel *bake(api *a, const char *kernel, const ks_bake *b, size_t n,
+                       ks_status want) {
+  ks_spec_req r = {.kernel = kernel, .bakes = b, .nbakes = n};
+  ks_kernel *k = NULL;
+  ks_status s = ks_specialize(a->ctx, a->t, &r, &k);
+  if (s != want)
+    fail_msg("bake on %s: %s, want %s: %s", kernel, ks_status_name(s),
+             ks_status_name(want), ks_errmsg(a->ctx));
+  return k;
+}
+
+static const char *ptx_of(ks_kernel *k) {
+  const char *p = NULL;
+  assert_int_equal(ks_kernel_ptx(k, &p, NULL), KS_OK);
+  return p;
+}
+
+/* The taps of a __constant__ filter from its initializer: immediates
+ * (0.0625 is 0f3D800000, 0.25 0f3E800000) and no load of taps. */
+static void bake_initializer(void **state) {
+  api *a = *state;
+  ks_bake b = {.arg = "taps"};
+  ks_kernel *k = bake(a, "conv3x3", &b, 1, KS_OK);
+  const char *p = ptx_of(k);
+  TU_ASSERT_CONTAINS(p, "0f3D800000");
+  TU_ASSERT_CONTAINS(p, "0f3E800000");
+  TU_ASSERT_NOT_CONTAINS(p, "[taps");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "const_promote: global taps: 9 loads became constants "
+                     "(from its initializer)");
+  ks_kernel *plain = spec(a, "conv3x3", 0);
+  TU_ASSERT_CONTAINS(ptx_of(plain), "[taps");
+  /* a table one kernel writes can be baked for another */
+  ks_bake lut = {.arg = "lut"};
+  k = bake(a, "lookup", &lut, 1, KS_OK);
+  TU_ASSERT_NOT_CONTAINS(ptx_of(k), "[lut");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k), "global lut: 2 loads became");
+}
+
+/* Values: immediates where the offset is constant, and the module's copy
+ * of the global holds them for the loads left (co.bias[x & 3]). */
+static void bake_values(void **state) {
+  api *a = *state;
+  const double taps[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const double co[6] = {2, 3, 0.5, 1, 1.5, -2};
+  ks_bake b[2] = {{.arg = "taps", .values = taps, .n = 9},
+                  {.arg = "co", .values = co, .n = 6}};
+  ks_kernel *k = bake(a, "conv3x3", b, 2, KS_OK);
+  const char *p = ptx_of(k);
+  TU_ASSERT_CONTAINS(p, "0f41100000"); /* 9.0 */
+  TU_ASSERT_CONTAINS(p, "0f40000000"); /* 2.0: co.scale */
+  TU_ASSERT_NOT_CONTAINS(p, "[taps");
+  TU_ASSERT_NOT_CONTAINS(p, "[co]");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k),
+                     "global co: 1 loads kept: offset not constant");
+  struct {
+    float scale;
+    int shift;
+    float bias[4];
+  } back;
+  assert_int_equal(ks_kernel_global_read(k, "co", 0, &back, sizeof back, NULL),
+                   KS_OK);
+  assert_true(back.scale == 2.0f && back.shift == 3 && back.bias[0] == 0.5f &&
+              back.bias[3] == -2.0f);
+  float t[9];
+  assert_int_equal(ks_kernel_global_read(k, "taps", 0, t, sizeof t, NULL),
+                   KS_OK);
+  assert_true(t[0] == 1.0f && t[8] == 9.0f);
+}
+
+/* The values are part of the key: other values, another kernel; the same
+ * ones in another order of bakes, the same kernel. */
+static void bake_key(void **state) {
+  api *a = *state;
+  double v1[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9},
+         v2[9] = {1, 2, 3, 4, 5, 6, 7, 8, 10};
+  const double co[6] = {2, 3, 0.5, 1, 1.5, -2};
+  ks_bake b1[2] = {{.arg = "taps", .values = v1, .n = 9},
+                   {.arg = "co", .values = co, .n = 6}};
+  ks_bake b2[2] = {{.arg = "co", .values = co, .n = 6},
+                   {.arg = "taps", .values = v1, .n = 9}};
+  ks_bake b3[2] = {{.arg = "taps", .values = v2, .n = 9},
+                   {.arg = "co", .values = co, .n = 6}};
+  ks_bake init = {.arg = "taps"};
+  ks_kernel *k1 = bake(a, "conv3x3", b1, 2, KS_OK);
+  assert_ptr_equal(bake(a, "conv3x3", b2, 2, KS_OK), k1);
+  ks_kernel *k3 = bake(a, "conv3x3", b3, 2, KS_OK);
+  assert_ptr_not_equal(k3, k1);
+  TU_ASSERT_CONTAINS(ptx_of(k3), "0f41200000"); /* 10.0 */
+  ks_kernel *ki = bake(a, "conv3x3", &init, 1, KS_OK);
+  assert_ptr_not_equal(ki, k1);
+  assert_ptr_not_equal(ki, spec(a, "conv3x3", 0));
+}
+
+/* Each bad bake: KS_EPARAM, one line naming it, nothing compiled or
+ * cached (a value its type cannot hold is found compiling: not cached). */
+static void bake_bad(void **state) {
+  api *a = *state;
+  static const double nine[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  static const double co_big[6] = {1e39, 3, 0.5, 1, 1.5, 2};
+  static const struct {
+    const char *kernel;
+    ks_bake b;
+    const char *msg;
+  } cases[] = {
+      {"conv3x3",
+       {.arg = "nosuch"},
+       "bake: globals: kernel 'conv3x3' has no argument 'nosuch' (nor a "
+       "global)"},
+      {"conv3x3",
+       {.arg = "counter"},
+       "bake: globals: kernel 'conv3x3' writes global 'counter'"},
+      {"reset", {.arg = "lut"}, "kernel 'reset' writes global 'lut'"},
+      {"lookup", {.arg = "scratch"}, "kernel 'lookup' writes global 'scratch'"},
+      {"conv3x3",
+       {.arg = "taps", .values = nine, .n = 4},
+       "bake: globals: global 'taps' (float[9]) holds 9 values; the bake "
+       "gives 4"},
+      {"conv3x3",
+       {.arg = "taps", .values = nine, .n = 10},
+       "holds 9 values; the bake gives 10"},
+      {"conv3x3",
+       {.arg = "co", .values = co_big, .n = 6},
+       "bake: globals: global co[0]=9.9999999999999994e+38: not a value of "
+       "its type float"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (int again = 0; again < 2; again++) {
+      ks_cache_counters before, after;
+      ks_cache_stats(a->ctx, &before);
+      assert_null(bake(a, cases[i].kernel, &cases[i].b, 1, KS_EPARAM));
+      const char *m = ks_errmsg(a->ctx);
+      TU_ASSERT_CONTAINS(m, cases[i].msg);
+      assert_null(strchr(m, '\n'));
+      ks_cache_stats(a->ctx, &after);
+      assert_int_equal(after.memory_hits, before.memory_hits);
+      /* refused before compiling, or compiled again: never cached */
+      assert_true(after.compiles - before.compiles ==
+                  (cases[i].b.values == co_big));
+    }
+  }
+  ks_bake twice[2] = {{.arg = "taps"}, {.arg = "taps"}};
+  assert_null(bake(a, "conv3x3", twice, 2, KS_EPARAM));
+  TU_ASSERT_CONTAINS(ks_errmsg(a->ctx), "taps baked twice");
+}
+
 int main(void) {
   /* the mock, whatever the environment says */
   setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
@@ -323,6 +474,11 @@ int main(void) {
                                       api_teardown),
       cmocka_unit_test_setup_teardown(kernel_global_private, api_setup,
                                       api_teardown),
+      cmocka_unit_test_setup_teardown(bake_initializer, api_setup,
+                                      api_teardown),
+      cmocka_unit_test_setup_teardown(bake_values, api_setup, api_teardown),
+      cmocka_unit_test_setup_teardown(bake_key, api_setup, api_teardown),
+      cmocka_unit_test_setup_teardown(bake_bad, api_setup, api_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -595,6 +595,20 @@ out_has "  lut          __device__       32 bytes  int[8] (written by a kernel, 
 out_has "  scratch      __device__      128 bytes  float[32] (written by a kernel)"
 expect 0 info conv1d
 out_lacks "globals"
+# a __constant__ filter baked from its initializer: immediates, no load
+expect 0 ptx "$DATA/globals.ll" $TARGET --kernel conv3x3 --bake taps
+out_has "fma.rn.f32"
+out_has "0f3E800000"
+out_lacks "[taps"
+expect 0 explain "$DATA/globals.ll" $TARGET --kernel conv3x3 \
+  --bake taps=1,2,3,4,5,6,7,8,9
+out_has "const_promote: global taps: 9 loads became constants (from baked values)"
+expect_failure "bake: globals: kernel 'conv3x3' writes global 'counter'" \
+  ptx "$DATA/globals.ll" $TARGET --kernel conv3x3 --bake counter
+expect_failure "global 'taps' (float[9]) holds 9 values; the bake gives 2" \
+  ptx "$DATA/globals.ll" $TARGET --kernel conv3x3 --bake taps=1,2
+expect_failure "kernel 'conv3x3' has no argument 'tap' (nor a global)" \
+  ptx "$DATA/globals.ll" $TARGET --kernel conv3x3 --bake tap
 
 echo "$checks commands, $failures failures"
 [ "$failures" -eq 0 ]

@@ -46,9 +46,15 @@ int ks_arg_block(const char *s, unsigned block[3]) {
 int ks_arg_bake(const char *text, char *name, size_t cap, double **values,
                 size_t *n) {
   const char *eq = strchr(text, '=');
-  size_t len = eq ? (size_t)(eq - text) : 0;
-  if (!eq || len == 0 || len >= cap || !eq[1])
+  size_t len = eq ? (size_t)(eq - text) : strlen(text);
+  if (len == 0 || len >= cap || (eq && !eq[1]))
     return 0;
+  if (!eq) { /* a global baked from its initializer */
+    memcpy(name, text, len + 1);
+    *values = NULL;
+    *n = 0;
+    return 1;
+  }
   size_t count = 1;
   for (const char *p = eq + 1; *p; p++)
     count += *p == ',';

@@ -21,7 +21,9 @@ int ks_arg_block(const char *s, unsigned block[3]);
 
 /* "ARG=V,V,...": the name into name (cap bytes, at least one character,
  * shorter than cap), the numbers into *values (malloc'd, the caller frees
- * it) and their count into *n. 1, or 0 on bad syntax (nothing allocated). */
+ * it) and their count into *n. "ARG" alone (a global baked from its
+ * initializer): *values NULL, *n 0. 1, or 0 on bad syntax (nothing
+ * allocated). */
 int ks_arg_bake(const char *text, char *name, size_t cap, double **values,
                 size_t *n);
 

@@ -3,7 +3,7 @@
  * globals.ll (kept in the repository, regenerate with):
  *
  *   clang-19 -x cuda --cuda-device-only -nocudainc -nocudalib \
- *            --cuda-gpu-arch=sm_90 -O1 -emit-llvm -S globals.cu -o globals.ll
+ *            --cuda-gpu-arch=sm_90 -O3 -emit-llvm -S globals.cu -o globals.ll
  *
  * A 3x3 filter whose taps are a __constant__ table, a __constant__ struct
  * of coefficients, a __device__ counter updated atomically, a __device__

@@ -12,7 +12,7 @@ target triple = "nvptx64-nvidia-cuda"
 @scratch = dso_local addrspace(1) externally_initialized global [32 x float] zeroinitializer, align 4
 @llvm.compiler.used = appending global [5 x ptr] [ptr addrspacecast (ptr addrspace(4) @co to ptr), ptr addrspacecast (ptr addrspace(1) @counter to ptr), ptr addrspacecast (ptr addrspace(1) @lut to ptr), ptr addrspacecast (ptr addrspace(1) @scratch to ptr), ptr addrspacecast (ptr addrspace(4) @taps to ptr)], section "llvm.metadata"
 
-; Function Attrs: mustprogress nofree norecurse nounwind memory(readwrite, inaccessiblemem: none)
+; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(readwrite, inaccessiblemem: none)
 define dso_local void @conv3x3(ptr nocapture noundef readonly %0, ptr nocapture noundef writeonly %1, i32 noundef %2, i32 noundef %3) local_unnamed_addr #0 {
   %5 = tail call noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %6 = tail call noundef range(i32 1, 1025) i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
@@ -33,61 +33,94 @@ define dso_local void @conv3x3(ptr nocapture noundef readonly %0, ptr nocapture 
   %21 = add nsw i32 %3, -1
   %22 = icmp slt i32 %14, %21
   %23 = select i1 %20, i1 %22, i1 false
-  br i1 %23, label %24, label %65
+  br i1 %23, label %24, label %104
 
-24:                                               ; preds = %4, %45
-  %25 = phi float [ %60, %45 ], [ 0.000000e+00, %4 ]
-  %26 = phi i32 [ %46, %45 ], [ -1, %4 ]
-  %27 = mul nsw i32 %26, 3
-  %28 = add nsw i32 %27, 4
-  %29 = add nsw i32 %26, %14
-  %30 = mul nsw i32 %29, %2
-  %31 = add nsw i32 %30, %9
-  br label %48
+24:                                               ; preds = %4
+  %25 = add nsw i32 %14, -1
+  %26 = mul nsw i32 %25, %2
+  %27 = add nsw i32 %26, %9
+  %28 = load float, ptr addrspacecast (ptr addrspace(4) @taps to ptr), align 4, !tbaa !7
+  %29 = sext i32 %27 to i64
+  %30 = getelementptr float, ptr %0, i64 %29
+  %31 = getelementptr i8, ptr %30, i64 -4
+  %32 = load float, ptr %31, align 4, !tbaa !7
+  %33 = fmul contract float %28, %32
+  %34 = fadd contract float %33, 0.000000e+00
+  %35 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 4), align 4, !tbaa !7
+  %36 = sext i32 %27 to i64
+  %37 = getelementptr inbounds float, ptr %0, i64 %36
+  %38 = load float, ptr %37, align 4, !tbaa !7
+  %39 = fmul contract float %35, %38
+  %40 = fadd contract float %34, %39
+  %41 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 8), align 4, !tbaa !7
+  %42 = sext i32 %27 to i64
+  %43 = getelementptr float, ptr %0, i64 %42
+  %44 = getelementptr i8, ptr %43, i64 4
+  %45 = load float, ptr %44, align 4, !tbaa !7
+  %46 = fmul contract float %41, %45
+  %47 = fadd contract float %40, %46
+  %48 = mul nsw i32 %14, %2
+  %49 = add nsw i32 %48, %9
+  %50 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 12), align 4, !tbaa !7
+  %51 = sext i32 %49 to i64
+  %52 = getelementptr float, ptr %0, i64 %51
+  %53 = getelementptr i8, ptr %52, i64 -4
+  %54 = load float, ptr %53, align 4, !tbaa !7
+  %55 = fmul contract float %50, %54
+  %56 = fadd contract float %47, %55
+  %57 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 16), align 4, !tbaa !7
+  %58 = sext i32 %49 to i64
+  %59 = getelementptr inbounds float, ptr %0, i64 %58
+  %60 = load float, ptr %59, align 4, !tbaa !7
+  %61 = fmul contract float %57, %60
+  %62 = fadd contract float %56, %61
+  %63 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 20), align 4, !tbaa !7
+  %64 = sext i32 %49 to i64
+  %65 = getelementptr float, ptr %0, i64 %64
+  %66 = getelementptr i8, ptr %65, i64 4
+  %67 = load float, ptr %66, align 4, !tbaa !7
+  %68 = fmul contract float %63, %67
+  %69 = fadd contract float %62, %68
+  %70 = add nuw nsw i32 %14, 1
+  %71 = mul nsw i32 %70, %2
+  %72 = add nsw i32 %71, %9
+  %73 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 24), align 4, !tbaa !7
+  %74 = sext i32 %72 to i64
+  %75 = getelementptr float, ptr %0, i64 %74
+  %76 = getelementptr i8, ptr %75, i64 -4
+  %77 = load float, ptr %76, align 4, !tbaa !7
+  %78 = fmul contract float %73, %77
+  %79 = fadd contract float %69, %78
+  %80 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 28), align 4, !tbaa !7
+  %81 = sext i32 %72 to i64
+  %82 = getelementptr inbounds float, ptr %0, i64 %81
+  %83 = load float, ptr %82, align 4, !tbaa !7
+  %84 = fmul contract float %80, %83
+  %85 = fadd contract float %79, %84
+  %86 = load float, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 32), align 4, !tbaa !7
+  %87 = sext i32 %72 to i64
+  %88 = getelementptr float, ptr %0, i64 %87
+  %89 = getelementptr i8, ptr %88, i64 4
+  %90 = load float, ptr %89, align 4, !tbaa !7
+  %91 = fmul contract float %86, %90
+  %92 = fadd contract float %85, %91
+  %93 = load float, ptr addrspacecast (ptr addrspace(4) @co to ptr), align 4, !tbaa !11
+  %94 = fmul contract float %92, %93
+  %95 = and i32 %9, 3
+  %96 = zext nneg i32 %95 to i64
+  %97 = getelementptr inbounds [4 x float], ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @co to ptr), i64 8), i64 0, i64 %96
+  %98 = load float, ptr %97, align 4, !tbaa !7
+  %99 = fadd contract float %94, %98
+  %100 = getelementptr inbounds float, ptr %1, i64 %58
+  store float %99, ptr %100, align 4, !tbaa !7
+  %101 = fcmp contract ogt float %99, 5.000000e-01
+  br i1 %101, label %102, label %104
 
-32:                                               ; preds = %45
-  %33 = load float, ptr addrspacecast (ptr addrspace(4) @co to ptr), align 4, !tbaa !7
-  %34 = fmul contract float %60, %33
-  %35 = and i32 %9, 3
-  %36 = zext nneg i32 %35 to i64
-  %37 = getelementptr inbounds [4 x float], ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(4) @co to ptr), i64 8), i64 0, i64 %36
-  %38 = load float, ptr %37, align 4, !tbaa !13
-  %39 = fadd contract float %34, %38
-  %40 = mul nsw i32 %14, %2
-  %41 = add nsw i32 %40, %9
-  %42 = sext i32 %41 to i64
-  %43 = getelementptr inbounds float, ptr %1, i64 %42
-  store float %39, ptr %43, align 4, !tbaa !13
-  %44 = fcmp contract ogt float %39, 5.000000e-01
-  br i1 %44, label %63, label %65
+102:                                              ; preds = %24
+  %103 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @counter to ptr), i32 1 monotonic, align 4
+  br label %104
 
-45:                                               ; preds = %48
-  %46 = add nsw i32 %26, 1
-  %47 = icmp eq i32 %46, 2
-  br i1 %47, label %32, label %24, !llvm.loop !14
-
-48:                                               ; preds = %24, %48
-  %49 = phi float [ %25, %24 ], [ %60, %48 ]
-  %50 = phi i32 [ -1, %24 ], [ %61, %48 ]
-  %51 = add nsw i32 %28, %50
-  %52 = sext i32 %51 to i64
-  %53 = getelementptr inbounds [9 x float], ptr addrspacecast (ptr addrspace(4) @taps to ptr), i64 0, i64 %52
-  %54 = load float, ptr %53, align 4, !tbaa !13
-  %55 = add nsw i32 %31, %50
-  %56 = sext i32 %55 to i64
-  %57 = getelementptr inbounds float, ptr %0, i64 %56
-  %58 = load float, ptr %57, align 4, !tbaa !13
-  %59 = fmul contract float %54, %58
-  %60 = fadd contract float %49, %59
-  %61 = add nsw i32 %50, 1
-  %62 = icmp eq i32 %61, 2
-  br i1 %62, label %45, label %48, !llvm.loop !17
-
-63:                                               ; preds = %32
-  %64 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @counter to ptr), i32 1 monotonic, align 4
-  br label %65
-
-65:                                               ; preds = %32, %63, %4
+104:                                              ; preds = %24, %102, %4
   ret void
 }
 
@@ -96,7 +129,7 @@ define dso_local void @_Z4noteif(i32 noundef %0, float noundef %1) local_unnamed
   %3 = and i32 %0, 31
   %4 = zext nneg i32 %3 to i64
   %5 = getelementptr inbounds [32 x float], ptr addrspacecast (ptr addrspace(1) @scratch to ptr), i64 0, i64 %4
-  store float %1, ptr %5, align 4, !tbaa !13
+  store float %1, ptr %5, align 4, !tbaa !7
   ret void
 }
 
@@ -113,17 +146,17 @@ define dso_local void @lookup(ptr nocapture noundef readonly %0, ptr nocapture n
 10:                                               ; preds = %3
   %11 = sext i32 %8 to i64
   %12 = getelementptr inbounds i32, ptr %0, i64 %11
-  %13 = load i32, ptr %12, align 4, !tbaa !18
+  %13 = load i32, ptr %12, align 4, !tbaa !14
   %14 = and i32 %13, 7
   %15 = zext nneg i32 %14 to i64
   %16 = getelementptr inbounds [8 x i32], ptr addrspacecast (ptr addrspace(1) @lut to ptr), i64 0, i64 %15
-  %17 = load i32, ptr %16, align 4, !tbaa !18
-  %18 = load i32, ptr addrspacecast (ptr addrspace(1) @lut to ptr), align 4, !tbaa !18
+  %17 = load i32, ptr %16, align 4, !tbaa !14
+  %18 = load i32, ptr addrspacecast (ptr addrspace(1) @lut to ptr), align 4, !tbaa !14
   %19 = add nsw i32 %18, %17
-  %20 = load i32, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(1) @lut to ptr), i64 28), align 4, !tbaa !18
+  %20 = load i32, ptr getelementptr inbounds (i8, ptr addrspacecast (ptr addrspace(1) @lut to ptr), i64 28), align 4, !tbaa !14
   %21 = add nsw i32 %19, %20
   %22 = getelementptr inbounds i32, ptr %1, i64 %11
-  store i32 %21, ptr %22, align 4, !tbaa !18
+  store i32 %21, ptr %22, align 4, !tbaa !14
   %23 = sitofp i32 %21 to float
   tail call void @_Z4noteif(i32 noundef %8, float noundef %23) #5
   br label %24
@@ -138,7 +171,7 @@ define dso_local void @reset(i32 noundef %0) local_unnamed_addr #3 {
   %3 = and i32 %2, 7
   %4 = zext nneg i32 %3 to i64
   %5 = getelementptr inbounds [8 x i32], ptr addrspacecast (ptr addrspace(1) @lut to ptr), i64 0, i64 %4
-  store i32 %0, ptr %5, align 4, !tbaa !18
+  store i32 %0, ptr %5, align 4, !tbaa !14
   ret void
 }
 
@@ -160,7 +193,7 @@ declare noundef i32 @llvm.nvvm.read.ptx.sreg.ntid.y() #4
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
 declare noundef i32 @llvm.nvvm.read.ptx.sreg.tid.y() #4
 
-attributes #0 = { mustprogress nofree norecurse nounwind memory(readwrite, inaccessiblemem: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
+attributes #0 = { mustprogress nofree norecurse nounwind willreturn memory(readwrite, inaccessiblemem: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
 attributes #1 = { mustprogress nofree noinline norecurse nosync nounwind willreturn memory(write, argmem: none, inaccessiblemem: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" }
 attributes #2 = { mustprogress nofree norecurse nosync nounwind willreturn memory(readwrite, inaccessiblemem: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
 attributes #3 = { mustprogress nofree norecurse nosync nounwind willreturn memory(write, argmem: none, inaccessiblemem: none) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
@@ -178,15 +211,11 @@ attributes #5 = { nounwind }
 !4 = !{i32 4, !"nvvm-reflect-ftz", i32 0}
 !5 = !{i32 7, !"frame-pointer", i32 2}
 !6 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
-!7 = !{!8, !9, i64 0}
-!8 = !{!"_ZTS6coeffs", !9, i64 0, !12, i64 4, !10, i64 8}
-!9 = !{!"float", !10, i64 0}
-!10 = !{!"omnipotent char", !11, i64 0}
-!11 = !{!"Simple C++ TBAA"}
-!12 = !{!"int", !10, i64 0}
-!13 = !{!9, !9, i64 0}
-!14 = distinct !{!14, !15, !16}
-!15 = !{!"llvm.loop.mustprogress"}
-!16 = !{!"llvm.loop.unroll.disable"}
-!17 = distinct !{!17, !15, !16}
-!18 = !{!12, !12, i64 0}
+!7 = !{!8, !8, i64 0}
+!8 = !{!"float", !9, i64 0}
+!9 = !{!"omnipotent char", !10, i64 0}
+!10 = !{!"Simple C++ TBAA"}
+!11 = !{!12, !8, i64 0}
+!12 = !{!"_ZTS6coeffs", !8, i64 0, !13, i64 4, !9, i64 8}
+!13 = !{!"int", !9, i64 0}
+!14 = !{!13, !13, i64 0}
