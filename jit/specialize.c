@@ -298,7 +298,9 @@ static ks_status no_bake_target(const ks_template *t, const ks_ir_kernel *k,
   for (unsigned j = 0; j < k->nargs; j++)
     named |= k->args[j].name[0] != '\0';
   return ks_jit_fail(
-      KS_EPARAM, "bake: %s: kernel '%s' has no argument '%s' (nor a global)%s",
+      KS_EPARAM,
+      "bake: %s: kernel '%s' has no argument '%s'%s, and the template no "
+      "global of that name",
       t->name, k->name, name,
       k->nargs && !named ? " (its arguments have no names in the IR: "
                            "compile it with clang's "

@@ -47,6 +47,14 @@ add_test(NAME gpu_byval COMMAND test_gpu_byval
          ${CMAKE_CURRENT_LIST_DIR}/../data/byval.ll)
 set_tests_properties(gpu_byval PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 
+# Module globals (ks_kernel_global_write/_read, bakes of globals): a
+# __constant__ filter and struct set, a __device__ counter read back.
+add_executable(test_gpu_globals ${CMAKE_CURRENT_LIST_DIR}/test_globals.c)
+target_link_libraries(test_gpu_globals PRIVATE kspec m)
+add_test(NAME gpu_globals COMMAND test_gpu_globals
+         ${CMAKE_CURRENT_LIST_DIR}/../data/globals.ll)
+set_tests_properties(gpu_globals PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
 # The kernel corpus three ways (nvcc's cubin, kspec generic, kspec
 # specialized), compared and timed (tests/kernels/MANIFEST). The bitcode
 # and cubins come from tests/kernels (ks_corpus_bitcode, ks_corpus_cubin);

@@ -85,6 +85,14 @@ else
   note "gpu structs by value: FAIL (see gpu_byval.log)"
 fi
 tail -13 "$out/gpu_byval.log"
+if test_gpu_globals "$root/tests/data/globals.ll" >"$out/gpu_globals.log" 2>&1
+then
+  note "gpu module globals: PASS"
+else
+  status=1
+  note "gpu module globals: FAIL (see gpu_globals.log)"
+fi
+tail -8 "$out/gpu_globals.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
@@ -192,9 +200,10 @@ done
 wait
 # A user's kernels: private arrays moved to shared memory (test_gpu_local,
 # every variant, the pass on and off) and structs by value
-# (test_gpu_byval), 10007 threads.
+# (test_gpu_byval), 10007 threads; module globals (test_gpu_globals, its
+# own 517x263 image: it takes no size).
 for tool in $tools; do
-  for t in local:modes byval:byval; do
+  for t in local:modes byval:byval globals:globals; do
     name=${t%%:*}
     if compute-sanitizer --tool "$tool" --error-exitcode 3 \
       "test_gpu_$name" "$root/tests/data/${t#*:}.ll" 10007 \
