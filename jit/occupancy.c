@@ -149,7 +149,7 @@ ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
   for (long long aligned = round_up(limit, l->warp); aligned > 0;
        aligned -= l->warp) {
     unsigned b = aligned < limit ? (unsigned)aligned : limit;
-    ks_occ_input in = {.block = b, .regs = regs, .smem = smem};
+    ks_occ_input in = {.block = b, .regs = regs, .smem = smem, .smem_optin = 1};
     ks_occupancy o = {0};
     if (ks_jit_occupancy(l, &in, &o) != KS_OK)
       return KS_EBOUNDS; /* regs out of range: the message is set */

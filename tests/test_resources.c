@@ -439,8 +439,13 @@ static void best_block(void **state) {
   /* A limit that is not a multiple of the warp is tried as it is. */
   assert_int_equal(ks_jit_best_block(&l, 32, 0, 100, &block, &blocks), KS_OK);
   assert_int_equal(block, 64); /* 32 x 64 beats 16 x 100 and 21 x 96 */
-  /* Shared memory over the per-block limit: nothing fits. */
+  /* Over 48 KiB as a launch raises the kernel's limit: 60000 + 1024
+   * reserved, 3 in 228 KiB; over the opt-in limit, nothing fits. */
   assert_int_equal(ks_jit_best_block(&l, 32, 60000, 1024, &block, &blocks),
+                   KS_OK);
+  assert_int_equal(block, 1024);
+  assert_int_equal(blocks, 2);
+  assert_int_equal(ks_jit_best_block(&l, 32, 240000, 1024, &block, &blocks),
                    KS_EBOUNDS);
 }
 

@@ -505,6 +505,7 @@ out_has "static smem     2048 B"
 # coarsened by 4: 64 real threads of 64 registers per block
 out_has "    256         16        32      50.0%  registers"
 out_lacks "  128 "
+out_has "co-resident grid: 2112 blocks of 256 threads (calculator: 16 per SM x 132 SMs, those of an H100 SXM, sm_90's usual part; no driver)"
 expect 0 stats conv1d $TARGET --no-driver --maxntid 300
 out_has "    128          8        32      50.0%  registers"
 out_has "    256          4        32      50.0%  registers"
@@ -518,6 +519,7 @@ expect 0 stats conv1d $TARGET -D FILTER_LEN=8 --no-driver --json
 [ "$(wc -l <"$TMP/out")" -eq 1 ] || bad "$last: not one line"
 out_has '"template":"conv1d"'
 out_has '"bindings":{"FILTER_LEN":"8"}'
+out_has '"source":"calculator","part":"an H100 SXM"}'
 out_has '"regs":64,"spill_stores":16,"spill_loads":8,"stack_frame":24'
 out_has '"static_smem":2048,"const_bytes":null'
 out_has '{"block":1024,"blocks_per_sm":1,'

@@ -11,7 +11,11 @@
  * are present, from the driver as well; occupancy from the offline
  * calculator and, with a device, from the driver, side by side. The
  * occupancy is given at the block the kernel was specialized for, else at
- * 128, 256, 512 and 1024 threads (those within its maxntid).
+ * 128, 256, 512 and 1024 threads (those within its maxntid). Last, the
+ * largest grid a cooperative launch takes (ks_kernel_max_coresident_grid)
+ * at the kernel's block, else at the best one: the driver's; without a
+ * driver, the calculator's blocks per SM times the SMs of a usual part of
+ * the architecture, labelled as an estimate.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -53,6 +57,12 @@ typedef struct figures {
   ks_occupancy calc[MAX_BLOCKS], drv[MAX_BLOCKS];
   unsigned best_calc, best_drv;
   int grid_calc, grid_drv, have_best_drv;
+  int sms; /* the device's, with a driver */
+  /* The largest co-resident grid at co_block; co_part NULL: the driver's,
+   * else the part whose SMs the estimate assumes; co_block 0: none. */
+  unsigned co_block, co_grid, co_sms;
+  int co_per_sm;
+  const char *co_part;
 } figures;
 
 static const char usage_text[] =
@@ -62,7 +72,9 @@ static const char usage_text[] =
     "stack frame, static shared and constant memory (from ptxas -v, and from\n"
     "the driver where there is a GPU), and its occupancy: resident blocks\n"
     "and warps per SM and the resource that limits them, at the block it was\n"
-    "specialized for, else at 128, 256, 512 and 1024 threads.\n"
+    "specialized for, else at 128, 256, 512 and 1024 threads; then the\n"
+    "largest grid whose blocks are all resident at once (what a cooperative\n"
+    "launch takes): the driver's, else an estimate for a usual part.\n"
     "\n"
     "options:\n"
     "  -D NAME=VALUE      bind a parameter (repeatable)\n"
@@ -77,7 +89,8 @@ static const char usage_text[] =
     "  --smem-spill       let ptxas spill registers to shared memory first\n"
     "                     (PTX ISA 9.0; see `kspec ptx --help`)\n"
     "  --no-pass NAME     switch an optional pass off (repeatable)\n"
-    "  --smem N           dynamic shared memory per block, bytes (default 0)\n"
+    "  --smem N           dynamic shared memory per block, bytes (default 0;\n"
+    "                     over 48 KiB as ks_launch allows it)\n"
     "  --no-driver        never open the CUDA driver (ptxas only)\n"
     "  --json             one JSON object on stdout\n"
     "  -h, --help         this text\n"
@@ -250,6 +263,7 @@ static void measure_driver(figures *f, ks_ctx *ctx, const stats_opts *o) {
     return;
   }
   f->have_driver = 1;
+  f->sms = dev.multiprocessors;
 }
 
 /* Occupancy at every block; the calculator works from ptxas's figures
@@ -274,6 +288,52 @@ static int measure_occupancy(figures *f, ks_ctx *ctx, const stats_opts *o) {
   return EXIT_SUCCESS;
 }
 
+/* SMs of a usual part of each architecture: for the co-resident grid
+ * without a device, an estimate only (parts of one architecture differ). */
+static const struct {
+  const char *arch, *part;
+  unsigned sms;
+} usual_parts[] = {
+    {"sm_60", "a Tesla P100", 56},  {"sm_61", "a Tesla P40", 30},
+    {"sm_70", "a Tesla V100", 80},  {"sm_72", "a Jetson Xavier", 8},
+    {"sm_75", "a Tesla T4", 40},    {"sm_80", "an A100", 108},
+    {"sm_86", "an A40", 84},        {"sm_87", "a Jetson AGX Orin", 16},
+    {"sm_89", "an L4", 58},         {"sm_90", "an H100 SXM", 132},
+    {"sm_90a", "an H100 SXM", 132},
+};
+
+/* The largest co-resident grid: the driver's, else the calculator's
+ * blocks per SM at the same block times a usual part's SMs. */
+static void measure_coresident(figures *f, const stats_opts *o) {
+  ks_res_source calc_src = f->have_ptxas ? KS_RES_PTXAS : KS_RES_ANY;
+  unsigned gc = f->info.grid_coarsen > 1 ? f->info.grid_coarsen : 1;
+  ks_occupancy occ;
+  f->co_block = f->info.reqntid[0] ? f->blocks[0]
+                : f->have_best_drv ? f->best_drv
+                                   : f->best_calc;
+  if (!f->co_block)
+    return;
+  if (f->have_driver &&
+      ks_kernel_max_active_blocks(f->k, f->co_block, o->smem, &f->co_per_sm) ==
+          KS_OK &&
+      ks_kernel_max_coresident_grid(f->k, f->co_block, o->smem, &f->co_grid) ==
+          KS_OK) {
+    f->co_sms = (unsigned)f->sms;
+    return;
+  }
+  for (size_t i = 0; i < sizeof usual_parts / sizeof usual_parts[0]; i++)
+    if (!strcmp(f->arch, usual_parts[i].arch) &&
+        ks_kernel_occupancy(f->k, f->co_block, o->smem, calc_src, &occ) ==
+            KS_OK) {
+      f->co_part = usual_parts[i].part;
+      f->co_sms = usual_parts[i].sms;
+      f->co_per_sm = occ.blocks_per_sm;
+      f->co_grid = (unsigned)occ.blocks_per_sm * f->co_sms * gc;
+      return;
+    }
+  f->co_block = 0;
+}
+
 static int measure(figures *f, ks_ctx *ctx, const stats_opts *o) {
   ks_kernel_info_get(f->k, &f->info);
   if (ks_kernel_resources_get(f->k, KS_RES_PTXAS, &f->ptxas) == KS_OK)
@@ -288,7 +348,10 @@ static int measure(figures *f, ks_ctx *ctx, const stats_opts *o) {
     return fail(msg);
   }
   choose_blocks(f);
-  return measure_occupancy(f, ctx, o);
+  int rc = measure_occupancy(f, ctx, o);
+  if (rc == EXIT_SUCCESS)
+    measure_coresident(f, o);
+  return rc;
 }
 
 /* ---- text --------------------------------------------------------------- */
@@ -394,6 +457,20 @@ static void print_occupancy(const figures *f, const stats_opts *o) {
   if (f->have_best_drv)
     printf(", %u (driver; grid of %d fills the GPU)", f->best_drv, f->grid_drv);
   printf("\n");
+  if (!f->co_block)
+    return;
+  char gc[48] = "";
+  if (f->info.grid_coarsen > 1)
+    snprintf(gc, sizeof gc, " x %u (grid-coarsened)", f->info.grid_coarsen);
+  if (f->co_part)
+    printf("co-resident grid: %u blocks of %u threads (calculator: %d per SM "
+           "x %u SMs%s, those of %s, %s's usual part; no driver)\n",
+           f->co_grid, f->co_block, f->co_per_sm, f->co_sms, gc, f->co_part,
+           f->arch);
+  else
+    printf("co-resident grid: %u blocks of %u threads (driver: %d per SM x "
+           "%u SMs%s)\n",
+           f->co_grid, f->co_block, f->co_per_sm, f->co_sms, gc);
 }
 
 static void print_text(const figures *f, const stats_opts *o) {
@@ -516,6 +593,28 @@ static void json_head(ks_json *j, const figures *f, const stats_opts *o) {
   json_opt_int(j, "predicted_regs", f->info.est_regs, f->info.est_regs > 0);
 }
 
+/* "coresident_grid": null, or its figures and where they come from. */
+static void json_coresident(ks_json *j, const figures *f) {
+  ks_json_key(j, "coresident_grid");
+  if (!f->co_block) {
+    ks_json_null(j);
+    return;
+  }
+  ks_json_object(j);
+  json_opt_int(j, "blocks", f->co_grid, 1);
+  json_opt_int(j, "block", f->co_block, 1);
+  json_opt_int(j, "per_sm", f->co_per_sm, 1);
+  json_opt_int(j, "sms", f->co_sms, 1);
+  ks_json_key(j, "source");
+  ks_json_string(j, f->co_part ? "calculator" : "driver");
+  ks_json_key(j, "part");
+  if (f->co_part)
+    ks_json_string(j, f->co_part);
+  else
+    ks_json_null(j);
+  ks_json_end(j);
+}
+
 static void print_json(const figures *f, const stats_opts *o) {
   ks_json j;
   ks_json_init(&j, stdout);
@@ -537,6 +636,7 @@ static void print_json(const figures *f, const stats_opts *o) {
   json_opt_int(&j, "driver", f->best_drv, f->have_best_drv);
   json_opt_int(&j, "driver_min_grid", f->grid_drv, f->have_best_drv);
   ks_json_end(&j);
+  json_coresident(&j, f);
   ks_json_end(&j);
 }
 

@@ -72,3 +72,11 @@ add_test(NAME gpu_corpus COMMAND test_gpu_corpus)
 set_tests_properties(gpu_corpus PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 add_test(NAME gpu_corpus.list COMMAND test_gpu_corpus --list)
 set_tests_properties(gpu_corpus.list PROPERTIES LABELS "cpu;kernels")
+
+# Launches a real kernel needs: a grid-wide barrier under a cooperative
+# launch at the largest co-resident grid, 100 KiB of dynamic shared memory.
+add_executable(test_gpu_launch ${CMAKE_CURRENT_LIST_DIR}/test_launch.c)
+target_link_libraries(test_gpu_launch PRIVATE kspec)
+add_test(NAME gpu_launch COMMAND test_gpu_launch
+         ${CMAKE_CURRENT_LIST_DIR}/../data/launch.ll)
+set_tests_properties(gpu_launch PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

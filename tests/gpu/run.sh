@@ -93,6 +93,14 @@ else
   note "gpu module globals: FAIL (see gpu_globals.log)"
 fi
 tail -8 "$out/gpu_globals.log"
+if test_gpu_launch "$root/tests/data/launch.ll" >"$out/gpu_launch.log" 2>&1
+then
+  note "gpu launches (cooperative grid sync, 100 KiB smem): PASS"
+else
+  status=1
+  note "gpu launches: FAIL (see gpu_launch.log)"
+fi
+tail -4 "$out/gpu_launch.log"
 
 echo "== occupancy: the offline calculator against the driver"
 if test_gpu_occupancy >"$out/occupancy.log" 2>&1; then
