@@ -1,8 +1,10 @@
 // Linear algebra as inference and solver code writes it: a tensor-core GEMM
 // through nvcuda::wmma, an ELLPACK sparse matrix-vector product, an int8
-// matrix-vector product on __dp4a, and a float4-vectorized axpby.
+// matrix-vector product on __dp4a, a bfloat16 matrix-vector product with
+// float accumulation, and a float4-vectorized axpby.
 //
 // Written for kspec's corpus (issue 31): plain CUDA, sizes as arguments.
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -100,3 +102,34 @@ extern "C" __global__ void axpby_vec4(const float *x, const float *y,
   for (long long j = n4 * 4 + i; j < n; j += stride)
     out[j] = alpha * x[j] + beta * y[j];
 }
+
+// ---------------------------------------------------------------------------
+// y = W x with bfloat16 weights and activations and float accumulation (an
+// LLM's output projection); one warp per row reads two values per load
+// (cols even), the row sum is written as a float.
+
+template <int WARPS>
+__global__ void __launch_bounds__(WARPS * 32)
+    gemv_bf16(const __nv_bfloat16 *W, const __nv_bfloat16 *x, float *y,
+              int rows, int cols) {
+  const int lane = threadIdx.x & 31;
+  const int row = blockIdx.x * WARPS + (threadIdx.x >> 5);
+  if (row >= rows)
+    return;
+  const __nv_bfloat162 *w2 =
+      reinterpret_cast<const __nv_bfloat162 *>(W + (size_t)row * cols);
+  const __nv_bfloat162 *x2 = reinterpret_cast<const __nv_bfloat162 *>(x);
+  float acc = 0.f;
+  for (int c = lane; c < cols / 2; c += 32) {
+    float2 a = __bfloat1622float2(w2[c]), b = __bfloat1622float2(x2[c]);
+    acc += a.x * b.x + a.y * b.y;
+  }
+#pragma unroll
+  for (int m = 16; m > 0; m >>= 1)
+    acc += __shfl_xor_sync(0xffffffffu, acc, m);
+  if (lane == 0)
+    y[row] = acc;
+}
+
+template __global__ void gemv_bf16<8>(const __nv_bfloat16 *,
+                                      const __nv_bfloat16 *, float *, int, int);
