@@ -601,7 +601,10 @@ typedef struct ks_launch_attrs {
    * CU_LAUNCH_ATTRIBUTE_COOPERATIVE, or cuLaunchCooperativeKernel where
    * the driver lacks it. Every block must be resident at once: a grid
    * over ks_kernel_max_coresident_grid is KS_EBOUNDS, the message giving
-   * the grid, the maximum and its blocks per SM x SMs. */
+   * the grid, the maximum and its blocks per SM x SMs. A kernel with a
+   * grid-wide barrier must be launched this way: kspec does not tell
+   * (nothing in the kernel's info says so), and the gcoarsen pass never
+   * coarsens one (a barrier needs fences and atomics it declines). */
   int cooperative;
   /* Thread-block clusters (sm_90 and later): blocks per cluster along
    * x, y, z; all 0: none; a 0 beside a non-zero one counts as 1. The grid
@@ -732,7 +735,9 @@ KS_API ks_status ks_occupancy_calc(const char *arch, const ks_occ_input *in,
                                    ks_occupancy *out);
 
 /* The occupancy of k launched with block threads and dyn_smem bytes of
- * dynamic shared memory. src KS_RES_DRIVER: the driver's own answer
+ * dynamic shared memory (over 48 KiB as a launch allows it: the opt-in
+ * limit applies, and with the driver the kernel's attribute is raised as
+ * ks_launch_ex does). src KS_RES_DRIVER: the driver's own answer
  * (cuOccupancyMaxActiveBlocksPerMultiprocessor; loads k). Otherwise the
  * calculator over k's resources from src (ks_kernel_resources_get), with
  * the device's limits when one of the context's architecture is open.
