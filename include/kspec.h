@@ -215,10 +215,14 @@ KS_API const char *ks_template_kernel_display(const ks_template *t, size_t i);
 /* One-line description from the template's KS_DOC marking, or "". */
 KS_API const char *ks_template_kernel_doc(const ks_template *t, size_t i);
 
-/* The type of a scalar argument. Integers are signed unless the IR says
- * otherwise (ks_param_info.is_unsigned: a zeroext argument, as clang makes
- * bool, unsigned char and unsigned short; an `unsigned int` argument
- * looks signed in the IR). */
+/* The type of a scalar argument. An integer's signedness comes from the
+ * IR where it says (clang marks bool, unsigned char and unsigned short
+ * zeroext, signed char and short signext) and from a C++ kernel's symbol
+ * (its parameter types: `unsigned int`, `unsigned long long`, ...).
+ * Where neither says (an int or long argument of an extern "C" kernel),
+ * ks_param_info.sign_unknown is set and a value of either reading is
+ * taken, as a C caller's conversion would ([-2^31, 2^32 - 1] for 32
+ * bits): 3000000000 and -1294967296 bind the same bits. */
 typedef enum ks_type {
   KS_TYPE_I32,
   KS_TYPE_I64,
@@ -250,6 +254,7 @@ typedef struct ks_param_info {
   double def, min, max; /* default (0 when unmarked) and inclusive range */
   int marked;           /* non-zero: a KS_PARAM marking describes it */
   int is_unsigned;      /* an unsigned integer (see ks_type) */
+  int sign_unknown;     /* an integer of unknown signedness (see ks_type) */
 } ks_param_info;
 
 /* Parameters of kernel i (strings live as long as the template): the

@@ -162,7 +162,7 @@ static int arg_type(LLVMValueRef arg, ks_type *out) {
   }
 }
 
-void ks_ir_type_range(ks_type ty, int is_unsigned, double *min, double *max) {
+void ks_ir_type_range(ks_type ty, ks_ir_sign sign, double *min, double *max) {
   static const struct {
     ks_type ty;
     double lo, hi, uhi; /* signed range, unsigned top */
@@ -179,9 +179,10 @@ void ks_ir_type_range(ks_type ty, int is_unsigned, double *min, double *max) {
   };
   for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
     if (r[i].ty == ty) {
-      int u = is_unsigned && r[i].uhi > 0;
+      int u = sign == KS_IR_UNSIGNED && r[i].uhi > 0;
+      int any = sign == KS_IR_SIGN_UNKNOWN && r[i].uhi > 0;
       *min = u ? 0 : r[i].lo;
-      *max = u ? r[i].uhi : r[i].hi;
+      *max = u || any ? r[i].uhi : r[i].hi;
       return;
     }
   *min = *max = 0;
@@ -229,14 +230,18 @@ void ks_ir_arg_describe(LLVMValueRef fn, unsigned i, ks_ir_arg *a) {
   LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(fn, i));
   LLVMTypeKind tk = LLVMGetTypeKind(ty);
   a->type = KS_TYPE_I32;
-  a->is_unsigned = 0;
+  a->sign = KS_IR_SIGNED;
   a->pointer = tk == LLVMPointerTypeKind;
   if (scalar_type(ty, &a->type)) {
     a->kind = KS_IR_ARG_SCALAR;
     /* clang marks bool, unsigned char and unsigned short zeroext, and
-     * the signed small integers signext */
-    a->is_unsigned = a->type != KS_TYPE_F16 && a->type != KS_TYPE_F32 &&
-                     a->type != KS_TYPE_F64 && has_attr(fn, i, "zeroext");
+     * the signed small integers signext; int and long it leaves alone */
+    int integral = a->type != KS_TYPE_F16 && a->type != KS_TYPE_F32 &&
+                   a->type != KS_TYPE_F64;
+    if (a->type == KS_TYPE_BOOL || (integral && has_attr(fn, i, "zeroext")))
+      a->sign = KS_IR_UNSIGNED;
+    else if (integral && !has_attr(fn, i, "signext"))
+      a->sign = KS_IR_SIGN_UNKNOWN;
   } else if (tk == LLVMPointerTypeKind) {
     a->kind =
         has_attr(fn, i, "byval") ? KS_IR_ARG_AGGREGATE : KS_IR_ARG_POINTER;
@@ -455,6 +460,18 @@ static ks_status read_markings(LLVMModuleRef m, ks_ir_desc *d,
   return KS_OK;
 }
 
+/* What a C++ kernel's symbol says of the signedness of its integer
+ * arguments the IR says nothing of. */
+static void read_signs(ks_ir_kernel *k) {
+  signed char sign[256];
+  if (!k->display || k->nargs > sizeof sign ||
+      !ks_ir_signature_signs(k->display, k->nargs, sign))
+    return;
+  for (unsigned i = 0; i < k->nargs; i++)
+    if (k->args[i].sign == KS_IR_SIGN_UNKNOWN && sign[i] >= 0)
+      k->args[i].sign = sign[i] ? KS_IR_UNSIGNED : KS_IR_SIGNED;
+}
+
 static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   ks_ir_kernel *grown =
       realloc(d->kernels, (d->nkernels + 1) * sizeof *d->kernels);
@@ -482,6 +499,7 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
       return KS_ENOMEM;
     ks_ir_arg_label(&k->args[i], i);
   }
+  read_signs(k);
   return KS_OK;
 }
 

@@ -88,12 +88,23 @@ enum {
   KS_IR_OWN_MAXNREG = 1u << 3,
 };
 
+/* The signedness of a scalar integer argument. The IR says it for the
+ * small ones (zeroext, signext) and a C++ kernel's symbol for all; an
+ * extern "C" kernel's int and long arguments are unknown, and take what
+ * either reading allows (as a C caller's conversion would). Bool is
+ * unsigned, reals signed. */
+typedef enum ks_ir_sign {
+  KS_IR_SIGNED,
+  KS_IR_UNSIGNED,
+  KS_IR_SIGN_UNKNOWN
+} ks_ir_sign;
+
 typedef struct ks_ir_arg {
   char *name;  /* "" when the IR has no name for it */
   int pointer; /* a pointer argument (a buffer, or a byval aggregate) */
   ks_ir_arg_kind kind;
   ks_type type;    /* a scalar's (i1..i64, half, float, double) */
-  int is_unsigned; /* a scalar integer the IR says is unsigned (zeroext) */
+  ks_ir_sign sign; /* a scalar's */
   char label[16];  /* "@N", its position as a binding spells it */
 } ks_ir_arg;
 
@@ -126,11 +137,12 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                          char *err, size_t cap);
 void ks_ir_desc_free(ks_ir_desc *d);
 
-/* The inclusive range of values of a scalar type; is_unsigned for
- * integers the IR calls unsigned. */
-void ks_ir_type_range(ks_type ty, int is_unsigned, double *min, double *max);
+/* The inclusive range of values of a scalar type of signedness sign: for
+ * KS_IR_SIGN_UNKNOWN, from the signed minimum to the unsigned maximum. */
+void ks_ir_type_range(ks_type ty, ks_ir_sign sign, double *min, double *max);
 
-/* Fills kind, type, is_unsigned and label of argument i of fn into a. */
+/* Fills kind, type, sign and label of argument i of fn into a, from the
+ * IR alone (ks_ir_discover also reads a C++ kernel's symbol). */
 void ks_ir_arg_describe(LLVMValueRef fn, unsigned i, ks_ir_arg *a);
 
 /* Sets a's label from its position i. */
@@ -143,6 +155,16 @@ char *ks_ir_demangle(const char *name);
 
 /* Is F a kernel entry point of m? */
 int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn);
+
+/* ---- signature.c ------------------------------------------------------ */
+
+/* Reads the parameter list of a demangled C++ function name (display,
+ * "f<int>(float*, unsigned int)"): sign[i] = 1 for an unsigned integer
+ * (or bool), 0 for a signed one, -1 for anything else (pointers, reals,
+ * classes, enums, names it does not know). 1 when the list parsed and has
+ * exactly nargs entries (sign filled), else 0 (sign partly written). */
+int ks_ir_signature_signs(const char *display, unsigned nargs,
+                          signed char *sign);
 
 /* ---- globals.c --------------------------------------------------------- */
 

@@ -173,6 +173,12 @@ size_t ks_template_param_count(const ks_template *t, size_t kernel) {
   return n;
 }
 
+/* The public form of an argument's signedness. */
+static void sign_info(const ks_ir_arg *a, ks_param_info *out) {
+  out->is_unsigned = a->sign == KS_IR_UNSIGNED;
+  out->sign_unknown = a->sign == KS_IR_SIGN_UNKNOWN;
+}
+
 ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
                             ks_param_info *out) {
   if (!t || !out || kernel >= t->desc.nkernels ||
@@ -190,21 +196,21 @@ ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
                            .def = p->def,
                            .min = p->min,
                            .max = p->max,
-                           .marked = 1,
-                           .is_unsigned = k->args[p->arg_index].is_unsigned};
+                           .marked = 1};
+    sign_info(&k->args[p->arg_index], out);
     return KS_OK;
   }
   const ks_ir_arg *a = &k->args[unmarked_arg(k, i - k->nparams)];
   *out = (ks_param_info){.name = a->name[0] ? a->name : a->label,
                          .kernel = k->name,
                          .type = a->type,
-                         .arg_index = (unsigned)(a - k->args),
-                         .is_unsigned = a->is_unsigned};
-  ks_ir_type_range(a->type, a->is_unsigned, &out->min, &out->max);
+                         .arg_index = (unsigned)(a - k->args)};
+  sign_info(a, out);
+  ks_ir_type_range(a->type, a->sign, &out->min, &out->max);
   return KS_OK;
 }
 
-void ks_jit_range_text(ks_type ty, int is_unsigned, int marked, double min,
+void ks_jit_range_text(ks_type ty, ks_ir_sign sign, int marked, double min,
                        double max, char *buf, size_t cap) {
   static const struct {
     ks_type ty;
@@ -217,14 +223,14 @@ void ks_jit_range_text(ks_type ty, int is_unsigned, int marked, double min,
   for (size_t i = 0; !marked && i < sizeof ints / sizeof ints[0]; i++) {
     if (ints[i].ty != ty)
       continue;
+    /* exactly: a double rounds 2^63 - 1 */
     unsigned b = ints[i].bits;
-    if (is_unsigned || b == 1)
-      snprintf(buf, cap, "[0, %llu]",
-               b == 64 ? ~0ull : (1ull << b) - 1); /* exactly: a double */
-    else                                           /* rounds 2^63 - 1 */
-      snprintf(buf, cap, "[%lld, %lld]",
-               -(long long)((1ull << (b - 1)) - 1) - 1,
-               (long long)((1ull << (b - 1)) - 1));
+    unsigned long long top = b == 64 ? ~0ull : (1ull << b) - 1;
+    if (sign == KS_IR_UNSIGNED || b == 1)
+      snprintf(buf, cap, "[0, %llu]", top);
+    else
+      snprintf(buf, cap, "[%lld, %llu]", -(long long)(top >> 1) - 1,
+               sign == KS_IR_SIGN_UNKNOWN ? top : top >> 1);
     return;
   }
   snprintf(buf, cap, "[%.15g, %.15g]", min, max);

@@ -168,7 +168,7 @@ long ks_jit_kernel_index(const ks_template *t, const char *name);
 
 /* A parameter's range as text, "[1, 128]": an unmarked integer's exactly
  * (its type's limits; a double would round 2^63 - 1). */
-void ks_jit_range_text(ks_type ty, int is_unsigned, int marked, double min,
+void ks_jit_range_text(ks_type ty, ks_ir_sign sign, int marked, double min,
                        double max, char *buf, size_t cap);
 
 /* The marking of argument arg of k, or NULL. */

@@ -43,7 +43,7 @@ static int is_integral(ks_type ty) {
 typedef struct param {
   const char *name; /* the marking's or argument's name, else "@N" */
   ks_type type;
-  int is_unsigned;
+  ks_ir_sign sign;
   unsigned arg_index, flags;
   double min, max;
   int marked;
@@ -54,9 +54,9 @@ static void param_of(const ks_ir_kernel *k, unsigned a, param *p) {
   const ks_ir_param *m = ks_jit_marking(k, a);
   *p = (param){.name = x->name[0] ? x->name : x->label,
                .type = x->type,
-               .is_unsigned = x->is_unsigned,
+               .sign = x->sign,
                .arg_index = a};
-  ks_ir_type_range(x->type, x->is_unsigned, &p->min, &p->max);
+  ks_ir_type_range(x->type, x->sign, &p->min, &p->max);
   if (m) {
     p->name = m->name;
     p->marked = 1;
@@ -66,8 +66,9 @@ static void param_of(const ks_ir_kernel *k, unsigned a, param *p) {
   }
 }
 
-/* Text for an integer: signed, or unsigned up to 2^64 - 1 for an unsigned
- * 64-bit argument; "true" and "false" for a bool. *exact: *i holds it. */
+/* Text for an integer: signed, or up to 2^64 - 1 for a 64-bit argument
+ * that may be unsigned (held as its bit pattern); "true" and "false" for
+ * a bool. */
 static const char *parse_int(const param *p, const char *s, int64_t *i,
                              double *out) {
   char *end = NULL;
@@ -78,7 +79,7 @@ static const char *parse_int(const param *p, const char *s, int64_t *i,
     *out = (double)*i;
     return s + strlen(s);
   }
-  if (p->is_unsigned && p->type == KS_TYPE_I64 && s[0] != '-') {
+  if (p->sign != KS_IR_SIGNED && p->type == KS_TYPE_I64 && s[0] != '-') {
     unsigned long long u = strtoull(s, &end, 10);
     *i = (int64_t)u;
     *out = (double)u;
@@ -93,7 +94,7 @@ static const char *parse_int(const param *p, const char *s, int64_t *i,
 static ks_status out_of_range(const ks_template *t, const param *p,
                               const char *text) {
   char range[96];
-  ks_jit_range_text(p->type, p->is_unsigned, p->marked, p->min, p->max, range,
+  ks_jit_range_text(p->type, p->sign, p->marked, p->min, p->max, range,
                     sizeof range);
   return ks_jit_fail(KS_ERANGE, "bind: %s: %s=%s out of range %s", t->name,
                      p->name, text, range);
@@ -138,7 +139,7 @@ static ks_status binding_number(const ks_template *t, const param *p,
     return ks_jit_fail(KS_EPARAM, "bind: %s: %s=%g is not %s", t->name, p->name,
                        *out, integral ? "an integer" : "finite");
   int negative = exact ? *i < 0 : *out < 0;
-  int u64 = p->is_unsigned && p->type == KS_TYPE_I64 && exact &&
+  int u64 = p->sign != KS_IR_SIGNED && p->type == KS_TYPE_I64 && exact &&
             b->kind == KS_VALUE_TEXT && b->v.s[0] != '-';
   if (u64)
     negative = 0; /* above 2^63 - 1, held as its bit pattern */

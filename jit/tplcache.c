@@ -16,8 +16,8 @@
  * The description's bytes: u32 kernels, then per kernel its name, a u8
  * saying whether a doc follows, the doc, u32 args and per argument its
  * name, a u8 pointer flag, u8 kind (ks_ir_arg_kind), u8 scalar type and
- * u8 unsigned flag, u32 own bounds, u32 params and per parameter its name,
- * u32 type, arg index and flags, f64 default, min and max; then u32
+ * u8 signedness (ks_ir_sign), u32 own bounds, u32 params and per parameter its
+ * name, u32 type, arg index and flags, f64 default, min and max; then u32
  * globals and per global its name, type text, u64 bytes, u8 constant, u8
  * non-zero initializer, u64 numbers held, u32 writers and each writer's
  * kernel index (increasing). Strings are a u32 length and the bytes.
@@ -109,7 +109,7 @@ unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n) {
       put_u8(&o, a->pointer != 0);
       put_u8(&o, (unsigned)a->kind);
       put_u8(&o, (unsigned)a->type);
-      put_u8(&o, a->is_unsigned != 0);
+      put_u8(&o, (unsigned)a->sign);
     }
     put_u32(&o, k->own_bounds);
     put_u32(&o, (uint32_t)k->nparams);
@@ -246,10 +246,10 @@ static void get_kernel(source *r, ks_ir_kernel *k) {
     a->pointer = ptr == 1;
     a->kind = (ks_ir_arg_kind)kind;
     a->type = (ks_type)type;
-    a->is_unsigned = uns == 1;
+    a->sign = (ks_ir_sign)uns;
     ks_ir_arg_label(a, j);
-    if (ptr > 1 || kind > KS_IR_ARG_OTHER || type > KS_TYPE_BOOL || uns > 1 ||
-        (a->kind == KS_IR_ARG_SCALAR && a->pointer))
+    if (ptr > 1 || kind > KS_IR_ARG_OTHER || type > KS_TYPE_BOOL ||
+        uns > KS_IR_SIGN_UNKNOWN || (a->kind == KS_IR_ARG_SCALAR && a->pointer))
       r->bad = 1;
   }
   k->own_bounds = get_u32(r);
@@ -350,7 +350,7 @@ void ks_jit_template_key(const void *data, size_t len, uint64_t out[2]) {
   size_t idn = 0;
   const unsigned char *id = ks_jit_build_id(&idn);
   XXH3_128bits_reset(&st);
-  XXH3_128bits_update(&st, "kspec-template-3", 16);
+  XXH3_128bits_update(&st, "kspec-template-4", 16);
   XXH3_128bits_update(&st, bytes, sizeof bytes);
   XXH3_128bits_update(&st, llvm, sizeof llvm);
   XXH3_128bits_update(&st, id, idn);

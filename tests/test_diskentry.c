@@ -271,6 +271,9 @@ static void same_desc(const ks_ir_desc *a, const ks_ir_desc *b) {
     for (unsigned j = 0; j < x->nargs; j++) {
       assert_string_equal(x->args[j].name, y->args[j].name);
       assert_int_equal(x->args[j].pointer, y->args[j].pointer);
+      assert_int_equal(x->args[j].kind, y->args[j].kind);
+      assert_int_equal(x->args[j].type, y->args[j].type);
+      assert_int_equal(x->args[j].sign, y->args[j].sign);
     }
     assert_int_equal(x->own_bounds, y->own_bounds);
     assert_int_equal(x->nparams, y->nparams);

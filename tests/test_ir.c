@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "ir/ks_ir.h"
+#include "jit/ks_jit.h"
 #include "test_util.h"
 
 #ifndef KS_TEMPLATE_DIR
@@ -598,6 +599,168 @@ static void mark_on_non_kernel(void **state) {
   TU_ASSERT_CONTAINS(f->err, "helper");
 }
 
+/* ---- what each argument is, for binding ---------------------------------- */
+
+typedef struct want_arg {
+  const char *name;
+  ks_ir_arg_kind kind;
+  ks_type type; /* a scalar's */
+  ks_ir_sign sign;
+} want_arg;
+
+static void load_file(fixture *f, const char *file) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", KS_TEST_DATA_DIR, file);
+  size_t len = 0;
+  unsigned char *data = tu_read_file(path, &len);
+  assert_non_null(data);
+  ks_status s = load(f, data, len, file);
+  free(data);
+  if (s != KS_OK)
+    fail_msg("%s: %s", file, f->err);
+}
+
+static void check_args(const ks_ir_kernel *k, const want_arg *w, unsigned n) {
+  assert_int_equal(k->nargs, n);
+  for (unsigned i = 0; i < n; i++) {
+    const ks_ir_arg *a = &k->args[i];
+    char label[16];
+    snprintf(label, sizeof label, "@%u", i);
+    assert_string_equal(a->name, w[i].name);
+    assert_string_equal(a->label, label);
+    assert_int_equal(a->kind, w[i].kind);
+    assert_int_equal(a->pointer, w[i].kind != KS_IR_ARG_SCALAR);
+    if (w[i].kind == KS_IR_ARG_SCALAR) {
+      assert_int_equal(a->type, w[i].type);
+      assert_int_equal(a->sign, w[i].sign);
+    }
+  }
+}
+
+/* Every argument's fields, equal in two descriptions. */
+static void same_args(const ks_ir_desc *a, const ks_ir_desc *b) {
+  assert_int_equal(a->nkernels, b->nkernels);
+  for (size_t i = 0; i < a->nkernels; i++) {
+    const ks_ir_kernel *x = &a->kernels[i], *y = &b->kernels[i];
+    assert_string_equal(x->name, y->name);
+    assert_int_equal(x->nargs, y->nargs);
+    for (unsigned j = 0; j < x->nargs; j++) {
+      const ks_ir_arg *p = &x->args[j], *q = &y->args[j];
+      assert_string_equal(p->name, q->name);
+      assert_string_equal(p->label, q->label);
+      assert_int_equal(p->pointer, q->pointer);
+      assert_int_equal(p->kind, q->kind);
+      assert_int_equal(p->type, q->type);
+      assert_int_equal(p->sign, q->sign);
+    }
+  }
+}
+
+/* f's description through the template disk cache's encoding and back:
+ * the same arguments. */
+static void args_roundtrip(const fixture *f) {
+  size_t n = 0;
+  unsigned char *p = ks_jit_desc_pack(&f->desc, &n);
+  assert_non_null(p);
+  ks_ir_desc d;
+  assert_int_equal(ks_jit_desc_unpack(p, n, &d), 0);
+  same_args(&f->desc, &d);
+  ks_ir_desc_free(&d);
+  free(p);
+}
+
+/* data/user_args.cu (extern "C", names kept): scalars of each type, their
+ * signedness where the IR says it (zeroext, signext; bool) and unknown
+ * where it does not (int, long long, unsigned long long are plain i32 and
+ * i64), pointers; the same after the disk cache's encoding. */
+static void describe_user_args(void **state) {
+  fixture *f = *state;
+  load_file(f, "user_args.ll");
+  assert_int_equal(f->desc.nkernels, 2);
+  const want_arg sum[] = {
+      {"n", KS_IR_ARG_SCALAR, KS_TYPE_I32, KS_IR_SIGN_UNKNOWN},
+      {"taps", KS_IR_ARG_SCALAR, KS_TYPE_I32, KS_IR_SIGN_UNKNOWN},
+      {"a", KS_IR_ARG_SCALAR, KS_TYPE_F32, KS_IR_SIGNED},
+      {"x", KS_IR_ARG_POINTER, 0, 0},
+      {"y", KS_IR_ARG_POINTER, 0, 0}};
+  const want_arg kinds[] = {
+      {"c", KS_IR_ARG_SCALAR, KS_TYPE_I8, KS_IR_SIGNED},
+      {"us", KS_IR_ARG_SCALAR, KS_TYPE_I16, KS_IR_UNSIGNED},
+      {"flag", KS_IR_ARG_SCALAR, KS_TYPE_BOOL, KS_IR_UNSIGNED},
+      {"h", KS_IR_ARG_SCALAR, KS_TYPE_F16, KS_IR_SIGNED},
+      {"uc", KS_IR_ARG_SCALAR, KS_TYPE_I8, KS_IR_UNSIGNED},
+      {"big", KS_IR_ARG_SCALAR, KS_TYPE_I64, KS_IR_SIGN_UNKNOWN},
+      {"ubig", KS_IR_ARG_SCALAR, KS_TYPE_I64, KS_IR_SIGN_UNKNOWN},
+      {"d", KS_IR_ARG_SCALAR, KS_TYPE_F64, KS_IR_SIGNED},
+      {"out", KS_IR_ARG_POINTER, 0, 0}};
+  check_args(&f->desc.kernels[0], sum, 5);
+  check_args(&f->desc.kernels[1], kinds, 9);
+  args_roundtrip(f);
+}
+
+/* data/user_tmpl.cu (C++, no value names): the symbol says which int and
+ * long long arguments are unsigned; a const pointer is a pointer. */
+static void describe_user_cxx(void **state) {
+  fixture *f = *state;
+  load_file(f, "user_tmpl.ll");
+  assert_int_equal(f->desc.nkernels, 4);
+  const want_arg block[] = {
+      {"", KS_IR_ARG_POINTER, 0, 0},
+      {"", KS_IR_ARG_POINTER, 0, 0},
+      {"", KS_IR_ARG_SCALAR, KS_TYPE_I32, KS_IR_UNSIGNED}};
+  const want_arg sizes[] = {{"", KS_IR_ARG_SCALAR, KS_TYPE_I32, KS_IR_UNSIGNED},
+                            {"", KS_IR_ARG_SCALAR, KS_TYPE_I64, KS_IR_UNSIGNED},
+                            {"", KS_IR_ARG_SCALAR, KS_TYPE_I64, KS_IR_SIGNED},
+                            {"", KS_IR_ARG_SCALAR, KS_TYPE_I32, KS_IR_SIGNED},
+                            {"", KS_IR_ARG_POINTER, 0, 0}};
+  check_args(&f->desc.kernels[2], block, 3);
+  check_args(&f->desc.kernels[3], sizes, 5);
+  args_roundtrip(f);
+}
+
+/* data/byval.cu: a struct by value is an aggregate (a byval pointer in
+ * the IR), neither a scalar nor a buffer. */
+static void describe_byval(void **state) {
+  fixture *f = *state;
+  load_file(f, "byval.ll");
+  const want_arg taps[] = {{"", KS_IR_ARG_AGGREGATE, 0, 0},
+                           {"", KS_IR_ARG_POINTER, 0, 0},
+                           {"", KS_IR_ARG_POINTER, 0, 0},
+                           {"", KS_IR_ARG_SCALAR, KS_TYPE_I32, 0}};
+  const ks_ir_kernel *k = &f->desc.kernels[0];
+  assert_string_equal(k->name, "taps_read");
+  assert_int_equal(k->nargs, 4);
+  for (unsigned i = 0; i < 3; i++) {
+    assert_int_equal(k->args[i].kind, taps[i].kind);
+    assert_true(k->args[i].pointer);
+  }
+  assert_int_equal(k->args[3].kind, KS_IR_ARG_SCALAR);
+  args_roundtrip(f);
+}
+
+/* The parameter list of a demangled name, as the signedness reader sees
+ * it: nesting in <>, () and [], const words, counts that do not match. */
+static void signature_signs(void **state) {
+  (void)state;
+  signed char s[8];
+  assert_true(ks_ir_signature_signs(
+      "f<std::pair<int, unsigned int>, 2>(unsigned int, long const, "
+      "unsigned long long, float const*, void (*)(int, int), bool, "
+      "std::pair<int, unsigned int>, char)",
+      8, s));
+  const signed char want[] = {1, 0, 1, -1, -1, 1, -1, 0};
+  assert_memory_equal(s, want, sizeof want);
+  assert_true(ks_ir_signature_signs("g()", 0, s));
+  assert_true(ks_ir_signature_signs("h(const volatile unsigned long)", 1, s));
+  assert_int_equal(s[0], 1);
+  assert_false(ks_ir_signature_signs("g()", 1, s));
+  assert_false(ks_ir_signature_signs("h(int, int)", 1, s));
+  assert_false(ks_ir_signature_signs("h(int)", 2, s));
+  assert_false(ks_ir_signature_signs("h", 0, s));
+  assert_false(ks_ir_signature_signs("h(int>)", 1, s));
+  assert_false(ks_ir_signature_signs("", 0, s));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(parse_text, setup, teardown),
@@ -629,6 +792,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(mark_i32_range, setup, teardown),
       cmocka_unit_test_setup_teardown(mark_block_flag_min, setup, teardown),
       cmocka_unit_test_setup_teardown(mark_on_non_kernel, setup, teardown),
+      cmocka_unit_test_setup_teardown(describe_user_args, setup, teardown),
+      cmocka_unit_test_setup_teardown(describe_user_cxx, setup, teardown),
+      cmocka_unit_test_setup_teardown(describe_byval, setup, teardown),
+      cmocka_unit_test(signature_signs),
   };
   return cmocka_run_group_tests_name("ir", tests, NULL, NULL);
 }

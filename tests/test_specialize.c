@@ -1426,14 +1426,16 @@ static void user_kernel(void **state) {
   assert_int_equal(ks_template_kernel_count(tll), 1);
   assert_string_equal(ks_template_kernel_name(tll, 0), "saxpy");
   /* its scalar arguments are parameters, unmarked, named by position
-   * (the IR has no names): @0 int n, @1 float a */
+   * (the IR has no names): @0 int n, @1 float a; n of an extern "C"
+   * kernel, of unknown signedness: either reading's values */
   assert_int_equal(ks_template_param_count(tll, 0), 2);
   ks_param_info p;
   assert_int_equal(ks_template_param(tll, 0, 0, &p), KS_OK);
   assert_string_equal(p.name, "@0");
   assert_int_equal(p.type, KS_TYPE_I32);
   assert_false(p.marked);
-  assert_true(p.min == -2147483648.0 && p.max == 2147483647.0);
+  assert_true(p.sign_unknown);
+  assert_true(p.min == -2147483648.0 && p.max == 4294967295.0);
   assert_int_equal(ks_template_param(tll, 0, 1, &p), KS_OK);
   assert_string_equal(p.name, "@1");
   assert_int_equal(p.type, KS_TYPE_F32);
@@ -1521,24 +1523,27 @@ static void user_bind_any(void **state) {
 
 /* Every scalar type's range and folding (data/user_args.cu, kernel kinds:
  * c i8 signext, us i16 zeroext, flag bool, h half, uc i8 zeroext, big
- * i64, ubig i64 (unsigned long long: signed to the IR), d double). */
+ * i64, ubig i64 (extern "C": long long and unsigned long long are both a
+ * plain i64, of unknown signedness), d double). */
 static void user_bind_types(void **state) {
   fixture *f = *state;
   ks_template *t = load(f, KS_TEST_DATA_DIR "/user_args.ll");
   static const struct {
     const char *name;
     ks_type type;
-    int is_unsigned;
+    int is_unsigned, sign_unknown;
     double min, max;
-  } want[] = {
-      {"c", KS_TYPE_I8, 0, -128, 127},
-      {"us", KS_TYPE_I16, 1, 0, 65535},
-      {"flag", KS_TYPE_BOOL, 1, 0, 1},
-      {"h", KS_TYPE_F16, 0, -65504, 65504},
-      {"uc", KS_TYPE_I8, 1, 0, 255},
-      {"big", KS_TYPE_I64, 0, -9223372036854775808.0, 9223372036854775807.0},
-      {"ubig", KS_TYPE_I64, 0, -9223372036854775808.0, 9223372036854775807.0},
-      {"d", KS_TYPE_F64, 0, -1.7976931348623157e308, 1.7976931348623157e308}};
+  } want[] = {{"c", KS_TYPE_I8, 0, 0, -128, 127},
+              {"us", KS_TYPE_I16, 1, 0, 0, 65535},
+              {"flag", KS_TYPE_BOOL, 1, 0, 0, 1},
+              {"h", KS_TYPE_F16, 0, 0, -65504, 65504},
+              {"uc", KS_TYPE_I8, 1, 0, 0, 255},
+              {"big", KS_TYPE_I64, 0, 1, -9223372036854775808.0,
+               18446744073709551615.0},
+              {"ubig", KS_TYPE_I64, 0, 1, -9223372036854775808.0,
+               18446744073709551615.0},
+              {"d", KS_TYPE_F64, 0, 0, -1.7976931348623157e308,
+               1.7976931348623157e308}};
   assert_int_equal(ks_template_param_count(t, 1), 8);
   for (size_t i = 0; i < 8; i++) {
     ks_param_info p;
@@ -1546,6 +1551,7 @@ static void user_bind_types(void **state) {
     assert_string_equal(p.name, want[i].name);
     assert_int_equal(p.type, want[i].type);
     assert_int_equal(p.is_unsigned, want[i].is_unsigned);
+    assert_int_equal(p.sign_unknown, want[i].sign_unknown);
     assert_int_equal(p.arg_index, i);
     assert_true(p.min == want[i].min && p.max == want[i].max);
   }
@@ -1588,9 +1594,12 @@ static void user_bind_types(void **state) {
              {"flag", "2", "flag=2 out of range [0, 1]"},
              {"h", "65536", "h=65536 out of range [-65504, 65504]"},
              {"uc", "256", "uc=256 out of range [0, 255]"},
-             {"big", "9223372036854775808",
-              "big=9223372036854775808 out of range [-9223372036854775808, "
-              "9223372036854775807]"},
+             {"big", "18446744073709551616",
+              "big=18446744073709551616 out of range [-9223372036854775808, "
+              "18446744073709551615]"},
+             {"big", "-9223372036854775809",
+              "big=-9223372036854775809 out of range [-9223372036854775808, "
+              "18446744073709551615]"},
              {"d", "1e309", "d=1e309 out of range"}};
   for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
     ks_binding b = {
@@ -1645,7 +1654,7 @@ static void user_bind_bad(void **state) {
 static void user_cxx_names(void **state) {
   fixture *f = *state;
   ks_template *t = load(f, KS_TEST_DATA_DIR "/user_tmpl.ll");
-  assert_int_equal(ks_template_kernel_count(t), 3);
+  assert_int_equal(ks_template_kernel_count(t), 4);
   assert_string_equal(ks_template_kernel_name(t, 0), "_Z5scaleIfLi4EEvPT_i");
   assert_string_equal(ks_template_kernel_display(t, 0),
                       "scale<float, 4>(float*, int)");
@@ -1653,7 +1662,10 @@ static void user_cxx_names(void **state) {
                       "scale<int, 4>(int*, int)");
   assert_string_equal(ks_template_kernel_display(t, 2),
                       "blockscale<256>(float const*, float*, unsigned int)");
-  assert_null(ks_template_kernel_display(t, 3));
+  assert_string_equal(ks_template_kernel_display(t, 3),
+                      "sizes(unsigned int, unsigned long long, long long, "
+                      "int, float*)");
+  assert_null(ks_template_kernel_display(t, 4));
   static const struct {
     const char *name;
     size_t kernel;
@@ -1687,11 +1699,97 @@ static void user_cxx_names(void **state) {
             "scale<int, 4>(int*, int)");
   bind_user(f, t, "scale<double,4>", &n, 1, KS_ENOKERNEL,
             "has no kernel 'scale<double,4>' (kernels: scale<float, 4>");
-  bind_user(f, t, NULL, &n, 1, KS_ENOKERNEL, "has 3 kernels");
+  bind_user(f, t, NULL, &n, 1, KS_ENOKERNEL, "has 4 kernels");
   /* a pointer named in a message by the kernel's demangled name */
   ks_binding x = {.name = "@0", .kind = KS_VALUE_INT, .v.i = 1};
   bind_user(f, t, "scale<int,4>", &x, 1, KS_EPARAM,
             "argument @0 of kernel 'scale<int, 4>(int*, int)' is a pointer");
+}
+
+/* The bound IR of kernel `kernel` of t under bindings b (the "bind"
+ * stage's dump). */
+static const char *bound_ir(fixture *f, const ks_template *t,
+                            const char *kernel, const ks_binding *b, size_t n) {
+  ks_spec_req req = {
+      .kernel = kernel, .bindings = b, .nbindings = n, .dump_stage = "bind"};
+  ks_kernel *k = NULL;
+  if (ks_specialize(f->ctx, t, &req, &k) != KS_OK)
+    fail_msg("%s: %s", kernel, ks_errmsg(f->ctx));
+  const char *ir = NULL;
+  assert_int_equal(ks_kernel_ir(k, &ir, NULL), KS_OK);
+  return ir;
+}
+
+/* Signedness of int-sized arguments, which the IR does not say: a C++
+ * kernel's symbol does (data/user_tmpl.cu, sizes(unsigned int, unsigned
+ * long long, long long, int, float*), blockscale's unsigned n), and each
+ * takes its own range; an extern "C" kernel's int (data/user_args.cu,
+ * scaled_sum's n) takes both readings' values, bound as the same bits. */
+static void user_bind_signedness(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/user_tmpl.ll");
+  static const struct {
+    ks_type type;
+    int is_unsigned;
+    double max;
+  } want[] = {{KS_TYPE_I32, 1, 4294967295.0},
+              {KS_TYPE_I64, 1, 18446744073709551615.0},
+              {KS_TYPE_I64, 0, 9223372036854775807.0},
+              {KS_TYPE_I32, 0, 2147483647.0}};
+  assert_int_equal(ks_template_param_count(t, 3), 4);
+  for (size_t i = 0; i < 4; i++) {
+    ks_param_info p;
+    assert_int_equal(ks_template_param(t, 3, i, &p), KS_OK);
+    assert_int_equal(p.type, want[i].type);
+    assert_int_equal(p.is_unsigned, want[i].is_unsigned);
+    assert_false(p.sign_unknown);
+    assert_true(p.max == want[i].max);
+    assert_true(p.min == (want[i].is_unsigned ? 0 : -want[i].max - 1));
+  }
+  ks_param_info bn;
+  assert_int_equal(ks_template_param(t, 2, 0, &bn), KS_OK); /* unsigned n */
+  assert_true(bn.is_unsigned && !bn.sign_unknown && bn.max == 4294967295.0);
+  ks_binding big[] = {
+      {.name = "@0", .kind = KS_VALUE_TEXT, .v.s = "3000000000"},
+      {.name = "@1", .kind = KS_VALUE_TEXT, .v.s = "18446744073709551615"}};
+  const char *ir = bound_ir(f, t, "sizes", big, 2);
+  TU_ASSERT_CONTAINS(ir, "icmp ult i32 %10, -1294967296"); /* 3000000000 */
+  TU_ASSERT_CONTAINS(ir, "udiv i64 -1, %14");
+  static const struct {
+    const char *pos, *value, *needle;
+  } out[] = {{"@0", "-1", "@0=-1 out of range [0, 4294967295]"},
+             {"@0", "4294967296", "@0=4294967296 out of range [0, 4294967295]"},
+             {"@1", "-1", "@1=-1 out of range [0, 18446744073709551615]"},
+             {"@2", "9223372036854775808",
+              "@2=9223372036854775808 out of range [-9223372036854775808, "
+              "9223372036854775807]"},
+             {"@3", "3000000000",
+              "@3=3000000000 out of range [-2147483648, 2147483647]"}};
+  for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+    ks_binding b = {
+        .name = out[i].pos, .kind = KS_VALUE_TEXT, .v.s = out[i].value};
+    bind_user(f, t, "sizes", &b, 1, KS_ERANGE, out[i].needle);
+  }
+  ks_template *c = load(f, KS_TEST_DATA_DIR "/user_args.ll");
+  ks_param_info n;
+  assert_int_equal(ks_template_param(c, 0, 0, &n), KS_OK);
+  assert_true(!n.is_unsigned && n.sign_unknown);
+  assert_true(n.min == -2147483648.0 && n.max == 4294967295.0);
+  ks_binding u = {.name = "n", .kind = KS_VALUE_TEXT, .v.s = "3000000000"};
+  TU_ASSERT_CONTAINS(bound_ir(f, c, "scaled_sum", &u, 1),
+                     "icmp slt i32 %add, -1294967296");
+  u = (ks_binding){.name = "n", .kind = KS_VALUE_INT, .v.i = -1294967296};
+  TU_ASSERT_CONTAINS(bound_ir(f, c, "scaled_sum", &u, 1),
+                     "icmp slt i32 %add, -1294967296");
+  u = (ks_binding){.name = "n", .kind = KS_VALUE_REAL, .v.f = 4294967295.0};
+  TU_ASSERT_CONTAINS(bound_ir(f, c, "scaled_sum", &u, 1),
+                     "icmp slt i32 %add, -1");
+  u = (ks_binding){.name = "n", .kind = KS_VALUE_TEXT, .v.s = "4294967296"};
+  bind_user(f, c, "scaled_sum", &u, 1, KS_ERANGE,
+            "n=4294967296 out of range [-2147483648, 4294967295]");
+  u = (ks_binding){.name = "n", .kind = KS_VALUE_TEXT, .v.s = "-2147483649"};
+  bind_user(f, c, "scaled_sum", &u, 1, KS_ERANGE,
+            "n=-2147483649 out of range [-2147483648, 4294967295]");
 }
 
 /* A user's kernels taking structs by value (data/byval.cu): one only read
@@ -2113,6 +2211,7 @@ int main(int argc, char **argv) {
       T(user_bind_types),
       T(user_bind_bad),
       T(user_cxx_names),
+      T(user_bind_signedness),
       T(user_byval),
       T(codegen_screen_sin),
       T(codegen_screen_pow),

@@ -91,17 +91,21 @@ out_has "BLOCK"
 out_has "fixes block x"
 expect 0 info "$DATA/saxpy.ll"
 out_has "kernel saxpy"
-out_has "@0   -            int32  range [-2147483648, 2147483647]  (unmarked: no default)"
+out_has "@0   -            int32  range [-2147483648, 4294967295]  (unmarked: no default; signedness unknown: signed or unsigned)"
 out_has "@1   -            float  range"
 expect 0 info conv1d
-out_has "@3   n            int32  range [-2147483648, 2147483647]"
+out_has "@3   n            int32  range [-2147483648, 4294967295]  (unmarked: no default; signedness unknown: signed or unsigned)"
 out_has "@4   FILTER_LEN   int32  default 32     range [1, 128]"
 expect 0 info "$DATA/user_tmpl.ll"
 out_has "kernel scale<float, 4>(float*, int)"
 out_has "  symbol _Z5scaleIfLi4EEvPT_i"
+out_has "kernel sizes(unsigned int, unsigned long long, long long, int, float*)"
+out_has "@0   -            uint32 range [0, 4294967295]  (unmarked: no default)"
+out_has "@1   -            uint64 range [0, 18446744073709551615]  (unmarked: no default)"
+out_has "@2   -            int64  range [-9223372036854775808, 9223372036854775807]  (unmarked: no default)"
 expect 0 info "$DATA/user_args.ll"
 out_has "@1   us           uint16 range [0, 65535]"
-out_has "@5   big          int64  range [-9223372036854775808, 9223372036854775807]"
+out_has "@5   big          int64  range [-9223372036854775808, 18446744073709551615]  (unmarked: no default; signedness unknown: signed or unsigned)"
 
 # ---- help -------------------------------------------------------------------
 for args in "--help" "-h" "help" "list --help" "info --help" "ptx --help" \
@@ -311,6 +315,14 @@ expect_failure "argument 'x' (@3) of kernel 'scaled_sum' is a pointer: it takes 
   ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D x=1
 expect_failure "us=65536 out of range [0, 65535]" \
   ptx "$DATA/user_args.ll" $TARGET --kernel kinds -D us=65536
+# an unsigned int: its range from the C++ symbol; an extern "C" int: either
+expect 0 ptx "$DATA/user_tmpl.ll" $TARGET --kernel sizes -D @0=3000000000
+out_has ", -1294967297;" # i >= 3000000000: i > 2999999999, as u32 bits
+expect_failure "@0=-1 out of range [0, 4294967295]" \
+  ptx "$DATA/user_tmpl.ll" $TARGET --kernel sizes -D @0=-1
+expect 0 ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D n=3000000000
+expect_failure "n=4294967296 out of range [-2147483648, 4294967295]" \
+  ptx "$DATA/user_args.ll" $TARGET --kernel scaled_sum -D n=4294967296
 expect_failure "compile it with clang's -fno-discard-value-names, or bind by position (@0..@3)" \
   ptx "$DATA/saxpy.ll" $TARGET -D n=5
 expect_failure "n bound twice (as 'n' and as '@0'" \

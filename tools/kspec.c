@@ -436,9 +436,9 @@ static const char *range_text(const ks_param_info *p, char *buf, size_t cap) {
   unsigned long long top = bits == 64 ? ~0ull : (1ull << bits) - 1;
   if (bits && (p->is_unsigned || bits == 1))
     snprintf(buf, cap, "[0, %llu]", top);
-  else if (bits)
-    snprintf(buf, cap, "[%lld, %lld]", -(long long)(top >> 1) - 1,
-             (long long)(top >> 1));
+  else if (bits) /* of unknown signedness: either reading's values */
+    snprintf(buf, cap, "[%lld, %llu]", -(long long)(top >> 1) - 1,
+             p->sign_unknown ? top : top >> 1);
   else
     snprintf(buf, cap, "[%.17g, %.17g]", p->min, p->max);
   return buf;
@@ -455,7 +455,8 @@ static void print_param(const ks_param_info *p) {
            : (p->flags & KS_PARAM_BLOCK_X) ? "  (fixes block x)"
                                            : "");
   else
-    printf(" range %s  (unmarked: no default)\n", range_text(p, r, sizeof r));
+    printf(" range %s  (unmarked: no default%s)\n", range_text(p, r, sizeof r),
+           p->sign_unknown ? "; signedness unknown: signed or unsigned" : "");
 }
 
 /* The kernel's name (demangled with its symbol for C++), doc and every

@@ -6,6 +6,10 @@
  *   clang-19 -x cuda --cuda-device-only -nocudainc -nocudalib \
  *            --cuda-gpu-arch=sm_90 -O1 -emit-llvm -S user_tmpl.cu \
  *            -o user_tmpl.ll
+ *
+ * sizes: a plain C++ kernel whose unsigned int and unsigned long long
+ * arguments look like any i32 and i64 in the IR; only its symbol
+ * (_Z5sizesjyxiPf) says which are unsigned.
  */
 #include <__clang_cuda_builtin_vars.h>
 
@@ -32,3 +36,12 @@ template __attribute__((global)) void scale<float, 4>(float *, int);
 template __attribute__((global)) void scale<int, 4>(int *, int);
 template __attribute__((global)) void blockscale<256>(const float *, float *,
                                                     unsigned);
+
+__attribute__((global)) void sizes(const unsigned count,
+                                   unsigned long long total, long long offset,
+                                   int k, float *out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  out[i] = (float)(total / (i + 1ull)) + (float)(offset + k);
+}

@@ -22,11 +22,11 @@ define dso_local void @_Z5scaleIfLi4EEvPT_i(ptr nocapture noundef %0, i32 nounde
 9:                                                ; preds = %2
   %10 = sext i32 %7 to i64
   %11 = getelementptr inbounds float, ptr %0, i64 %10
-  %12 = load float, ptr %11, align 4, !tbaa !7
+  %12 = load float, ptr %11, align 4, !tbaa !8
   br label %14
 
 13:                                               ; preds = %14
-  store float %19, ptr %11, align 4, !tbaa !7
+  store float %19, ptr %11, align 4, !tbaa !8
   br label %22
 
 14:                                               ; preds = %9, %14
@@ -37,7 +37,7 @@ define dso_local void @_Z5scaleIfLi4EEvPT_i(ptr nocapture noundef %0, i32 nounde
   %19 = fadd contract float %17, %18
   %20 = add nuw nsw i32 %15, 1
   %21 = icmp eq i32 %20, 4
-  br i1 %21, label %13, label %14, !llvm.loop !11
+  br i1 %21, label %13, label %14, !llvm.loop !12
 
 22:                                               ; preds = %2, %13
   ret void
@@ -56,11 +56,11 @@ define dso_local void @_Z5scaleIiLi4EEvPT_i(ptr nocapture noundef %0, i32 nounde
 9:                                                ; preds = %2
   %10 = sext i32 %7 to i64
   %11 = getelementptr inbounds i32, ptr %0, i64 %10
-  %12 = load i32, ptr %11, align 4, !tbaa !14
+  %12 = load i32, ptr %11, align 4, !tbaa !15
   br label %14
 
 13:                                               ; preds = %14
-  store i32 %18, ptr %11, align 4, !tbaa !14
+  store i32 %18, ptr %11, align 4, !tbaa !15
   br label %21
 
 14:                                               ; preds = %9, %14
@@ -70,7 +70,7 @@ define dso_local void @_Z5scaleIiLi4EEvPT_i(ptr nocapture noundef %0, i32 nounde
   %18 = add nsw i32 %17, %15
   %19 = add nuw nsw i32 %15, 1
   %20 = icmp eq i32 %19, 4
-  br i1 %20, label %13, label %14, !llvm.loop !16
+  br i1 %20, label %13, label %14, !llvm.loop !17
 
 21:                                               ; preds = %2, %13
   ret void
@@ -88,47 +88,76 @@ define dso_local void @_Z10blockscaleILi256EEvPKfPfj(ptr nocapture noundef reado
 9:                                                ; preds = %3
   %10 = zext i32 %7 to i64
   %11 = getelementptr inbounds float, ptr %0, i64 %10
-  %12 = load float, ptr %11, align 4, !tbaa !7
+  %12 = load float, ptr %11, align 4, !tbaa !8
   %13 = fmul contract float %12, 2.560000e+02
   %14 = getelementptr inbounds float, ptr %1, i64 %10
-  store float %13, ptr %14, align 4, !tbaa !7
+  store float %13, ptr %14, align 4, !tbaa !8
   br label %15
 
 15:                                               ; preds = %9, %3
   ret void
 }
 
-; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare noundef i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #2
+; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
+define dso_local void @_Z5sizesjyxiPf(i32 noundef %0, i64 noundef %1, i64 noundef %2, i32 noundef %3, ptr nocapture noundef writeonly %4) local_unnamed_addr #2 {
+  %6 = tail call noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %7 = tail call noundef range(i32 1, 1025) i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %8 = mul i32 %6, %7
+  %9 = tail call noundef range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %10 = add i32 %8, %9
+  %11 = icmp ult i32 %10, %0
+  br i1 %11, label %12, label %22
+
+12:                                               ; preds = %5
+  %13 = zext i32 %10 to i64
+  %14 = add nuw nsw i64 %13, 1
+  %15 = udiv i64 %1, %14
+  %16 = uitofp i64 %15 to float
+  %17 = sext i32 %3 to i64
+  %18 = add nsw i64 %17, %2
+  %19 = sitofp i64 %18 to float
+  %20 = fadd contract float %19, %16
+  %21 = getelementptr inbounds float, ptr %4, i64 %13
+  store float %20, ptr %21, align 4, !tbaa !8
+  br label %22
+
+22:                                               ; preds = %5, %12
+  ret void
+}
 
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare noundef i32 @llvm.nvvm.read.ptx.sreg.ntid.x() #2
+declare noundef i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #3
 
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x() #2
+declare noundef i32 @llvm.nvvm.read.ptx.sreg.ntid.x() #3
+
+; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x() #3
 
 attributes #0 = { mustprogress nofree norecurse nosync nounwind memory(argmem: readwrite) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
 attributes #1 = { mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: readwrite) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
-attributes #2 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #2 = { mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write) "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="sm_90" "target-features"="+ptx85,+sm_90" "uniform-work-group-size"="true" }
+attributes #3 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 
-!nvvm.annotations = !{!0, !1, !2}
-!llvm.module.flags = !{!3, !4, !5}
-!llvm.ident = !{!6}
+!nvvm.annotations = !{!0, !1, !2, !3}
+!llvm.module.flags = !{!4, !5, !6}
+!llvm.ident = !{!7}
 
 !0 = !{ptr @_Z5scaleIfLi4EEvPT_i, !"kernel", i32 1}
 !1 = !{ptr @_Z5scaleIiLi4EEvPT_i, !"kernel", i32 1}
 !2 = !{ptr @_Z10blockscaleILi256EEvPKfPfj, !"kernel", i32 1}
-!3 = !{i32 1, !"wchar_size", i32 4}
-!4 = !{i32 4, !"nvvm-reflect-ftz", i32 0}
-!5 = !{i32 7, !"frame-pointer", i32 2}
-!6 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
-!7 = !{!8, !8, i64 0}
-!8 = !{!"float", !9, i64 0}
-!9 = !{!"omnipotent char", !10, i64 0}
-!10 = !{!"Simple C++ TBAA"}
-!11 = distinct !{!11, !12, !13}
-!12 = !{!"llvm.loop.mustprogress"}
-!13 = !{!"llvm.loop.unroll.disable"}
-!14 = !{!15, !15, i64 0}
-!15 = !{!"int", !9, i64 0}
-!16 = distinct !{!16, !12, !13}
+!3 = !{ptr @_Z5sizesjyxiPf, !"kernel", i32 1}
+!4 = !{i32 1, !"wchar_size", i32 4}
+!5 = !{i32 4, !"nvvm-reflect-ftz", i32 0}
+!6 = !{i32 7, !"frame-pointer", i32 2}
+!7 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
+!8 = !{!9, !9, i64 0}
+!9 = !{!"float", !10, i64 0}
+!10 = !{!"omnipotent char", !11, i64 0}
+!11 = !{!"Simple C++ TBAA"}
+!12 = distinct !{!12, !13, !14}
+!13 = !{!"llvm.loop.mustprogress"}
+!14 = !{!"llvm.loop.unroll.disable"}
+!15 = !{!16, !16, i64 0}
+!16 = !{!"int", !10, i64 0}
+!17 = distinct !{!17, !13, !14}
