@@ -579,6 +579,12 @@ typedef struct ks_kernel_info {
   unsigned const_copies;
   unsigned const_copy_arg[KS_CMEM_MAX];
   unsigned const_copy_bytes[KS_CMEM_MAX];
+  /* Non-zero: the kernel synchronizes the whole grid (it reads the
+   * driver's grid workspace, %envreg, as cooperative groups'
+   * this_grid().sync() does), which only a cooperative launch sets up:
+   * ks_launch_ex refuses it without ks_launch_attrs.cooperative, and so
+   * does ks_launch. */
+  int grid_sync;
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
 
@@ -632,7 +638,9 @@ typedef struct ks_launch_attrs {
  * Errors: KS_EBOUNDS (geometry, shared memory, cluster shape, a
  * cooperative grid too large), KS_EARCH (the device takes no cooperative
  * or cluster launch), KS_ELAUNCH (the driver refused), KS_EINVAL (NULL
- * args where the kernel has arguments and a hidden one is appended),
+ * args where the kernel has arguments and a hidden one is appended; a
+ * kernel that synchronizes the grid, ks_kernel_info.grid_sync, launched
+ * without cooperative),
  * KS_ENOMEM and those of ks_kernel_load. */
 KS_API ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                               const ks_launch_attrs *a, void **args);

@@ -36,6 +36,12 @@ const char *ks_kernel_explain(const ks_kernel *k) {
 
 const char *ks_kernel_name(const ks_kernel *k) { return k ? k->name : NULL; }
 
+void ks_jit_ptx_launch_needs(ks_kernel *k) {
+  /* the driver's ABI for cooperative groups: the grid barrier's address
+   * is in %envreg1 and %envreg2, set for cooperative launches only */
+  k->info.grid_sync = k->ptx && strstr(k->ptx, "%envreg") != NULL;
+}
+
 void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
                         unsigned coarsen_y) {
   info->coarsen_x = coarsen_x > 1 ? coarsen_x : 1;

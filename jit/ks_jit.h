@@ -210,6 +210,11 @@ void ks_jit_tpl_put(ks_jit_tpl *t, int reuse);
  * reqntid. */
 void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
                         unsigned coarsen_y);
+/* Sets what k's PTX itself says about its launch: info.grid_sync when it
+ * reads the grid workspace (%envreg), which only a cooperative launch
+ * provides. For a kernel compiled now and one read from the disk cache
+ * alike, so the disk entry needs no field for it. */
+void ks_jit_ptx_launch_needs(ks_kernel *k);
 
 struct ks_kernel {
   ks_ctx *ctx;

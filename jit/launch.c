@@ -263,6 +263,13 @@ static ks_status plan_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                            .smem = a->smem,
                            .stream = a->stream,
                            .cooperative = a->cooperative != 0};
+  if (k->info.grid_sync && !c->cooperative)
+    return ks_jit_fail(KS_EINVAL,
+                       "launch: %s: the kernel synchronizes the whole grid "
+                       "(cooperative groups' this_grid().sync()), which only "
+                       "a cooperative launch allows: set "
+                       "ks_launch_attrs.cooperative",
+                       k->name);
   ks_status s = check_launch(k, dev, c->grid, ub, a->smem, c->block);
   if (s != KS_OK)
     return s;

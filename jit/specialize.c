@@ -831,6 +831,7 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
   /* the IR of a stage is not stored: such requests always compile */
   int disk = ks_disk_usable(ctx->disk) && !r->spec.dump_stage;
   if (disk && ks_disk_get(ctx, ctx->disk, k)) {
+    ks_jit_ptx_launch_needs(k);
     ks_cache_count(ctx->cache, KS_CTR_DISK_HITS, 1);
     ks_cache_count(ctx->cache, KS_CTR_SAVED_NS,
                    (uint64_t)(k->info.compile_ms * 1e6));
@@ -847,6 +848,7 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const request *r,
     ks_kernel_free(k, NULL);
     return s;
   }
+  ks_jit_ptx_launch_needs(k);
   if (disk) {
     char why[2048];
     key_text(ctx, t, r, why, sizeof why);

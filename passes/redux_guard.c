@@ -12,9 +12,10 @@
  * The swap shows once the call's operands are folded (after inlining and
  * canonicalization): the value operand is the typical mask, all lanes
  * (-1, __activemask(), or a ballot of `true`), and the mask operand is
- * data. In IR whose llvm.ident names no clang newer than 19, where every
- * such call through CUDA's headers is swapped, the operands are put back
- * and the explanation says so: refusing would leave every cooperative
+ * not (data, or a constant such as the 1 of __reduce_add_sync(mask, 1),
+ * which counts lanes). In IR whose llvm.ident names no clang newer than 19,
+ * where every such call through CUDA's headers is swapped, the operands are put
+ * back and the explanation says so: refusing would leave every cooperative
  * groups reduction that clang 19 compiles unusable, and a correct kernel
  * that really reduces the constant -1 over a data-dependent set of lanes
  * is not something those toolchains can express through the headers. IR
@@ -82,7 +83,7 @@ static int guard_call(LLVMValueRef call, const char *op, unsigned clang,
                       const ks_spec *s, ks_diag *d) {
   LLVMValueRef value = LLVMGetOperand(call, 0);
   LLVMValueRef mask = LLVMGetOperand(call, 1);
-  if (!all_lanes(value) || LLVMIsAConstant(mask))
+  if (!all_lanes(value) || all_lanes(mask))
     return 0;
   if (clang && clang < 20) {
     LLVMSetOperand(call, 0, mask);
@@ -97,7 +98,7 @@ static int guard_call(LLVMValueRef call, const char *op, unsigned clang,
   return ks_diag_fail(
       d, KS_ECODEGEN,
       "toolchain: kernel '%s': llvm.nvvm.redux.sync.%s reduces an all-lanes "
-      "value over a mask made of data: the mask and value look swapped, as "
+      "value over a mask that is not: the mask and value look swapped, as "
       "clang before 20 swaps them in CUDA's __reduce_%s_sync "
       "(llvm/llvm-project#131415); compile with clang >= 20 or call the "
       "builtin with (value, mask)",

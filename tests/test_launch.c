@@ -13,6 +13,9 @@
  *   clusters       cluster dims passed through on sm_90, shapes refused;
  *                  on an sm_80 device, refused as such
  *   coarsened      a thread-coarsened kernel goes out with its real block
+ *   grid_sync      a kernel that reads the grid workspace (%envreg, as
+ *                  cooperative groups' grid sync) says so in its info, and
+ *                  is refused without a cooperative launch
  */
 #define _GNU_SOURCE /* setenv */
 #include <setjmp.h>
@@ -292,6 +295,38 @@ static void coarsened(void **state) {
   close_fixture(f);
 }
 
+/* tests/data/gridws.ll reads %envreg1 and %envreg2 as cooperative
+ * groups' grid sync does; gridsync_sum's own barrier does not. */
+static void grid_sync(void **state) {
+  (void)state;
+  fixture *f = open_fixture(NULL, KS_TEST_DATA_DIR "/gridws.ll");
+  ks_kernel *k = spec(f, "grid_ws", NULL, 0, (ks_launch_bounds){0});
+  ks_kernel_info in;
+  assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
+  assert_int_equal(in.grid_sync, 1);
+  void *args[] = {&f->buf[0]};
+  kspec_mock_counters m = mock_now();
+  ks_dim3 grid = {4, 1, 1}, block = {128, 1, 1};
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_EINVAL);
+  assert_string_equal(ks_errmsg(f->ctx),
+                      "launch: grid_ws: the kernel synchronizes the whole "
+                      "grid (cooperative groups' this_grid().sync()), which "
+                      "only a cooperative launch allows: set "
+                      "ks_launch_attrs.cooperative");
+  assert_int_equal(ks_launch_ex(k, grid, block, NULL, args), KS_EINVAL);
+  assert_int_equal(mock_now().launches, m.launches);
+  ks_launch_attrs a = {.cooperative = 1};
+  assert_int_equal(ks_launch_ex(k, grid, block, &a, args), KS_OK);
+  assert_int_equal(mock_now().last_cooperative, 1);
+  close_fixture(f);
+  /* a kernel with a barrier of its own needs nothing of the driver */
+  f = open_fixture(NULL, launch_ll());
+  k = spec(f, "gridsync_sum", NULL, 0, (ks_launch_bounds){0});
+  assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
+  assert_int_equal(in.grid_sync, 0);
+  close_fixture(f);
+}
+
 int main(void) {
   setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
   void *lib = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_LOCAL);
@@ -303,7 +338,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cooperative), cmocka_unit_test(gcoarsened),
       cmocka_unit_test(dyn_smem),    cmocka_unit_test(clusters),
-      cmocka_unit_test(coarsened),
+      cmocka_unit_test(coarsened),   cmocka_unit_test(grid_sync),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

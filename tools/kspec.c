@@ -563,6 +563,9 @@ static void launch_notes(const ks_kernel *k) {
             "kspec: note: launch ceil(grid.x / %u) blocks along x and pass "
             "grid.x (u32) after the arguments\n",
             in.grid_coarsen);
+  if (in.grid_sync)
+    fprintf(stderr, "kspec: note: the kernel synchronizes the grid: launch "
+                    "it cooperatively (all its blocks resident at once)\n");
   for (unsigned i = 0; i < in.const_copies; i++)
     fprintf(stderr,
             "kspec: note: before each launch copy the first %u bytes of "

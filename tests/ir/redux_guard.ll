@@ -12,11 +12,14 @@
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK: ; explain: toolchain: redux.sync.add: mask and value put back in order (clang 19
+; CHECK: ; explain: toolchain: redux.sync.add: mask and value put back in order
 ; CHECK: ; explain: toolchain: redux.sync.umax: mask and value put back in order
 ; CHECK-LABEL: define void @k(
 ; CHECK: call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 -1)
 ; CHECK: %b = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 true)
 ; CHECK: call i32 @llvm.nvvm.redux.sync.umax(i32 %v, i32 %b)
+; CHECK: %a = call i32 @llvm.nvvm.activemask()
+; CHECK: call i32 @llvm.nvvm.redux.sync.add(i32 1, i32 %a)
 ; OK-LABEL: define void @ok(
 ; OK: call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 -1)
 define void @k(ptr %out, ptr %in) {
@@ -30,6 +33,11 @@ entry:
   %m = call i32 @llvm.nvvm.redux.sync.umax(i32 %b, i32 %v)
   %q = getelementptr inbounds i32, ptr %out, i32 1
   store i32 %m, ptr %q, align 4
+  ; __reduce_add_sync(__activemask(), 1), counting the active lanes
+  %a = call i32 @llvm.nvvm.activemask()
+  %c = call i32 @llvm.nvvm.redux.sync.add(i32 %a, i32 1)
+  %q2 = getelementptr inbounds i32, ptr %out, i32 2
+  store i32 %c, ptr %q2, align 4
   ret void
 }
 
@@ -47,6 +55,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
 declare i32 @llvm.nvvm.redux.sync.umax(i32, i32)
 declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+declare i32 @llvm.nvvm.activemask()
 
 !nvvm.annotations = !{!0, !1}
 !0 = !{ptr @k, !"kernel", i32 1}

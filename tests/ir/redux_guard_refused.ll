@@ -6,7 +6,7 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: error: KS_ECODEGEN: toolchain: kernel 'k': llvm.nvvm.redux.sync.add reduces an all-lanes value over a mask made of data
+; CHECK: error: KS_ECODEGEN: toolchain: kernel 'k': llvm.nvvm.redux.sync.add reduces an all-lanes value over a mask that is not
 ; CHECK-SAME: llvm/llvm-project#131415
 
 define void @k(ptr %out, ptr %in) {
