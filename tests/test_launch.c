@@ -240,6 +240,8 @@ static void clusters(void **state) {
   setenv("KSPEC_MOCK_SM", "80", 1);
   f = open_fixture("sm_80", launch_ll());
   k = spec(f, "smem_reverse", NULL, 0, (ks_launch_bounds){.block = {128}});
+  args[0] = &f->buf[0]; /* the buffers of the new fixture */
+  args[1] = &f->buf[1];
   a = (ks_launch_attrs){.cluster = {2, 1, 1}};
   m = mock_now();
   assert_int_equal(ks_launch_ex(k, (ks_dim3){8, 1, 1}, block, &a, args),
