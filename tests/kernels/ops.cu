@@ -3,7 +3,8 @@
 // an argument and whose coefficients sit in __constant__ memory, a FIR
 // filter with its taps in a read-only buffer, a 2x upsampling over a 3-D
 // grid, and a sum whose last block to finish adds the partials (a
-// __threadfence and a __device__ counter the kernel resets itself).
+// __threadfence and a __device__ counter the kernel resets itself), and a
+// persistent kernel drawing chunks of work from a __device__ queue counter.
 //
 // Written for kspec's corpus (issue 31): plain CUDA, sizes as arguments.
 
@@ -169,3 +170,34 @@ __global__ void __launch_bounds__(BLOCK)
 
 template __global__ void sum_last_block<256>(const float *, float *, float *,
                                              int);
+
+// ---------------------------------------------------------------------------
+// A persistent kernel: a grid sized to the machine pulls chunks of `chunk`
+// elements from a queue (a __device__ counter) until none are left, and
+// applies y = a * x + y to each. Which block does a chunk varies from run to
+// run, what is done to it does not. Each block draws once past the end, so
+// the block that draws the last of those knows every draw is done and sets
+// the counter back to 0 for the next launch.
+
+__device__ unsigned g_next_chunk;
+
+extern "C" __global__ void persistent_axpy(const float *x, float *y, float a,
+                                           int n, int chunk) {
+  __shared__ unsigned mine;
+  const unsigned nchunks = (n + chunk - 1) / chunk;
+  for (;;) {
+    if (threadIdx.x == 0)
+      mine = atomicAdd(&g_next_chunk, 1u);
+    __syncthreads();
+    const unsigned c = mine;
+    __syncthreads(); // everyone has read `mine` before it is drawn again
+    if (c >= nchunks) {
+      if (threadIdx.x == 0 && c == nchunks + gridDim.x - 1)
+        g_next_chunk = 0;
+      break;
+    }
+    int end = min((int)(c + 1) * chunk, n);
+    for (int i = c * chunk + threadIdx.x; i < end; i += blockDim.x)
+      y[i] = a * x[i] + y[i];
+  }
+}
