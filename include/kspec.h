@@ -786,7 +786,10 @@ KS_API ks_status ks_kernel_best_block(ks_kernel *k, unsigned dyn_smem,
 enum { KS_TUNE_MAX_DIMS = 8 };
 
 /* One swept dimension: "maxntid", "minctasm", "maxnreg", "block" (threads
- * per block, folded into the code as .reqntid) or a parameter's name. */
+ * per block, folded into the code as .reqntid) or a parameter, by name or
+ * position ("@3"). Parameters, swept or fixed, are stored by position:
+ * a problem swept with "n" is found by a lookup with "@3", and a
+ * parameter that fixes the block sets the launch's threads either way. */
 typedef struct ks_tune_dim {
   const char *name;
   const int64_t *values;
@@ -938,7 +941,8 @@ KS_API ks_status ks_tune(ks_ctx *ctx, const ks_template *t,
 KS_API void ks_tune_result_free(ks_tune_result *r);
 
 /* The stored winner of a problem: its bounds, threads and the values of
- * the swept parameters (bindings[i].name points into names[i]). */
+ * the swept parameters (bindings[i].name points into names[i]: the
+ * parameter's name, or "@N" for an argument the IR has no name for). */
 typedef struct ks_tune_best {
   ks_launch_bounds bounds;
   unsigned threads;

@@ -487,13 +487,27 @@ ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
 
 /* ---- tune.c, tune_store.c, tune_worker.c --------------------------------- */
 
-enum { KS_TUNE_VKEY_CAP = 512 };
+enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64 };
+
+/* The argument position each dim and fixed value of a space binds, so
+ * that "n" and "@3" are one: a position, KS_TUNE_ARG_BOUND for a launch
+ * bound dim, KS_TUNE_ARG_NONE for what binds nothing (no dim there, an
+ * unknown name). */
+enum { KS_TUNE_ARG_BOUND = -1, KS_TUNE_ARG_NONE = -2 };
+typedef struct ks_tune_args {
+  int dim[KS_TUNE_MAX_DIMS];
+  int fixed[KS_TUNE_MAX_FIXED];
+} ks_tune_args;
+/* Resolves sp's dims and fixed values on kernel ki of t (at most
+ * KS_TUNE_MAX_DIMS and KS_TUNE_MAX_FIXED of them are read). */
+void ks_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
+                     ks_tune_args *out);
 
 /* The variant's key in the store: its threads, bounds and the swept
- * parameters' values by name ("threads=256;block=0,0,0;maxntid=256;...;
- * FILTER_LEN=32"). */
-void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_point *p, char *buf,
-                  size_t cap);
+ * parameters' values by argument position ("threads=256;block=0,0,0;
+ * maxntid=256;...;@4=32"). */
+void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_args *args,
+                  const ks_tune_point *p, char *buf, size_t cap);
 /* Checks, warms up and times variant k under o (defaults filled in),
  * filling e's class, runs, statistics and reason. */
 void ks_tune_measure_one(const ks_tune_opts *o, ks_kernel *k, ks_tune_entry *e);

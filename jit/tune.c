@@ -55,6 +55,7 @@ typedef struct sweep {
   const ks_tune_space *space;
   ks_tune_opts o;
   long kernel;
+  ks_tune_args args; /* the positions the dims and fixed values bind */
   variant *vars;
   ks_tune_result *res;
 } sweep;
@@ -70,46 +71,78 @@ static int bound_dim(const char *name) {
   return -1;
 }
 
-/* Index of parameter name (an argument's name or "@N") in kernel ki, or
- * -1 (the thread's message says why). */
-static long param_index(const ks_template *t, long ki, const char *name,
-                        ks_param_info *info) {
-  unsigned arg = 0;
-  if (ks_jit_arg_of(t, &t->desc.kernels[ki], name, 0, &arg) != KS_OK)
-    return -1;
+/* The parameter of kernel ki at argument position arg into *info: its
+ * index, or -1. */
+static long param_at(const ks_template *t, long ki, int arg,
+                     ks_param_info *info) {
   size_t n = ks_template_param_count(t, (size_t)ki);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; arg >= 0 && i < n; i++)
     if (ks_template_param(t, (size_t)ki, i, info) == KS_OK &&
-        info->arg_index == arg)
+        info->arg_index == (unsigned)arg)
       return (long)i;
   return -1;
 }
 
-static ks_status check_space(const sweep *w, size_t *total) {
+void ks_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
+                     ks_tune_args *out) {
+  const ks_ir_kernel *k = &t->desc.kernels[ki];
+  for (size_t d = 0; d < KS_TUNE_MAX_DIMS; d++) {
+    unsigned arg = 0;
+    const char *nm = d < sp->ndims && sp->dims ? sp->dims[d].name : NULL;
+    out->dim[d] = !nm                  ? KS_TUNE_ARG_NONE
+                  : bound_dim(nm) >= 0 ? KS_TUNE_ARG_BOUND
+                  : ks_jit_arg_of(t, k, nm, 0, &arg) == KS_OK
+                      ? (int)arg
+                      : KS_TUNE_ARG_NONE;
+  }
+  for (size_t f = 0; f < KS_TUNE_MAX_FIXED; f++) {
+    unsigned arg = 0;
+    const ks_binding *b = f < sp->nfixed && sp->fixed ? &sp->fixed[f] : NULL;
+    out->fixed[f] = b && ks_jit_arg_of(t, k, b->name, b->arg, &arg) == KS_OK
+                        ? (int)arg
+                        : KS_TUNE_ARG_NONE;
+  }
+  ks_jit_clear(); /* a bad fixed value is each variant's compile error */
+}
+
+/* Checks the space's shape, then resolves w->args. */
+static ks_status check_shape(sweep *w) {
   const ks_tune_space *sp = w->space;
   if (sp->ndims > KS_TUNE_MAX_DIMS || (sp->ndims && !sp->dims) ||
-      (sp->nfixed && !sp->fixed) || sp->nfixed > 64)
+      (sp->nfixed && !sp->fixed) || sp->nfixed > KS_TUNE_MAX_FIXED)
     return ks_jit_fail(KS_EINVAL, "tune: %zu dims (at most %d), %zu fixed",
                        sp->ndims, KS_TUNE_MAX_DIMS, sp->nfixed);
+  for (size_t d = 0; d < sp->ndims; d++)
+    if (!sp->dims[d].name || !sp->dims[d].n || !sp->dims[d].values)
+      return ks_jit_fail(KS_EINVAL, "tune: dim %zu (%s) has no values", d,
+                         sp->dims[d].name ? sp->dims[d].name : "unnamed");
+  ks_tune_args_of(w->t, w->kernel, sp, &w->args);
+  return KS_OK;
+}
+
+/* Dims and fixed values compare by the argument they bind ("n" and "@3"
+ * are one), launch bounds by name. */
+static ks_status check_space(sweep *w, size_t *total) {
+  const ks_tune_space *sp = w->space;
+  ks_status s = check_shape(w);
+  if (s != KS_OK)
+    return s;
   size_t n = 1;
   for (size_t d = 0; d < sp->ndims; d++) {
     const ks_tune_dim *dim = &sp->dims[d];
-    ks_param_info info;
-    if (!dim->name || !dim->n || !dim->values)
-      return ks_jit_fail(KS_EINVAL, "tune: dim %zu (%s) has no values", d,
-                         dim->name ? dim->name : "unnamed");
-    if (bound_dim(dim->name) < 0 &&
-        param_index(w->t, w->kernel, dim->name, &info) < 0)
+    int arg = w->args.dim[d];
+    if (arg == KS_TUNE_ARG_NONE)
       return ks_jit_fail(KS_EINVAL,
                          "tune: '%s' is neither a launch bound nor a "
                          "parameter of %s",
                          dim->name, ks_template_kernel_name(w->t, w->kernel));
     for (size_t f = 0; f < sp->nfixed; f++)
-      if (sp->fixed[f].name && strcmp(sp->fixed[f].name, dim->name) == 0)
+      if (arg >= 0 && w->args.fixed[f] == arg)
         return ks_jit_fail(KS_EINVAL, "tune: '%s' is both fixed and swept",
                            dim->name);
     for (size_t e = 0; e < d; e++)
-      if (strcmp(sp->dims[e].name, dim->name) == 0)
+      if (arg >= 0 ? w->args.dim[e] == arg
+                   : strcmp(sp->dims[e].name, dim->name) == 0)
         return ks_jit_fail(KS_EINVAL, "tune: '%s' is swept twice", dim->name);
     if (dim->n > MAX_POINTS || n * dim->n > MAX_POINTS)
       return ks_jit_fail(KS_EINVAL, "tune: over %d points", MAX_POINTS);
@@ -119,16 +152,17 @@ static ks_status check_space(const sweep *w, size_t *total) {
   return KS_OK;
 }
 
-/* The value a parameter has in a variant: swept, fixed or its default. */
+/* The value a parameter has in a variant: swept, fixed or its default,
+ * however the dim or fixed value spells it. */
 static double param_value(const sweep *w, const ks_tune_point *p,
                           const ks_param_info *info) {
   const ks_tune_space *sp = w->space;
   for (size_t d = 0; d < sp->ndims; d++)
-    if (strcmp(sp->dims[d].name, info->name) == 0)
+    if (w->args.dim[d] == (int)info->arg_index)
       return (double)p->v[d];
   for (size_t f = 0; f < sp->nfixed; f++) {
     const ks_binding *b = &sp->fixed[f];
-    if (!b->name || strcmp(b->name, info->name) != 0)
+    if (w->args.fixed[f] != (int)info->arg_index)
       continue;
     return b->kind == KS_VALUE_INT    ? (double)b->v.i
            : b->kind == KS_VALUE_REAL ? b->v.f
@@ -176,8 +210,7 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     i /= dim->n;
     ks_param_info info;
     if (base)
-      x = bound_dim(dim->name) >= 0 ? 0
-          : param_index(w->t, w->kernel, dim->name, &info) >= 0
+      x = param_at(w->t, w->kernel, w->args.dim[d], &info) >= 0
               ? (int64_t)info.def
               : 0;
     p->v[d] = x;
@@ -204,33 +237,32 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     }
   }
   p->threads = launch_threads(w, p);
-  ks_tune_vkey(sp, p, v->vkey, sizeof v->vkey);
+  ks_tune_vkey(sp, &w->args, p, v->vkey, sizeof v->vkey);
 }
 
-void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_point *p, char *buf,
-                  size_t cap) {
+void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_args *args,
+                  const ks_tune_point *p, char *buf, size_t cap) {
   const ks_launch_bounds *b = &p->bounds;
   size_t n = (size_t)snprintf(
       buf, cap, "threads=%u;block=%u,%u,%u;maxntid=%u;minctasm=%u;maxnreg=%u",
       p->threads, b->block[0], b->block[1], b->block[2], b->maxntid,
       b->minctasm, b->maxnreg);
-  /* Swept parameters by name, so that the order of the dims does not
-   * matter. */
-  const char *last = "";
+  /* Swept parameters by position, in order of position, so that neither
+   * the spelling nor the order of the dims matters. */
+  int last = -1;
   for (;;) {
-    const char *next = NULL;
+    int next = -1;
     size_t at = 0;
     for (size_t d = 0; d < sp->ndims; d++) {
-      const char *nm = sp->dims[d].name;
-      if (bound_dim(nm) < 0 && strcmp(nm, last) > 0 &&
-          (!next || strcmp(nm, next) < 0)) {
-        next = nm;
+      int a = args->dim[d];
+      if (a > last && (next < 0 || a < next)) {
+        next = a;
         at = d;
       }
     }
-    if (!next || n >= cap)
+    if (next < 0 || n >= cap)
       break;
-    n += (size_t)snprintf(buf + n, cap - n, ";%s=%lld", next,
+    n += (size_t)snprintf(buf + n, cap - n, ";@%d=%lld", next,
                           (long long)p->v[at]);
     last = next;
   }
@@ -356,7 +388,7 @@ static int same_group(const sweep *w, const ks_tune_entry *a,
              sizeof a->point.bounds.block) != 0)
     return 0;
   for (size_t d = 0; d < w->space->ndims; d++)
-    if (bound_dim(w->space->dims[d].name) < 0 && a->point.v[d] != b->point.v[d])
+    if (w->args.dim[d] >= 0 && a->point.v[d] != b->point.v[d])
       return 0;
   return 1;
 }

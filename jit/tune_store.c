@@ -5,10 +5,16 @@
  * the device model, the driver, the architecture, the template's hash, the
  * kernel, the fixed values and the caller's problem text:
  *
- *   kspec-tune-1
+ *   kspec-tune-2
  *   key dev=NVIDIA H100;drv=13000;arch=sm_90;tmpl=9f..e1;kernel=conv1d;...
- *   best threads=256;block=0,0,0;maxntid=256;minctasm=2;maxnreg=0
+ *   best threads=256;block=0,0,0;maxntid=256;minctasm=2;maxnreg=0;@4=32
  *   v VKEY CLASS RUNS MEDIAN MIN MAX Q1 Q3 REASON...
+ *
+ * Parameters, fixed or swept, are keyed by their argument position ("@4")
+ * however the space spells them (a name or "@N"), so that one problem
+ * swept or looked up either way is one file and one set of variants.
+ * Version 1 keyed them by spelling; its files are not read (a lookup
+ * misses, a sweep measures again).
  *
  * The file is rewritten whole after every measured variant: written to a
  * temporary file in the same directory and renamed over the old one, so a
@@ -72,8 +78,68 @@ static void value_text(const ks_binding *b, char *buf, size_t cap) {
     snprintf(buf, cap, "%s", b->v.s ? b->v.s : "");
 }
 
-/* The problem's key: everything a measurement depends on but the variant.
- * Fixed values are listed by name, so their order does not matter. */
+/* A fixed value as the parameter of type ty reads it, so that 16, 16.0
+ * and "16" are one value: an integer's in decimal, a real's to the digit;
+ * text that does not read as one stays as it is (its compile fails). */
+static void number_text(ks_type ty, const ks_binding *b, char *buf,
+                        size_t cap) {
+  int real = ty == KS_TYPE_F16 || ty == KS_TYPE_F32 || ty == KS_TYPE_F64;
+  const char *t = b->kind == KS_VALUE_TEXT && b->v.s ? b->v.s : "";
+  char *end = NULL;
+  errno = 0;
+  if (b->kind == KS_VALUE_INT && real)
+    snprintf(buf, cap, "%.17g", (double)b->v.i);
+  else if (b->kind == KS_VALUE_REAL && !real && b->v.f > -9e18 &&
+           b->v.f < 9e18 && b->v.f == (double)(long long)b->v.f)
+    snprintf(buf, cap, "%lld", (long long)b->v.f);
+  else if (b->kind != KS_VALUE_TEXT || !*t)
+    value_text(b, buf, cap);
+  else if (real && (strtod(t, &end), *end == '\0' && !errno))
+    snprintf(buf, cap, "%.17g", strtod(t, NULL));
+  else if (!real && (strtoll(t, &end, 10), *end == '\0' && !errno))
+    snprintf(buf, cap, "%lld", strtoll(t, NULL, 10));
+  else
+    value_text(b, buf, cap);
+}
+
+/* Appends the fixed values to the key by argument position ("@4=32", in
+ * order of position), so that neither their spelling nor their order
+ * matters; those that bind nothing (each variant fails to compile) as
+ * they are spelled. */
+static size_t fixed_text(const ks_template *t, long ki, const ks_tune_space *sp,
+                         char *buf, size_t cap, size_t n) {
+  ks_tune_args args;
+  ks_tune_args_of(t, ki, sp, &args);
+  char v[128];
+  for (int last = -1;;) {
+    int next = -1;
+    size_t at = 0;
+    for (size_t f = 0; f < sp->nfixed && f < KS_TUNE_MAX_FIXED; f++)
+      if (args.fixed[f] > last && (next < 0 || args.fixed[f] < next))
+        next = args.fixed[f], at = f;
+    if (next < 0 || n >= cap)
+      break;
+    ks_param_info info = {.type = KS_TYPE_I64};
+    size_t np = ks_template_param_count(t, (size_t)ki);
+    for (size_t i = 0; i < np; i++)
+      if (ks_template_param(t, (size_t)ki, i, &info) == KS_OK &&
+          info.arg_index == (unsigned)next)
+        break;
+    number_text(info.type, &sp->fixed[at], v, sizeof v);
+    n += (size_t)snprintf(buf + n, cap - n, ";@%d=%s", next, v);
+    last = next;
+  }
+  for (size_t f = 0; f < sp->nfixed && n < cap; f++) {
+    if (f < KS_TUNE_MAX_FIXED && args.fixed[f] >= 0)
+      continue;
+    value_text(&sp->fixed[f], v, sizeof v);
+    n += (size_t)snprintf(buf + n, cap - n, ";%s=%s",
+                          sp->fixed[f].name ? sp->fixed[f].name : "?", v);
+  }
+  return n;
+}
+
+/* The problem's key: everything a measurement depends on but the variant. */
 static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
                      const ks_tune_opts *o, char *buf, size_t cap) {
   char dev[160];
@@ -90,21 +156,8 @@ static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
       ki >= 0 ? ks_template_kernel_name(t, (size_t)ki) : "?", b->block[0],
       b->block[1], b->block[2], b->maxntid, b->minctasm, b->maxnreg,
       o->problem ? o->problem : "");
-  const char *last = "";
-  for (;;) {
-    const ks_binding *next = NULL;
-    for (size_t f = 0; f < sp->nfixed; f++) {
-      const char *nm = sp->fixed[f].name ? sp->fixed[f].name : "";
-      if (strcmp(nm, last) > 0 && (!next || strcmp(nm, next->name) < 0))
-        next = &sp->fixed[f];
-    }
-    if (!next || n >= cap)
-      break;
-    char v[128];
-    value_text(next, v, sizeof v);
-    n += (size_t)snprintf(buf + n, cap - n, ";%s=%s", next->name, v);
-    last = next->name;
-  }
+  if (ki >= 0 && n < cap)
+    fixed_text(t, ki, sp, buf, cap, n);
   for (char *s = buf; *s; s++)
     if (*s == '\n' || *s == '\r')
       *s = ' ';
@@ -158,7 +211,7 @@ static void parse_entry(ks_tune_store *st, const char *line) {
 static void read_lines(ks_tune_store *st, FILE *f) {
   char *line = malloc(MAX_LINE);
   int ok = line && fgets(line, MAX_LINE, f) &&
-           strcmp(line, "kspec-tune-1\n") == 0 && fgets(line, MAX_LINE, f) &&
+           strcmp(line, "kspec-tune-2\n") == 0 && fgets(line, MAX_LINE, f) &&
            strncmp(line, "key ", 4) == 0 &&
            strncmp(line + 4, st->key, strlen(st->key)) == 0 &&
            line[4 + strlen(st->key)] == '\n';
@@ -251,7 +304,7 @@ static int save(const ks_tune_store *st) {
     unlink(tmp);
     return -1;
   }
-  fprintf(f, "kspec-tune-1\nkey %s\nbest %s\n", st->key,
+  fprintf(f, "kspec-tune-2\nkey %s\nbest %s\n", st->key,
           st->best[0] ? st->best : "-");
   for (size_t i = 0; i < st->n; i++) {
     const ks_tune_entry *e = &st->items[i].e;
@@ -325,6 +378,27 @@ int ks_tune_store_best(ks_tune_store *st, ks_tune_best *out) {
   return 0;
 }
 
+/* The winner's values are stored by position ("@4"): each gets its
+ * parameter's name where it has one ("FILTER_LEN"), which binds the same
+ * argument. */
+static void name_bindings(const ks_template *t, long ki, ks_tune_best *out) {
+  for (size_t i = 0; i < out->nbindings; i++) {
+    char *end = NULL;
+    long arg = strtol(out->names[i] + 1, &end, 10);
+    if (out->names[i][0] != '@' || *end || arg < 0)
+      continue;
+    size_t np = ks_template_param_count(t, (size_t)ki);
+    for (size_t j = 0; j < np; j++) {
+      ks_param_info info;
+      if (ks_template_param(t, (size_t)ki, j, &info) == KS_OK &&
+          info.arg_index == (unsigned long)arg && info.name[0] != '@') {
+        snprintf(out->names[i], sizeof out->names[i], "%s", info.name);
+        break;
+      }
+    }
+  }
+}
+
 ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
                          const ks_tune_space *space, const ks_tune_opts *opts,
                          ks_tune_best *out) {
@@ -345,6 +419,8 @@ ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
                     "tune: lookup: nothing stored for this "
                     "problem in %s",
                     st->path);
+  else
+    name_bindings(t, ks_jit_kernel_index(t, space->kernel), out);
   ks_tune_store_close(st);
   return s;
 }

@@ -360,6 +360,120 @@ static void resume_and_lookup(void **state) {
   assert_null(k);
 }
 
+/* A parameter swept by name is stored by its position: a lookup by "@4"
+ * finds the winner of a sweep by "FILTER_LEN" (the winner's value named
+ * by the parameter's name), a sweep by "@4" reuses every measurement, and
+ * the other way round; fixed values spelled by name or position, as an
+ * integer or as text, are one problem. */
+static void spellings_one_store(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, fx->dir);
+  o.problem = "spellings";
+  add_variant(&f, 128, 1.0, DO_OK);
+  add_variant(&f, 256, 0.8, DO_OK);
+  int64_t fl[] = {16, 32}, maxntid[] = {128, 256};
+  ks_tune_dim by_name[] = {{"FILTER_LEN", fl, 2}, {"maxntid", maxntid, 2}};
+  ks_tune_dim by_pos[] = {{"maxntid", maxntid, 2}, {"@4", fl, 2}};
+  ks_tune_space named = {.dims = by_name, .ndims = 2};
+  ks_tune_space posed = {.dims = by_pos, .ndims = 2};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &named, &o, &r), KS_OK);
+  assert_int_equal(r.measured, 4);
+  char store[sizeof r.store];
+  snprintf(store, sizeof store, "%s", r.store);
+  ks_tune_result_free(&r);
+  ks_tune_best best;
+  assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &posed, &o, &best), KS_OK);
+  assert_int_equal(best.bounds.maxntid, 256);
+  assert_int_equal(best.nbindings, 1);
+  assert_string_equal(best.bindings[0].name, "FILTER_LEN");
+  assert_int_equal(best.bindings[0].v.i, 16);
+  memset(f.calls, 0, sizeof f.calls);
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &posed, &o, &r), KS_OK);
+  assert_string_equal(r.store, store);
+  assert_int_equal(r.reused, 4);
+  assert_int_equal(r.measured, 0);
+  assert_int_equal(f.calls[0] + f.calls[1], 0);
+  ks_tune_result_free(&r);
+
+  /* the other way round, with a fixed value: swept by position with
+   * FILTER_LEN=32 as text at position 4, looked up by name with 32 */
+  o.problem = "spellings, fixed";
+  int64_t one[] = {256};
+  ks_tune_dim mx[] = {{"maxntid", maxntid, 2}};
+  ks_binding fx_pos = {.kind = KS_VALUE_TEXT, .v.s = "32", .arg = 4};
+  ks_tune_space sweep = {.fixed = &fx_pos, .nfixed = 1, .dims = mx, .ndims = 1};
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sweep, &o, &r), KS_OK);
+  assert_int_equal(r.measured, 2);
+  assert_string_not_equal(r.store, store);
+  ks_tune_result_free(&r);
+  ks_tune_dim mx1[] = {{"maxntid", one, 1}};
+  ks_tune_space look = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = mx1, .ndims = 1};
+  memset(&best, 0, sizeof best);
+  assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &look, &o, &best), KS_OK);
+  assert_int_equal(best.bounds.maxntid, 256);
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_specialize_tuned(fx->ctx, fx->t, &look, &o, &k, NULL),
+                   KS_OK);
+  ks_kernel_info info;
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  assert_int_equal(info.maxntid, 256);
+  /* a parameter is swept once and not both fixed and swept, whatever the
+   * spelling */
+  ks_tune_dim twice[] = {{"FILTER_LEN", fl, 2}, {"@4", fl, 2}};
+  ks_tune_space bad = {.dims = twice, .ndims = 2};
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &bad, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "'@4' is swept twice");
+  ks_tune_result_free(&r);
+  ks_tune_dim pos4[] = {{"@4", fl, 2}};
+  bad = (ks_tune_space){
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = pos4, .ndims = 1};
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &bad, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "'@4' is both fixed and swept");
+  ks_tune_result_free(&r);
+}
+
+/* reduce_sum's BLOCK (@3) fixes the block: swept or fixed, by name or by
+ * position, each variant launches with its value's threads. */
+static void block_param_by_position(void **state) {
+  fixture *fx = *state;
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(fx->ctx, "reduce_sum", &t), KS_OK);
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  add_variant(&f, 128, 1.0, DO_OK);
+  add_variant(&f, 256, 0.9, DO_OK);
+  add_variant(&f, 512, 0.8, DO_OK);
+  int64_t blocks[] = {128, 256, 512};
+  const char *const spell[] = {"BLOCK", "@3"};
+  for (int i = 0; i < 2; i++) {
+    ks_tune_dim d[] = {{spell[i], blocks, 3}};
+    ks_tune_space sp = {.dims = d, .ndims = 1};
+    ks_tune_result r;
+    assert_int_equal(ks_tune(fx->ctx, t, &sp, &o, &r), KS_OK);
+    assert_int_equal(r.n, 3);
+    for (size_t j = 0; j < 3; j++) {
+      assert_int_equal(r.entries[j].point.threads, blocks[j]);
+      assert_int_equal(r.entries[j].cls, KS_TUNE_MEASURED);
+    }
+    assert_int_equal(r.best, 2);
+    ks_tune_result_free(&r);
+  }
+  /* fixed by position: every maxntid variant launches 512 threads */
+  ks_binding b512 = {.name = "@3", .kind = KS_VALUE_INT, .v.i = 512};
+  int64_t maxntid[] = {512, 1024};
+  ks_tune_dim d[] = {{"maxntid", maxntid, 2}};
+  ks_tune_space sp = {.fixed = &b512, .nfixed = 1, .dims = d, .ndims = 1};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.entries[0].point.threads, 512);
+  assert_int_equal(r.entries[1].point.threads, 512);
+  ks_tune_result_free(&r);
+  ks_template_destroy(t);
+}
+
 /* Every failure class in process; none ends the sweep. */
 static void failures_in_process(void **state) {
   fixture *fx = *state;
@@ -462,6 +576,8 @@ int main(void) {
       cmocka_unit_test(prune_reasons),
       cmocka_unit_test(noise_rule),
       cmocka_unit_test(resume_and_lookup),
+      cmocka_unit_test(spellings_one_store),
+      cmocka_unit_test(block_param_by_position),
       cmocka_unit_test(failures_in_process),
       cmocka_unit_test(failures_in_worker),
       cmocka_unit_test(bad_spaces),
