@@ -196,10 +196,12 @@ static unsigned launch_threads(const sweep *w, const ks_tune_point *p) {
 
 /* Point number i (the last dim fastest) and its bindings; base: the
  * baseline instead (the space's bounds, swept parameters at their
- * defaults, bound dims 0). */
+ * defaults, unmarked ones, which have none, left to the launch as in the
+ * generic kernel; bound dims 0). */
 static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
                        variant *v) {
   const ks_tune_space *sp = w->space;
+  int unbound = 0;
   memset(p, 0, sizeof *p);
   p->bounds = sp->bounds;
   for (size_t f = 0; f < sp->nfixed; f++)
@@ -209,13 +211,18 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     int64_t x = dim->values[i % dim->n];
     i /= dim->n;
     ks_param_info info;
-    if (base)
-      x = param_at(w->t, w->kernel, w->args.dim[d], &info) >= 0
-              ? (int64_t)info.def
-              : 0;
+    int open = 0; /* an unmarked argument in the baseline: left unbound */
+    if (base) {
+      int is_param = param_at(w->t, w->kernel, w->args.dim[d], &info) >= 0;
+      x = is_param ? (int64_t)info.def : 0;
+      open = is_param && !info.marked; /* no default: the generic kernel's */
+      unbound += open;
+    }
     p->v[d] = x;
     unsigned u = x < 0 ? 0 : x > 0xffffffffLL ? 0xffffffffu : (unsigned)x;
-    switch (base && bound_dim(dim->name) >= 0 ? -2 : bound_dim(dim->name)) {
+    switch ((base && bound_dim(dim->name) >= 0) || open
+                ? -2
+                : bound_dim(dim->name)) {
     case -2:
       break;
     case 0:
@@ -238,6 +245,11 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
   }
   p->threads = launch_threads(w, p);
   ks_tune_vkey(sp, &w->args, p, v->vkey, sizeof v->vkey);
+  /* a baseline with arguments left to the launch is no point of the
+   * space, whose values it would otherwise read as 0 in the store */
+  size_t used = strlen(v->vkey);
+  if (unbound && used < sizeof v->vkey)
+    snprintf(v->vkey + used, sizeof v->vkey - used, ";generic");
 }
 
 void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_args *args,

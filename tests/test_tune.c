@@ -44,6 +44,7 @@ typedef struct fake {
   unsigned smem_maxntid, smem_minctasm;
   int stop_after; /* progress stops the sweep after this many measured */
   int measured_seen;
+  ks_kernel *first; /* the kernel of the first measure call */
 } fake;
 
 typedef struct fixture {
@@ -63,7 +64,8 @@ static int find_variant(const fake *f, unsigned maxntid) {
 static ks_status fake_measure(void *arg, ks_kernel *k, const ks_tune_point *p,
                               double *ms, char *why, size_t cap) {
   fake *f = arg;
-  (void)k;
+  if (!f->first)
+    f->first = k;
   int i = find_variant(f, p->threads);
   if (i < 0)
     return KS_EINVAL;
@@ -96,7 +98,8 @@ static ks_status fake_measure(void *arg, ks_kernel *k, const ks_tune_point *p,
 static ks_status fake_check(void *arg, ks_kernel *k, const ks_tune_point *p,
                             char *why, size_t cap) {
   fake *f = arg;
-  (void)k;
+  if (!f->first)
+    f->first = k;
   int i = find_variant(f, p->threads);
   if (i >= 0 && f->what[i] == DO_WRONG) {
     snprintf(why, cap, "y[17] = 3 (want 4)");
@@ -365,6 +368,30 @@ static void resume_and_lookup(void **state) {
  * by the parameter's name), a sweep by "@4" reuses every measurement, and
  * the other way round; fixed values spelled by name or position, as an
  * integer or as text, are one problem. */
+/* The baseline of a sweep over an unmarked argument (conv1d's n, which
+ * has no default) is the generic kernel, n left to the launch: not n
+ * bound to 0. It is measured first. */
+static void baseline_unmarked(void **state) {
+  fixture *fx = *state;
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  o.baseline = 1;
+  add_variant(&f, 256, 1.0, DO_OK);
+  int64_t n[] = {1000, 2000};
+  ks_tune_dim dims[] = {{"n", n, 2}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r;
+  assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
+  assert_non_null(r.baseline);
+  assert_int_equal(r.baseline->cls, KS_TUNE_MEASURED);
+  ks_spec_req req = {.bindings = &fixed_fl32, .nbindings = 1};
+  ks_kernel *generic = NULL;
+  assert_int_equal(ks_specialize(fx->ctx, fx->t, &req, &generic), KS_OK);
+  assert_ptr_equal(f.first, generic);
+  ks_tune_result_free(&r);
+}
+
 static void spellings_one_store(void **state) {
   fixture *fx = *state;
   fake f = {0};
@@ -576,6 +603,7 @@ int main(void) {
       cmocka_unit_test(prune_reasons),
       cmocka_unit_test(noise_rule),
       cmocka_unit_test(resume_and_lookup),
+      cmocka_unit_test(baseline_unmarked),
       cmocka_unit_test(spellings_one_store),
       cmocka_unit_test(block_param_by_position),
       cmocka_unit_test(failures_in_process),
