@@ -322,7 +322,8 @@ typedef struct ks_launch_bounds {
  * filter's taps, a __device__ table. values then gives every number it
  * holds, in memory order (a struct's fields in order, arrays element by
  * element): KS_EPARAM unless n is exactly that count. values NULL and n 0
- * bake the initializer the template gives it. Loads of its numbers at
+ * bake the initializer the template gives it (KS_EPARAM when it has none:
+ * all zero, which is what clang gives a __constant__ the host sets). Loads of its numbers at
  * offsets known after binding become immediates, and the
  * specialization's own copy of the global starts with the baked values,
  * so the loads left read them too: do not write a baked global

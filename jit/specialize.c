@@ -256,7 +256,7 @@ static ks_status disable_passes(const ks_spec_req *req, request *r) {
 
 /* A bake of module global g (no argument has its name): one the kernel
  * does not write, holding numbers only, with as many values as it holds
- * or none (its initializer). */
+ * or none (its initializer, which must not be all zero). */
 static ks_status bake_global(const ks_template *t, const request *r,
                              const ks_ir_global *g, const ks_bake *b) {
   const ks_ir_kernel *k = &t->desc.kernels[r->kernel];
@@ -278,6 +278,13 @@ static ks_status bake_global(const ks_template *t, const request *r,
                        "initializer)",
                        t->name, g->name, g->type, (unsigned long long)g->leaves,
                        b->n);
+  /* clang gives a __constant__ without an initializer zeros, and the
+   * host sets it (cudaMemcpyToSymbol): zeros would be a guess */
+  if (!b->n && !b->values && !g->has_init)
+    return ks_jit_fail(KS_EPARAM,
+                       "bake: %s: global '%s' (%s) has no initializer (all "
+                       "zero: the host sets it): give its values",
+                       t->name, g->name, g->type);
   for (size_t j = 0; j < r->nbakes; j++)
     if (r->bakes[j].global && strcmp(r->bakes[j].global, g->name) == 0)
       return ks_jit_fail(KS_EPARAM, "bake: %s: %s baked twice", t->name,

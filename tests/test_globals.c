@@ -436,6 +436,10 @@ static void bake_bad(void **state) {
        {.arg = "taps", .values = nine, .n = 10},
        "holds 9 values; the bake gives 10"},
       {"conv3x3",
+       {.arg = "co"},
+       "bake: globals: global 'co' (struct coeffs {float, int, float[4]}) has "
+       "no initializer (all zero: the host sets it): give its values"},
+      {"conv3x3",
        {.arg = "co", .values = co_big, .n = 6},
        "bake: globals: global co[0]=9.9999999999999994e+38: not a value of "
        "its type float"},
