@@ -206,7 +206,8 @@ static int make_args(cr_run *x, char *err, size_t cap) {
 }
 
 #ifdef KS_HAVE_BIND_ARG
-static size_t bindings(const km_case *c, ks_binding *b) {
+/* c's bound scalars by position; wrap: see km_wrap_signed. */
+static size_t bindings(const km_case *c, int wrap, ks_binding *b) {
   size_t n = 0;
   for (size_t i = 0; i < c->nargs; i++)
     if (km_binds(c, i, NULL)) {
@@ -215,7 +216,7 @@ static size_t bindings(const km_case *c, ks_binding *b) {
       b[n].kind = km_type_float(a->type) ? KS_VALUE_REAL : KS_VALUE_INT;
       if (b[n].kind == KS_VALUE_REAL)
         b[n].v.f = a->f;
-      else
+      else if (!wrap || !km_wrap_signed(a, &b[n].v.i))
         b[n].v.i = a->i;
       n++;
     }
@@ -241,9 +242,16 @@ static int make_kernels(cr_run *x, const char *dir, char *err, size_t cap) {
 #ifdef KS_HAVE_BIND_ARG
   ks_binding b[KM_MAX_ARGS];
   req.bindings = b;
-  req.nbindings = bindings(c, b);
+  req.nbindings = bindings(c, 0, b);
 #endif
-  if (ks_specialize(x->g->ctx, x->t, &req, &x->k[CR_SPEC]) != KS_OK)
+  ks_status s = ks_specialize(x->g->ctx, x->t, &req, &x->k[CR_SPEC]);
+#ifdef KS_HAVE_BIND_ARG
+  if (s == KS_ERANGE) { /* an unsigned int the IR calls signed: its bits */
+    bindings(c, 1, b);
+    s = ks_specialize(x->g->ctx, x->t, &req, &x->k[CR_SPEC]);
+  }
+#endif
+  if (s != KS_OK)
     return bad(err, cap, "specialized: %s", ks_errmsg(x->g->ctx));
   snprintf(path, sizeof path, "%s/%.*s.cubin", dir, stem, c->file);
   CUresult r = x->g->cu.cuModuleLoad(&x->mod, path);

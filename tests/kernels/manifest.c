@@ -122,8 +122,13 @@ static int parse_scalar(const char *s, km_arg *a) {
     return parse_double(eq + 1, &a->f);
   char *e;
   errno = 0;
-  a->i = strtoll(eq + 1, &e, 0);
-  return e == eq + 1 || *e || errno ? -1 : 0;
+  if (a->type == KM_U64) /* the bits: kspec's i64 is signed */
+    a->i = (int64_t)strtoull(eq + 1, &e, 0);
+  else
+    a->i = strtoll(eq + 1, &e, 0);
+  int is_unsigned = a->type == KM_U8 || a->type == KM_U16 ||
+                    a->type == KM_U32 || a->type == KM_U64;
+  return e == eq + 1 || *e || errno || (is_unsigned && eq[1] == '-') ? -1 : 0;
 }
 
 static int parse_arg(const char *w, km_arg *a) {
@@ -413,6 +418,15 @@ void km_scalar_bytes(const km_arg *a, void *dst) {
   else if (a->type == KM_F64)
     u.d = a->f;
   memcpy(dst, &u, km_type_size(a->type));
+}
+
+int km_wrap_signed(const km_arg *a, int64_t *v) {
+  /* u8 and u16 are zeroext, so unsigned to kspec; u64 values are read
+   * into an int64_t as their bits already */
+  if (a->kind != KM_SCALAR || a->type != KM_U32 || a->i <= INT32_MAX)
+    return 0;
+  *v = a->i - ((int64_t)1 << 32);
+  return 1;
 }
 
 /* Element i as a double (integers exactly up to 2^53), its bits in *bits. */

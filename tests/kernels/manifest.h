@@ -104,6 +104,12 @@ void km_fill(void *dst, km_type t, size_t n, int ranged, double lo, double hi,
 /* Writes scalar argument a's value in its type (km_type_size bytes) to dst. */
 void km_scalar_bytes(const km_arg *a, void *dst);
 
+/* For a u32 scalar above INT32_MAX: the signed value of the same bits
+ * into *v, 1. Else 0. (clang marks unsigned i8 and i16 arguments zeroext
+ * but not i32, so kspec sees an unsigned int as a signed i32: such a value
+ * is out of its range, its bits are not.) */
+int km_wrap_signed(const km_arg *a, int64_t *v);
+
 /* Compares n elements of type t: integers exactly, floats within
  * |a - b| <= tol * max(|a|, |b|) + tol; equal bit patterns (the same NaN)
  * match. Returns the number of mismatches, the first at *first (an index)

@@ -41,6 +41,23 @@ static void fail(run *r, const char *who, const char *what, const char *msg) {
   r->failed = 1;
 }
 
+/* With KS_CORPUS_DUMP=DIR, a PTX that ptxas refused goes to DIR/WHO.ptx
+ * (the case's name, or the file and kernel), for a bug report. */
+static void dump_ptx(const ks_kernel *k, const char *who) {
+  const char *dir = getenv("KS_CORPUS_DUMP"), *ptx = NULL;
+  size_t len = 0;
+  char path[4096];
+  if (!dir || ks_kernel_ptx(k, &ptx, &len) != KS_OK)
+    return;
+  snprintf(path, sizeof path, "%s/%.*s.ptx", dir, (int)strcspn(who, " "), who);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fwrite(ptx, 1, len, f);
+    fclose(f);
+    printf("     PTX in %s\n", path);
+  }
+}
+
 /* ptxas on k's PTX (KS_RES_PTXAS). 0: taken or no ptxas; -1: refused. */
 static int assemble(run *r, ks_kernel *k, const char *who, const char *what,
                     int *regs) {
@@ -56,6 +73,7 @@ static int assemble(run *r, ks_kernel *k, const char *who, const char *what,
   }
   if (s != KS_OK) {
     fail(r, who, what, ks_errmsg(r->ctx));
+    dump_ptx(k, who);
     return -1;
   }
   r->ptxas = 1;
@@ -111,8 +129,10 @@ static int list_files(run *r) {
 #ifdef KS_HAVE_BIND_ARG
 /* The bindings of c's bound scalars into b (by position, or by their IR
  * names when names is set: NULL where the template has no name, which
- * fails). Returns their number, or -1. */
-static int bindings(const km_case *c, const char *const *names, ks_binding *b) {
+ * fails); wrap: unsigned values above the signed maximum as the signed
+ * value of their bits (km_wrap_signed). Returns their number, or -1. */
+static int bindings(const km_case *c, const char *const *names, int wrap,
+                    ks_binding *b) {
   int n = 0;
   for (size_t i = 0; i < c->nargs; i++) {
     if (!km_binds(c, i, names))
@@ -127,11 +147,20 @@ static int bindings(const km_case *c, const char *const *names, ks_binding *b) {
     x.kind = km_type_float(a->type) ? KS_VALUE_REAL : KS_VALUE_INT;
     if (x.kind == KS_VALUE_REAL)
       x.v.f = a->f;
-    else
+    else if (!wrap || !km_wrap_signed(a, &x.v.i))
       x.v.i = a->i;
     b[n++] = x;
   }
   return n;
+}
+
+/* Whether some bound scalar of c has a value km_wrap_signed changes. */
+static int wraps(const km_case *c) {
+  int64_t v;
+  for (size_t i = 0; i < c->nargs; i++)
+    if (km_binds(c, i, NULL) && km_wrap_signed(&c->args[i], &v))
+      return 1;
+  return 0;
 }
 
 /* names[i]: the IR name of scalar argument i of kernel sym, or NULL. */
@@ -149,15 +178,26 @@ static void arg_names(const ks_template *t, const char *sym,
   }
 }
 
-/* The bound request, by position and (named variant) by name. */
+/* The bound request, by position and (named variant) by name. An
+ * unsigned value the IR's signed type cannot hold (KS_ERANGE) is bound
+ * again as its bits, with a note: what a user must do too. */
 static ks_kernel *bound(run *r, const km_case *c, const ks_template *t,
                         ks_spec_req req, int *nb) {
   ks_binding b[KM_MAX_ARGS];
   ks_kernel *k = NULL, *kn = NULL;
-  *nb = bindings(c, NULL, b);
+  int wrap = 0;
+  *nb = bindings(c, NULL, 0, b);
   req.bindings = b;
   req.nbindings = (size_t)*nb;
-  if (ks_specialize(r->ctx, t, &req, &k) != KS_OK) {
+  ks_status s = ks_specialize(r->ctx, t, &req, &k);
+  if (s == KS_ERANGE && wraps(c)) {
+    printf("note: %s: %s; bound as the signed value of its bits\n", c->name,
+           ks_errmsg(r->ctx));
+    wrap = 1;
+    bindings(c, NULL, 1, b);
+    s = ks_specialize(r->ctx, t, &req, &k);
+  }
+  if (s != KS_OK) {
     fail(r, c->name, "specialize, scalars bound by position",
          ks_errmsg(r->ctx));
     return NULL;
@@ -166,7 +206,7 @@ static ks_kernel *bound(run *r, const km_case *c, const ks_template *t,
     return k;
   const char *names[KM_MAX_ARGS] = {0};
   arg_names(t, ks_kernel_name(k), names);
-  if (bindings(c, names, b) != *nb) {
+  if (bindings(c, names, wrap, b) != *nb) {
     fail(r, c->name, "bind by name", "a bound argument has no name in the IR");
     return k;
   }
