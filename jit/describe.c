@@ -35,62 +35,85 @@ const char *ks_template_kernel_doc(const ks_template *t, size_t i) {
 /* ---- kernels by name ------------------------------------------------------
  *
  * A C++ kernel's symbol is mangled ("_Z5scaleIfLi4EEvPT_i"); people write
- * "scale<float, 4>", "scale<float,4>" or "scale". Names are compared with
- * the blanks after commas taken out, and a name without an argument list
- * is compared with the demangled name up to its own list.
+ * "scale<float, 4>", "scale<float,4>" or "scale". Names are compared in
+ * place, whatever their length, with the blanks after commas and between
+ * two closing brackets ("> >", ">>") skipped on both sides; a name without
+ * an argument list is compared with the demangled name up to its own list,
+ * and a prefix may leave out a leading "(anonymous namespace)::".
  */
 
-/* s without blanks after commas, into buf (cap bytes; cut short). */
-static void squeeze(const char *s, char *buf, size_t cap) {
-  size_t n = 0;
-  for (const char *p = s; *p && n + 1 < cap; p++) {
-    buf[n++] = *p;
-    if (*p == ',')
-      while (p[1] == ' ')
-        p++;
-  }
-  buf[n] = '\0';
+static const char anon_ns[] = "(anonymous namespace)::";
+enum { ANON_LEN = sizeof anon_ns - 1 };
+#define NO_MATCH ((size_t)-1)
+
+/* Where s's comparison goes on after character i - 1 (prev): past the
+ * blanks that follow a comma or that separate two '>'. */
+static size_t skip_blanks(const char *s, size_t i, size_t end, char prev) {
+  size_t k = i;
+  while (k < end && s[k] == ' ')
+    k++;
+  if (prev == ',' || (prev == '>' && k < end && s[k] == '>'))
+    return k;
+  return i;
 }
 
-/* Where the argument list of a demangled name begins: the last '(' at
- * depth 0 of the template brackets (an operator() has its own). */
+/* Matches all of q against the start of d[0, end): where in d the match
+ * ends, or NO_MATCH. */
+static size_t name_prefix(const char *d, size_t end, const char *q) {
+  size_t i = 0, j = 0;
+  while (q[j]) {
+    if (i >= end || d[i] != q[j])
+      return NO_MATCH;
+    char c = q[j];
+    i = skip_blanks(d, i + 1, end, c);
+    j = skip_blanks(q, j + 1, (size_t)-1, c);
+  }
+  return i;
+}
+
+/* Where the argument list of a demangled name begins: the '(' that the
+ * final ')' closes (a name may begin with "(anonymous namespace)", an
+ * operator() has its own, an argument type may hold parentheses). */
 static size_t name_part(const char *d) {
-  size_t at = strlen(d);
+  size_t n = strlen(d);
+  if (n == 0 || d[n - 1] != ')')
+    return n;
   int depth = 0;
-  for (size_t i = 0; d[i]; i++) {
-    if (d[i] == '<')
+  for (size_t i = n; i-- > 0;) {
+    if (d[i] == ')')
       depth++;
-    else if (d[i] == '>' && depth > 0)
-      depth--;
-    else if (d[i] == '(' && depth == 0) {
-      at = i;
-      break;
-    }
+    else if (d[i] == '(' && --depth == 0)
+      return i;
   }
-  return at;
+  return n;
 }
 
-enum { NAME_CAP = 1024 };
-
-/* How kernel k matches q (squeezed): 3 its symbol or whole demangled
- * name, 2 its name without the argument list, 1 a prefix of that ending
- * where a template list or the argument list begins, 0 another prefix,
- * -1 not at all. */
+/* How kernel k matches q: 3 its symbol or whole demangled name, 2 its name
+ * without the argument list, 1 a prefix of that ending where a template
+ * list or the argument list begins (or the name without the argument list
+ * less its anonymous namespace), 0 another prefix, -1 not at all. */
 static int match(const ks_ir_kernel *k, const char *q) {
   if (strcmp(k->name, q) == 0)
     return 3;
   if (!k->display)
     return strncmp(k->name, q, strlen(q)) == 0 ? 0 : -1;
-  char d[NAME_CAP];
-  squeeze(k->display, d, sizeof d);
-  if (strcmp(d, q) == 0)
+  const char *d = k->display;
+  size_t dl = strlen(d), np = name_part(d);
+  if (name_prefix(d, dl, q) == dl)
     return 3;
-  size_t np = name_part(d), ql = strlen(q);
-  if (ql == np && strncmp(d, q, np) == 0)
+  size_t at = name_prefix(d, np, q);
+  if (at == np)
     return 2;
-  if (ql < np && strncmp(d, q, ql) == 0)
-    return d[ql] == '<' ? 1 : 0;
-  return -1;
+  if (at == NO_MATCH && strncmp(d, anon_ns, ANON_LEN) == 0) {
+    d += ANON_LEN;
+    np -= ANON_LEN;
+    at = name_prefix(d, np, q);
+    if (at == np)
+      return 1;
+  }
+  if (at == NO_MATCH)
+    return -1;
+  return d[at] == '<' ? 1 : 0;
 }
 
 static ks_status no_kernel(const ks_template *t, const char *name,
@@ -124,14 +147,12 @@ long ks_jit_kernel_index(const ks_template *t, const char *name) {
   for (size_t i = 0; i < t->desc.nkernels; i++)
     if (strcmp(t->desc.kernels[i].name, name) == 0)
       return (long)i;
-  char q[NAME_CAP];
-  squeeze(name, q, sizeof q);
   /* the candidates of the best kind of match */
   long cand[16];
   size_t n = 0;
   int best = -1;
   for (size_t i = 0; i < t->desc.nkernels; i++) {
-    int m = q[0] ? match(&t->desc.kernels[i], q) : -1;
+    int m = name[0] ? match(&t->desc.kernels[i], name) : -1;
     if (m < 0 || m < best)
       continue;
     if (m > best)

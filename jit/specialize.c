@@ -152,6 +152,15 @@ static ks_status binding_number(const ks_template *t, const param *p,
       snprintf(text, sizeof text, "%.17g", *out);
     return out_of_range(t, p, text);
   }
+  /* A real bound to a 64-bit argument: its range's top (2^63 - 1 or
+   * 2^64 - 1) is no double and rounds up to 2^63 or 2^64, which the check
+   * above lets through and no conversion can hold. The limits are taken
+   * as exclusive: nothing reaches 2^64, and 2^63 only a range above it. */
+  if (integral && !exact && p->type == KS_TYPE_I64 &&
+      (*out >= 0x1p64 || (*out >= 0x1p63 && p->max <= 0x1p63))) {
+    snprintf(text, sizeof text, "%.17g", *out);
+    return out_of_range(t, p, text);
+  }
   if (integral && !exact) {
     /* a real with an integral value within the range: an int64 unless
      * above it, in an unsigned 64-bit argument */

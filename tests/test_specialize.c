@@ -1610,6 +1610,33 @@ static void user_bind_types(void **state) {
   bind_user(f, t, "kinds", &frac, 1, KS_EPARAM, "us=2.5 is not an integer");
 }
 
+/* A double bound to a 64-bit argument: the type's maxima are not doubles
+ * (2^63 - 1 and 2^64 - 1 round up to 2^63 and 2^64), so the largest double
+ * in range is the one below, and 2^63 / 2^64 themselves are out of range
+ * rather than folded to INT64_MIN or 0. */
+static void user_bind_wide_reals(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/bind_wide.ll");
+  ks_binding b = {.name = "s", .kind = KS_VALUE_REAL, .v.f = 0x1p63};
+  bind_user(f, t, "wide", &b, 1, KS_ERANGE,
+            "s=9.2233720368547758e+18 out of range");
+  b = (ks_binding){.name = "u", .kind = KS_VALUE_REAL, .v.f = 0x1p64};
+  bind_user(f, t, "wide", &b, 1, KS_ERANGE,
+            "u=1.8446744073709552e+19 out of range");
+  ks_binding top[] = {
+      {.name = "s", .kind = KS_VALUE_REAL, .v.f = 0x1p63 - 1024},
+      {.name = "u", .kind = KS_VALUE_REAL, .v.f = 0x1p64 - 2048}};
+  ks_spec_req req = {
+      .kernel = "wide", .bindings = top, .nbindings = 2, .dump_stage = "bind"};
+  ks_kernel *k = NULL;
+  if (ks_specialize(f->ctx, t, &req, &k) != KS_OK)
+    fail_msg("wide: %s", ks_errmsg(f->ctx));
+  const char *ir = NULL;
+  assert_int_equal(ks_kernel_ir(k, &ir, NULL), KS_OK);
+  TU_ASSERT_CONTAINS(ir, "store i64 9223372036854774784,");
+  TU_ASSERT_CONTAINS(ir, "store i64 -2048,"); /* 2^64 - 2048 */
+}
+
 /* Bad bindings of a user's kernel: one line naming what was wrong, and no
  * kernel. */
 static void user_bind_bad(void **state) {
@@ -1790,6 +1817,62 @@ static void user_bind_signedness(void **state) {
   u = (ks_binding){.name = "n", .kind = KS_VALUE_TEXT, .v.s = "-2147483649"};
   bind_user(f, c, "scaled_sum", &u, 1, KS_ERANGE,
             "n=-2147483649 out of range [-2147483648, 4294967295]");
+}
+
+/* The name of kernel longk<W<W<...W<int>...>>, n>, nested 30 deep, into
+ * buf: its closing brackets spelled ">>" or "> >" (sep "" or " "). */
+static const char *long_name(char *buf, size_t cap, const char *n,
+                             const char *sep) {
+  size_t used = (size_t)snprintf(buf, cap, "longk<");
+  for (int i = 0; i < 30; i++)
+    used += (size_t)snprintf(buf + used, cap - used,
+                             "a_rather_long_wrapper_name_for_names<");
+  used += (size_t)snprintf(buf + used, cap - used, "int>");
+  for (int i = 0; i < 29; i++)
+    used += (size_t)snprintf(buf + used, cap - used, "%s>", sep);
+  snprintf(buf + used, cap - used, ",%s>", n);
+  return buf;
+}
+
+/* Kernel names past 1024 characters are compared whole (an instantiation
+ * that is not in the file selects none, however long the part they share),
+ * "> >" and ">>" alike; a kernel in an anonymous namespace is selected
+ * with or without it (data/user_names.cu). */
+static void user_cxx_long_names(void **state) {
+  fixture *f = *state;
+  ks_template *t = load(f, KS_TEST_DATA_DIR "/user_names.ll");
+  assert_int_equal(ks_template_kernel_count(t), 2);
+  assert_true(strlen(ks_template_kernel_display(t, 0)) > 1100);
+  assert_string_equal(ks_template_kernel_display(t, 1),
+                      "(anonymous namespace)::shift<float>(float*, int)");
+  char name[2048];
+  ks_binding n = {.name = "@1", .kind = KS_VALUE_INT, .v.i = 1000};
+  bind_user(f, t, long_name(name, sizeof name, "3", ""), &n, 1, KS_ENOKERNEL,
+            "has no kernel 'longk<a_rather_long_wrapper_name_for_names<");
+  bind_user(f, t, long_name(name, sizeof name, " 3", " "), &n, 1, KS_ENOKERNEL,
+            "has no kernel");
+  static const struct {
+    const char *n, *sep;
+  } ok[] = {{"1", ""}, {" 1", ""}, {"1", " "}, {" 1", " "}};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    ks_kernel *k =
+        bind_user(f, t, long_name(name, sizeof name, ok[i].n, ok[i].sep), &n, 1,
+                  KS_OK, NULL);
+    TU_ASSERT_CONTAINS(ptx_of(k), ".entry _Z5longkI36a_rather_long_");
+  }
+  const char *shift[] = {"shift",
+                         "shift<float>",
+                         "(anonymous namespace)::shift",
+                         "(anonymous namespace)::shift<float>",
+                         "(anonymous namespace)::shift<float>(float*, int)",
+                         "_ZN12_GLOBAL__N_15shiftIfEEvPT_i"};
+  for (size_t i = 0; i < sizeof shift / sizeof shift[0]; i++) {
+    ks_kernel *k = bind_user(f, t, shift[i], &n, 1, KS_OK, NULL);
+    TU_ASSERT_CONTAINS(ptx_of(k), ".entry _ZN12_GLOBAL__N_15shiftIfEEvPT_i(");
+  }
+  bind_user(f, t, "shift<double>", &n, 1, KS_ENOKERNEL,
+            "has no kernel 'shift<double>'");
+  bind_user(f, t, "namespace", &n, 1, KS_ENOKERNEL, "has no kernel");
 }
 
 /* A user's kernels taking structs by value (data/byval.cu): one only read
@@ -2209,9 +2292,11 @@ int main(int argc, char **argv) {
       T(user_kernel),
       T(user_bind_any),
       T(user_bind_types),
+      T(user_bind_wide_reals),
       T(user_bind_bad),
       T(user_cxx_names),
       T(user_bind_signedness),
+      T(user_cxx_long_names),
       T(user_byval),
       T(codegen_screen_sin),
       T(codegen_screen_pow),
