@@ -131,13 +131,15 @@ static int copy_lists(const ks_spec_req *in, ks_spec_req *out) {
   for (size_t i = 0; i < in->nbakes; i++) {
     const ks_bake *b = &in->bakes[i];
     bk[i] = (ks_bake){.arg = copy_str(b->arg, &ok), .n = b->n};
-    /* over the limit: ks_specialize refuses it by its count alone */
-    if (b->values && b->n && b->n <= MAX_BAKE_COPY) {
-      double *v = malloc(b->n * sizeof *v);
-      if (v)
-        memcpy(v, b->values, b->n * sizeof *v);
-      else
+    /* over the limit: ks_specialize refuses it by its count alone. Values
+     * with a count of 0 keep a (one-element) array: NULL would turn what
+     * ks_specialize refuses into a bake from a global's initializer. */
+    if (b->values && b->n <= MAX_BAKE_COPY) {
+      double *v = malloc((b->n ? b->n : 1) * sizeof *v);
+      if (!v)
         ok = 0;
+      else if (b->n)
+        memcpy(v, b->values, b->n * sizeof *v);
       bk[i].values = v;
     }
   }

@@ -113,8 +113,17 @@ static int address_step(LLVMValueRef v, int *gep) {
   return *gep || op == LLVMBitCast || op == LLVMAddrSpaceCast;
 }
 
+/* *off += k * size; 0 when that overflows 64 bits (a crafted index could
+ * otherwise wrap to an offset inside the global). */
+static int add_scaled(int64_t *off, int64_t k, uint64_t size) {
+  int64_t step = 0;
+  return size <= INT64_MAX &&
+         !__builtin_mul_overflow(k, (int64_t)size, &step) &&
+         !__builtin_add_overflow(*off, step, off);
+}
+
 /* The constant byte offset of GEP p from its pointer operand; 0 when an
- * index is not constant. */
+ * index is not constant or the offset overflows. */
 static int gep_offset(LLVMTargetDataRef dl, LLVMValueRef p, int64_t *off) {
   LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
   unsigned n = LLVMGetNumOperands(p);
@@ -125,13 +134,16 @@ static int gep_offset(LLVMTargetDataRef dl, LLVMValueRef p, int64_t *off) {
     int64_t k = LLVMConstIntGetSExtValue(idx);
     LLVMTypeKind kind = LLVMGetTypeKind(ty);
     if (i == 1) {
-      *off += k * (int64_t)LLVMABISizeOfType(dl, ty);
+      if (!add_scaled(off, k, LLVMABISizeOfType(dl, ty)))
+        return 0;
     } else if (kind == LLVMStructTypeKind) {
-      *off += (int64_t)LLVMOffsetOfElement(dl, ty, (unsigned)k);
+      if (!add_scaled(off, 1, LLVMOffsetOfElement(dl, ty, (unsigned)k)))
+        return 0;
       ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
     } else if (kind == LLVMArrayTypeKind) {
       ty = LLVMGetElementType(ty);
-      *off += k * (int64_t)LLVMABISizeOfType(dl, ty);
+      if (!add_scaled(off, k, LLVMABISizeOfType(dl, ty)))
+        return 0;
     } else {
       return 0; /* vector lanes */
     }

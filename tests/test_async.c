@@ -208,6 +208,34 @@ static void test_error_reported(void **state) {
   assert_ptr_equal(ks_future_kernel_or(NULL, fallback), fallback);
 }
 
+/* A global bake with values and a count of 0 is refused as ks_specialize
+ * refuses it, not taken for a bake from the initializer (values NULL) once
+ * copied; NULL values and 0 still bake the initializer (data/globals.ll). */
+static void test_bake_shape_kept(void **state) {
+  fixture *f = *state;
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(f->ctx, KS_TEST_DATA_DIR "/globals.ll", &t),
+                   KS_OK);
+  double one = 0.5;
+  ks_bake bk = {.arg = "taps", .values = &one, .n = 0};
+  ks_spec_req r = {.kernel = "conv3x3", .bakes = &bk, .nbakes = 1};
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_specialize(f->ctx, t, &r, &k), KS_EPARAM);
+  ks_future *fu = NULL;
+  assert_int_equal(ks_specialize_async(f->ctx, t, &r, &fu), KS_OK);
+  assert_int_equal(ks_future_wait(fu, &k), KS_EPARAM);
+  assert_null(k);
+  assert_non_null(
+      strstr(ks_errmsg(f->ctx), "holds 9 values; the bake gives 0"));
+  ks_future_free(fu);
+  bk.values = NULL;
+  assert_int_equal(ks_specialize_async(f->ctx, t, &r, &fu), KS_OK);
+  assert_int_equal(ks_future_wait(fu, &k), KS_OK);
+  assert_non_null(k);
+  ks_future_free(fu);
+  ks_template_destroy(t);
+}
+
 /* Futures freed at once, while queued or running: nothing crashes or leaks
  * (run under KSPEC_SANITIZE), the context stays usable and a kernel already
  * made stays cached. */
@@ -510,6 +538,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_parallel_keys, setup, teardown),
       cmocka_unit_test_setup_teardown(test_deep_copy, setup, teardown),
       cmocka_unit_test_setup_teardown(test_error_reported, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bake_shape_kept, setup, teardown),
       cmocka_unit_test_setup_teardown(test_free_early, setup, teardown),
       cmocka_unit_test(test_destroy_with_futures),
       cmocka_unit_test(test_record_prewarm),

@@ -623,6 +623,44 @@ static int pass_changes(LLVMModuleRef m, LLVMTargetMachineRef tm,
   return changed;
 }
 
+/* bake_globals on a constant index whose byte offset overflows 64 bits
+ * (4 * (2^62 + 1) wraps to 4): that load is kept, not baked from tab[1];
+ * the load at a true offset (tab[2]) is baked. Canonicalization would fold
+ * the index first, so the pass is run on the IR as written. */
+static const char module_wrap[] =
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "@tab = addrspace(4) externally_initialized global [4 x i32] "
+    "[i32 10, i32 20, i32 30, i32 40], align 4\n"
+    "define void @wrap(ptr %out) {\n"
+    "  %p = getelementptr [4 x i32], ptr addrspace(4) @tab, i64 0, "
+    "i64 4611686018427387905\n"
+    "  %v = load i32, ptr addrspace(4) %p, align 4\n"
+    "  store i32 %v, ptr %out, align 4\n"
+    "  %q = getelementptr [4 x i32], ptr addrspace(4) @tab, i64 0, i64 2\n"
+    "  %w = load i32, ptr addrspace(4) %q, align 4\n"
+    "  store i32 %w, ptr %out, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "!nvvm.annotations = !{!0}\n"
+    "!0 = !{ptr @wrap, !\"kernel\", i32 1}\n";
+
+static void bake_global_offset_overflow(void **state) {
+  fixture *f = *state;
+  parse(f, module_wrap);
+  ks_spec_bake b = {.global = "tab"};
+  ks_spec s = spec_for("wrap");
+  s.bakes = &b;
+  s.nbakes = 1;
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, "wrap");
+  assert_int_equal(ks_bake_globals(f->m, fn, &s, &f->d), 0);
+  assert_non_null(LLVMIsALoadInst(stored(fn, 0)));
+  assert_non_null(LLVMIsAConstantInt(stored(fn, 1)));
+  assert_int_equal(LLVMConstIntGetSExtValue(stored(fn, 1)), 30);
+  TU_ASSERT_CONTAINS(f->d.explain, "global tab: 1 loads kept: offset not "
+                                   "constant");
+  assert_verifies(f->m);
+}
+
 /* Each screen says what it must on small modules, and where it says no,
  * LLVM's pass indeed leaves the module as it is; where the case says the
  * pass rewrites, it does (so the no cases are not vacuous). */
@@ -675,6 +713,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(pipeline_dump_stage, setup, teardown),
       cmocka_unit_test_setup_teardown(pipeline_failure, setup, teardown),
       cmocka_unit_test_setup_teardown(straight_screens, setup, teardown),
+      cmocka_unit_test_setup_teardown(bake_global_offset_overflow, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests_name("passes", tests, NULL, NULL);
 }
