@@ -795,8 +795,11 @@ ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
 
   if (st)
     return st;
-  st = check(d, d->cu.cuModuleGetGlobal(&p, &n, (CUmodule)m->module, name),
-             "cuModuleGetGlobal", KS_ELOAD, err, cap);
+  CUresult r = d->cu.cuModuleGetGlobal(&p, &n, (CUmodule)m->module, name);
+  /* only a missing name is the caller's mistake; a context or driver
+   * failure is told as one */
+  st = check(d, r, "cuModuleGetGlobal",
+             r == CUDA_ERROR_NOT_FOUND ? KS_EINVAL : KS_EDRIVER, err, cap);
   *ptr = st ? 0 : (uint64_t)p;
   *bytes = st ? 0 : n;
   return st;

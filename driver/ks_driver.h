@@ -123,8 +123,8 @@ ks_status ks_drv_htod_async(ks_drv *d, uint64_t dst, const void *src, size_t n,
                             void *stream, char *err, size_t cap);
 ks_status ks_drv_dtoh_async(ks_drv *d, void *dst, uint64_t src, size_t n,
                             void *stream, char *err, size_t cap);
-/* cuModuleGetGlobal: the address and size of m's global `name` (KS_ELOAD
- * when it has none). */
+/* cuModuleGetGlobal: the address and size of m's global `name` (KS_EINVAL
+ * when it has none; KS_EDRIVER when the driver or context fails). */
 ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
                                const char *name, uint64_t *ptr, size_t *bytes,
                                char *err, size_t cap);

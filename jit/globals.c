@@ -40,11 +40,14 @@ static ks_status find(ks_kernel *k, const char *name, uint64_t *ptr,
   char why[256];
   s = ks_drv_module_global(k->ctx->drv, &k->mod, name, ptr, bytes, why,
                            sizeof why);
-  if (s != KS_OK)
+  if (s == KS_EINVAL) /* the driver found no such name */
     return ks_jit_fail(KS_EINVAL,
                        "global: kernel '%s' has no global '%s' in its module "
                        "(%s)",
                        k->name, name, why);
+  if (s != KS_OK) /* the driver's or context's failure, as it is */
+    return ks_jit_fail(s, "global: kernel '%s', global '%s': %s", k->name, name,
+                       why);
   return KS_OK;
 }
 

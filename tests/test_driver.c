@@ -198,6 +198,23 @@ static void modules(void **state) {
   assert_string_equal(err, "driver: cuModuleGetFunction: CUDA_ERROR_NOT_FOUND "
                            "(named symbol not found): k3");
 
+  /* cuModuleGetGlobal: a name the module lacks is the caller's mistake
+   * (KS_EINVAL); any other failure, here a handle that is no module, the
+   * driver's (KS_EDRIVER), which ks_kernel_global passes on */
+  uint64_t gp = 1;
+  size_t gn = 1;
+  assert_int_equal(
+      ks_drv_module_global(d, &m, "nothere", &gp, &gn, err, sizeof err),
+      KS_EINVAL);
+  TU_ASSERT_CONTAINS(err, "CUDA_ERROR_NOT_FOUND");
+  assert_true(gp == 0 && gn == 0);
+  ks_drv_module stale = m;
+  stale.module = &stale;
+  assert_int_equal(
+      ks_drv_module_global(d, &stale, "nothere", &gp, &gn, err, sizeof err),
+      KS_EDRIVER);
+  TU_ASSERT_CONTAINS(err, "CUDA_ERROR_INVALID_HANDLE");
+
   /* the linker's "cubin" loads as an image */
   void *image = NULL;
   size_t size = 0;
