@@ -804,6 +804,8 @@ static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
     const char *name = m ? m->name : a->name[0] ? a->name : a->label;
     if (!is_integral(v->type))
       line(buf, cap, "%s %.17g\n", name, v->f);
+    else if (a->sign == KS_IR_UNSIGNED) /* 2^63 and up: not negative */
+      line(buf, cap, "%s %llu\n", name, (unsigned long long)v->i);
     else
       line(buf, cap, "%s %lld\n", name, (long long)v->i);
   }

@@ -868,6 +868,37 @@ static void why(ks_ctx *ctx, ks_template *t, const ks_spec_req *req,
   TU_ASSERT_CONTAINS(text, needle);
 }
 
+/* --why-miss prints a value by its argument's signedness: an unsigned
+ * 64-bit value of 2^63 and above as itself, not as a negative number. */
+static const char wide_ll[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                              "define void @wide(i64 zeroext %u, ptr %out) {\n"
+                              "  store i64 %u, ptr %out, align 8\n"
+                              "  ret void\n"
+                              "}\n"
+                              "!nvvm.annotations = !{!0}\n"
+                              "!0 = !{ptr @wide, !\"kernel\", i32 1}\n";
+
+static void why_miss_unsigned(void **state) {
+  (void)state;
+  char dir[512];
+  new_dir(dir, sizeof dir, "unsigned");
+  ks_ctx *ctx = ctx_in(dir, 0);
+  ks_template *t = NULL;
+  assert_int_equal(
+      ks_template_load_mem(NULL, "wide", wide_ll, strlen(wide_ll), &t), KS_OK);
+  ks_binding b = {
+      .name = "u", .kind = KS_VALUE_TEXT, .v.s = "18446744073709551615"};
+  ks_spec_req req = {.bindings = &b, .nbindings = 1};
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  b.v.s = "9223372036854775808";
+  why(ctx, t, &req,
+      "miss: u 9223372036854775808 != 18446744073709551615 (nearest of 1 "
+      "entry)");
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
 /* Usage, verify, clear, and what a miss is told apart by. */
 static void maintenance(void **state) {
   (void)state;
@@ -1155,12 +1186,13 @@ int main(void) {
   unsetenv("KSPEC_CACHE");
   unsetenv("KSPEC_CACHE_MAX");
   const struct CMUnitTest tests[] = {
-      T(single_flight),   T(single_flight_failure),
-      T(counters_hits),   D(disk_roundtrip),
-      D(key_inputs),      D(damaged_entries),
-      D(unsafe_dirs),     D(read_only_and_full),
-      D(eviction_lru),    D(maintenance),
-      D(processes_share), D(killed_writers),
+      T(single_flight),     T(single_flight_failure),
+      T(counters_hits),     D(disk_roundtrip),
+      D(key_inputs),        D(damaged_entries),
+      D(unsafe_dirs),       D(read_only_and_full),
+      D(eviction_lru),      D(maintenance),
+      D(processes_share),   D(killed_writers),
+      D(why_miss_unsigned),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
