@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define KSPEC_VERSION_MAJOR 0
-#define KSPEC_VERSION_MINOR 1
+#define KSPEC_VERSION_MINOR 2
 #define KSPEC_VERSION_PATCH 0
 
 typedef struct ks_ctx ks_ctx;
@@ -638,7 +638,8 @@ typedef struct ks_launch_attrs {
  * nothing.
  * Errors: KS_EBOUNDS (geometry, shared memory, cluster shape, a
  * cooperative grid too large), KS_EARCH (the device takes no cooperative
- * or cluster launch), KS_ELAUNCH (the driver refused), KS_EINVAL (NULL
+ * or cluster launch), KS_ENODRIVER (a cluster launch on a driver without
+ * cuLaunchKernelEx), KS_ELAUNCH (the driver refused), KS_EINVAL (NULL
  * args where the kernel has arguments and a hidden one is appended; a
  * kernel that synchronizes the grid, ks_kernel_info.grid_sync, launched
  * without cooperative),
@@ -1000,11 +1001,13 @@ KS_API ks_status ks_timer_stop(ks_ctx *ctx, float *ms);
  * A template's module-scope variables: __constant__ (addrspace 4) and
  * __device__ (addrspace 1) ones, the tables, filter taps and counters a
  * kernel reads and writes besides its arguments. Each specialization is a
- * module of its own, with its own storage for every global: two
+ * module of its own, with its own storage for every global: two different
  * specializations (or a specialized kernel and the generic one) do not
  * share a global's storage, so a value written through one kernel is not
- * seen by another. Set a global through every kernel that reads it, after
- * ks_specialize and before its launches. A read-only global can also be
+ * seen by another. Two equal requests are one specialization: ks_specialize
+ * returns the same cached kernel, whose globals they therefore share (a
+ * value written for one is what the other reads). Set a global through
+ * every kernel that reads it, after ks_specialize and before its launches. A read-only global can also be
  * baked (ks_bake): its values become immediates. */
 
 typedef struct ks_global_info {
@@ -1031,8 +1034,9 @@ KS_API ks_status ks_template_global(const ks_template *t, size_t i,
  * (loading k first when needed; cuModuleGetGlobal). A global the
  * specialization no longer has (an unused internal one) is not found.
  * Either of ptr and bytes may be NULL.
- * Errors: KS_EINVAL (no such global in k's module, NULL k or name) and
- * those of ks_kernel_load. */
+ * Errors: KS_EINVAL (no such global in k's module, NULL k or name),
+ * KS_EDRIVER (the driver or the context failed) and those of
+ * ks_kernel_load. */
 KS_API ks_status ks_kernel_global(ks_kernel *k, const char *name,
                                   ks_devptr *ptr, size_t *bytes);
 /* Copies bytes bytes from host memory src into k's global name at byte
