@@ -79,13 +79,14 @@ int cr_host_setup(const km_case *c, cr_host *h, int dry, char *err,
     const km_arg *a = &c->args[i];
     if (a->kind == KM_SCALAR)
       continue;
-    if (a->kind == KM_TEX2D &&
+    if ((a->kind == KM_TEX2D || a->kind == KM_TEX1D) &&
         (a->type == KM_I64 || a->type == KM_U64 || a->type == KM_F64)) {
       cr_host_free(h);
       return bad(err, cap, "%s: no 64-bit texture formats", a->text);
     }
     h->bytes += km_arg_bytes(a);
-    if (a->kind != KM_IN && a->kind != KM_IO && a->kind != KM_TEX2D)
+    if (a->kind != KM_IN && a->kind != KM_IO && a->kind != KM_TEX2D &&
+        a->kind != KM_TEX1D)
       continue;
     uint64_t seed = seed_of(c->name, i);
     size_t n = dry && a->n > 65536 ? 65536 : a->n;
@@ -173,6 +174,24 @@ static CUresult make_image(cr_run *x, size_t i) {
   return x->g->cu.cuTexObjectCreate(&x->obj[i], &rd, &td, NULL);
 }
 
+/* A texture object over buffer i (tex1Dfetch: element values, no
+ * filtering), its data copied in once: the kernel only reads it. */
+static CUresult make_linear_tex(cr_run *x, size_t i) {
+  const km_arg *a = &x->c->args[i];
+  if (ks_memcpy_htod(x->g->ctx, x->buf[i], x->h.data[i], km_arg_bytes(a)) !=
+      KS_OK)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUDA_RESOURCE_DESC rd = {.resType = CU_RESOURCE_TYPE_LINEAR};
+  rd.res.linear.devPtr = x->buf[i];
+  rd.res.linear.format = format_of(a->type);
+  rd.res.linear.numChannels = 1;
+  rd.res.linear.sizeInBytes = km_arg_bytes(a);
+  CUDA_TEXTURE_DESC td = {.filterMode = CU_TR_FILTER_MODE_POINT};
+  if (!km_type_float(a->type))
+    td.flags = CU_TRSF_READ_AS_INTEGER;
+  return x->g->cu.cuTexObjectCreate(&x->obj[i], &rd, &td, NULL);
+}
+
 /* Device buffers, images and the argument array. */
 static int make_args(cr_run *x, char *err, size_t cap) {
   const km_case *c = x->c;
@@ -192,6 +211,13 @@ static int make_args(cr_run *x, char *err, size_t cap) {
     }
     if (ks_mem_alloc(x->g->ctx, km_arg_bytes(a), &x->buf[i]) != KS_OK)
       return bad(err, cap, "%s: %s", a->text, ks_errmsg(x->g->ctx));
+    if (a->kind == KM_TEX1D) {
+      CUresult r = make_linear_tex(x, i);
+      if (r)
+        return cu_bad(x->g, r, a->text, err, cap);
+      memcpy(x->val[i], &x->obj[i], sizeof x->obj[i]);
+      continue;
+    }
     memcpy(x->val[i], &x->buf[i], sizeof x->buf[i]);
   }
   for (int v = 0; v < CR_VARIANTS; v++)
@@ -313,12 +339,13 @@ void cr_teardown(cr_run *x) {
   if (!x->g)
     return;
   for (size_t i = 0; i < KM_MAX_ARGS; i++) {
-    if (x->buf[i])
-      ks_mem_free(x->g->ctx, x->buf[i]);
-    if (x->obj[i] && x->c->args[i].kind == KM_TEX2D)
+    if (x->obj[i] &&
+        (x->c->args[i].kind == KM_TEX2D || x->c->args[i].kind == KM_TEX1D))
       x->g->cu.cuTexObjectDestroy(x->obj[i]);
     else if (x->obj[i])
       x->g->cu.cuSurfObjectDestroy(x->obj[i]);
+    if (x->buf[i]) /* after the texture object over it */
+      ks_mem_free(x->g->ctx, x->buf[i]);
     if (x->arr[i])
       x->g->cu.cuArrayDestroy(x->arr[i]);
   }

@@ -135,8 +135,9 @@ static int parse_arg(const char *w, km_arg *a) {
   static const struct {
     const char *prefix;
     km_kind kind;
-  } bufs[] = {{"in:", KM_IN},     {"out:", KM_OUT},     {"io:", KM_IO},
-              {"zero:", KM_ZERO}, {"tex2d:", KM_TEX2D}, {"surf2d:", KM_SURF2D}};
+  } bufs[] = {{"in:", KM_IN},      {"out:", KM_OUT},     {"io:", KM_IO},
+              {"zero:", KM_ZERO},  {"tex2d:", KM_TEX2D}, {"surf2d:", KM_SURF2D},
+              {"tex1d:", KM_TEX1D}};
   memset(a, 0, sizeof *a);
   snprintf(a->text, sizeof a->text, "%s", w);
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
@@ -146,7 +147,9 @@ static int parse_arg(const char *w, km_arg *a) {
     a->kind = bufs[i].kind;
     if (a->kind == KM_TEX2D || a->kind == KM_SURF2D)
       return parse_image(w + len, a);
-    return parse_buffer(w + len, a, a->kind == KM_IN || a->kind == KM_IO);
+    return parse_buffer(w + len, a,
+                        a->kind == KM_IN || a->kind == KM_IO ||
+                            a->kind == KM_TEX1D);
   }
   return parse_scalar(w, a);
 }

@@ -36,7 +36,9 @@ typedef enum km_kind {
   KM_ZERO,   /* zero:T[N]: zeroed before, compared after */
   KM_SCALAR, /* T=V */
   KM_TEX2D,  /* tex2d:T:W:H: a texture object over a random W x H array */
-  KM_SURF2D  /* surf2d:T:W:H: a surface object, compared after */
+  KM_SURF2D, /* surf2d:T:W:H: a surface object, compared after */
+  KM_TEX1D   /* tex1d:T[N][:LO:HI]: a texture object over a random linear
+                buffer of N elements (tex1Dfetch) */
 } km_kind;
 
 typedef struct km_arg {
