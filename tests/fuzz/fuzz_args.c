@@ -124,6 +124,13 @@ static void bake(const char *text) {
   if (!ks_arg_bake(text, name, sizeof name, &v, &n))
     return;
   const char *eq = strchr(text, '=');
+  if (!eq) { /* NAME alone: a global baked from its initializer */
+    KS_FUZZ_CHECK(!v && n == 0 && name[0] && strcmp(name, text) == 0);
+    ks_bake bk = {.arg = name};
+    ks_spec_req req = {.bakes = &bk, .nbakes = 1};
+    check_request(&req);
+    return;
+  }
   size_t commas = 0;
   for (const char *p = eq + 1; *p; p++)
     commas += *p == ',';
