@@ -683,7 +683,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   LLVMModuleRef m = NULL;
   ks_jit_tm jtm = {0};
   ks_jit_tpl tp = {0};
-  int prepared = 0;
+  int prepared = 0, emitted = 0;
   ks_status s = ks_jit_tm_get(ctx->arch, ctx->ptx_isa, &jtm);
   if (s == KS_OK)
     s = ks_jit_tpl_get(t, ctx->arch, ctx->ptx_isa, &tp);
@@ -732,6 +732,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
     s = isolate ? ks_jit_emit_isolated(jtm.tm, m, diag, t->name, k->name,
                                        &k->ptx, &k->ptx_len)
                 : emit_ptx(jtm.tm, m, diag, k);
+    emitted = !isolate && s == KS_OK;
     if (s == KS_OK && r->smem_spill)
       s = ks_jit_ptx_smem_spill(&k->ptx, &k->ptx_len, k->name);
     explain_times(&d, now_ms() - t0, isolate, k);
@@ -739,6 +740,8 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
 done:
   free(d.dump);
   free(d.explain);
+  if (m && !emitted) /* NVPTX's annotation cache: see irutil.c */
+    ks_ir_forget_annotations(m, jtm.tm);
   ks_jit_tm_put(ctx->arch, ctx->ptx_isa, jtm, s == KS_OK);
   if (m)
     LLVMDisposeModule(m);

@@ -226,3 +226,63 @@ LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
                                   unsigned n) {
   return ks_ir_call_overloaded(m, b, name, NULL, 0, args, n);
 }
+
+/* Turns fn into a declaration: every use of its instructions replaced by
+ * poison first, so that erasing them in any order leaves nothing
+ * dangling. */
+static void drop_body(LLVMValueRef fn) {
+  LLVMBasicBlockRef bb;
+  for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+  while ((bb = LLVMGetFirstBasicBlock(fn))) {
+    LLVMValueRef i;
+    while ((i = LLVMGetLastInstruction(bb)))
+      LLVMInstructionEraseFromParent(i);
+    LLVMDeleteBasicBlock(bb);
+  }
+}
+
+/* Deletes global value g, its uses replaced by poison first. */
+static void drop_global(LLVMValueRef g, int fn) {
+  LLVMReplaceAllUsesWith(g, LLVMGetPoison(LLVMTypeOf(g)));
+  if (fn)
+    LLVMDeleteFunction(g);
+  else
+    LLVMDeleteGlobal(g);
+}
+
+void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm) {
+  /* An alias cannot be deleted through the C API, and the backend may end
+   * the process on one the screen refused: such a module keeps its
+   * entries (refused anyway, it is a failure path). */
+  if (!m || !tm || LLVMGetFirstGlobalAlias(m))
+    return;
+  LLVMValueRef g, next;
+  for (g = LLVMGetFirstFunction(m); g; g = LLVMGetNextFunction(g))
+    if (!LLVMIsDeclaration(g))
+      drop_body(g);
+  /* then nothing at all is left for the backend to judge */
+  for (g = LLVMGetFirstGlobalIFunc(m); g; g = next) {
+    next = LLVMGetNextGlobalIFunc(g);
+    LLVMReplaceAllUsesWith(g, LLVMGetPoison(LLVMTypeOf(g)));
+    LLVMEraseGlobalIFunc(g);
+  }
+  for (g = LLVMGetFirstGlobal(m); g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    drop_global(g, 0);
+  }
+  for (g = LLVMGetFirstFunction(m); g; g = next) {
+    next = LLVMGetNextFunction(g);
+    drop_global(g, 1);
+  }
+  LLVMSetModuleInlineAsm2(m, "", 0);
+  char *msg = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &buf))
+    LLVMDisposeMessage(msg);
+  else
+    LLVMDisposeMemoryBuffer(buf);
+}

@@ -158,6 +158,19 @@ LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);
  * retargets every function to spec->cpu/features. */
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* NVPTX keeps the nvvm.annotations it has read (kernel, maxntid, ...) in
+ * a process-wide cache keyed by the module's and the function's
+ * addresses, and drops a module's entries only when the backend finishes
+ * emitting it. A module the optimize stage ran on (nvvm-intr-range reads
+ * the annotations) that is freed without being emitted in this process
+ * (a trial of the pipeline, codegen in a child, a failure) leaves entries
+ * that a later module at the same address inherits: a device function
+ * there was emitted as a kernel (.entry). This empties m (its functions
+ * and globals deleted) and emits it, which drops its entries; then m can
+ * only be disposed of. (A module with an alias, which the screen refuses,
+ * is left as it is.) */
+void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm);
+
 /* ---- redux_guard.c ----------------------------------------------------- */
 
 /* The toolchain guard: a llvm.nvvm.redux.sync.* call whose value is all

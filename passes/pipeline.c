@@ -593,6 +593,7 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
     for (size_t i = loops; !bad && i <= stage_index("regpressure"); i++)
       bad = run_stage(t, tm, s, &td, i, counts[c], check);
     if (bad || td.est_regs >= (best ? bestd.est_regs : full)) {
+      ks_ir_forget_annotations(t, tm);
       if (t)
         LLVMDisposeModule(t);
       free(td.dump);
@@ -601,8 +602,10 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
         break; /* keep what there is */
       continue;
     }
-    if (best)
+    if (best) {
+      ks_ir_forget_annotations(best, tm);
       LLVMDisposeModule(best);
+    }
     free(bestd.dump);
     free(bestd.explain);
     best = t;
@@ -618,6 +621,7 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
                full, budget);
     return 0;
   }
+  ks_ir_forget_annotations(*m, tm);
   LLVMDisposeModule(*m);
   *m = best;
   if (d->explain && explain_at <= d->explain_len) {
