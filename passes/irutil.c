@@ -229,7 +229,7 @@ LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
 
 /* Turns fn into a declaration: every use of its instructions replaced by
  * poison first, so that erasing them in any order leaves nothing
- * dangling. */
+ * dangling, then the blocks, once nothing branches to them. */
 static void drop_body(LLVMValueRef fn) {
   LLVMBasicBlockRef bb;
   for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -237,12 +237,15 @@ static void drop_body(LLVMValueRef fn) {
          i = LLVMGetNextInstruction(i))
       if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
         LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
-  while ((bb = LLVMGetFirstBasicBlock(fn))) {
+  /* every instruction first: a branch in a later block may name an
+   * earlier one, which must have no uses left when it goes */
+  for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef i;
     while ((i = LLVMGetLastInstruction(bb)))
       LLVMInstructionEraseFromParent(i);
-    LLVMDeleteBasicBlock(bb);
   }
+  while ((bb = LLVMGetFirstBasicBlock(fn)))
+    LLVMDeleteBasicBlock(bb);
 }
 
 /* Deletes global value g, its uses replaced by poison first. */
