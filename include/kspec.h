@@ -323,8 +323,8 @@ typedef struct ks_launch_bounds {
  * holds, in memory order (a struct's fields in order, arrays element by
  * element): KS_EPARAM unless n is exactly that count. values NULL and n 0
  * bake the initializer the template gives it (KS_EPARAM when it has none:
- * all zero, which is what clang gives a __constant__ the host sets). Loads of its numbers at
- * offsets known after binding become immediates, and the
+ * all zero, which is what clang gives a __constant__ the host sets). Loads of
+ * its numbers at offsets known after binding become immediates, and the
  * specialization's own copy of the global starts with the baked values,
  * so the loads left read them too: do not write a baked global
  * (ks_kernel_global_write). A global the kernel writes (a store, an
@@ -1007,8 +1007,9 @@ KS_API ks_status ks_timer_stop(ks_ctx *ctx, float *ms);
  * seen by another. Two equal requests are one specialization: ks_specialize
  * returns the same cached kernel, whose globals they therefore share (a
  * value written for one is what the other reads). Set a global through
- * every kernel that reads it, after ks_specialize and before its launches. A read-only global can also be
- * baked (ks_bake): its values become immediates. */
+ * every kernel that reads it, after ks_specialize and before its launches. A
+ * read-only global can also be baked (ks_bake): its values become immediates.
+ */
 
 typedef struct ks_global_info {
   const char *name; /* the symbol, as cuModuleGetGlobal takes it */

@@ -144,22 +144,17 @@ int ks_ir_is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
          scan_annotations(m, fn, &own);
 }
 
+static int scalar_type(LLVMTypeRef ty, ks_type *out);
+
+/* The type of a marked parameter: the scalars a KS_PARAM marking takes. */
 static int arg_type(LLVMValueRef arg, ks_type *out) {
-  LLVMTypeRef ty = LLVMTypeOf(arg);
-  switch (LLVMGetTypeKind(ty)) {
-  case LLVMIntegerTypeKind:
-    if (LLVMGetIntTypeWidth(ty) == 32)
-      return *out = KS_TYPE_I32, 1;
-    if (LLVMGetIntTypeWidth(ty) == 64)
-      return *out = KS_TYPE_I64, 1;
+  ks_type t;
+  if (!scalar_type(LLVMTypeOf(arg), &t) ||
+      (t != KS_TYPE_I32 && t != KS_TYPE_I64 && t != KS_TYPE_F32 &&
+       t != KS_TYPE_F64))
     return 0;
-  case LLVMFloatTypeKind:
-    return *out = KS_TYPE_F32, 1;
-  case LLVMDoubleTypeKind:
-    return *out = KS_TYPE_F64, 1;
-  default:
-    return 0;
-  }
+  *out = t;
+  return 1;
 }
 
 void ks_ir_type_range(ks_type ty, ks_ir_sign sign, double *min, double *max) {
