@@ -312,13 +312,12 @@ int ks_tcoarsen_keep_rolled(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Deletes that clone if it is still there. */
 void ks_tcoarsen_drop_rolled(LLVMModuleRef m, const ks_spec *s);
 
-/* ---- smem_promote.c, smem_atomics.c, smem_window.c ---------------------- */
+/* ---- smem_promote.c, smem_window.c, smem_store.c ------------------------ */
 
-/* Shared-memory promotion: runs the two transformations below. */
+/* Shared-memory promotion: runs shared-array sizing, atomic privatization
+ * (these two and private arrays: passes/smem_atomics.h), the two
+ * transformations below, then private arrays. */
 int ks_pass_smem_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
-/* Atomic privatization: global atomic updates whose index range is bounded
- * after binding go to a per-block shared copy, merged once per block. */
-int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Window staging: read-only global loads a block re-reads at offsets known
  * after binding are loaded once into a shared tile with its halo. */
 int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
@@ -327,15 +326,6 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * thread storing the element of its mirror thread, so that warps write
  * contiguous memory. */
 int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
-
-/* smem_atomics.c, first in smem_promote: a shared array declared larger
- * than its accesses can reach, once values and block are bound (reduce_sum's
- * sh[1024] with BLOCK=256), shrinks to what they reach. */
-int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
-/* smem_atomics.c, last in smem_promote: a private array left in local
- * memory (indexed by data) becomes the thread's slice of a shared array,
- * with a fixed block (or maxntid) and where every access is bounded. */
-int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- window_expr.c ------------------------------------------------------ */
 
