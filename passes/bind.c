@@ -10,21 +10,11 @@
  * __nvvm_reflect("__CUDA_ARCH") is answered for that sm; the module's
  * other kernels are dropped.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "passes/ks_passes.h"
-
-int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-  va_end(ap);
-  d->status = s;
-  return 1;
-}
 
 /* The constant of a value in the argument's own IR type (the request was
  * checked against it); an unsigned value above the signed range is held

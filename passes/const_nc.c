@@ -417,7 +417,7 @@ static int mark_args(LLVMContextRef c, LLVMValueRef fn, const scan *sc,
         !LLVMGetFirstUse(arg))
       continue;
     char name[64];
-    ks_const_arg_name(arg, name, sizeof name);
+    ks_diag_arg_name(arg, name, sizeof name);
     LLVMValueRef *loads = NULL;
     size_t n = 0;
     const char *why = ks_const_readonly(arg, &loads, &n);

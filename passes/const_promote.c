@@ -38,20 +38,6 @@
 
 static const char pass[] = "const_promote";
 
-/* ---- shared with const_nc.c ---------------------------------------------- */
-
-const char *ks_const_arg_name(LLVMValueRef arg, char *buf, size_t cap) {
-  size_t len = 0;
-  const char *name = LLVMGetValueName2(arg, &len);
-  if (len && len < cap) {
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-  } else {
-    snprintf(buf, cap, "argument %u", ks_ir_param_index(arg));
-  }
-  return buf;
-}
-
 /* Is v a pointer computed from its operand 0 without reading memory? */
 static int is_address_step(LLVMValueRef v) {
   return LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) ||
@@ -290,7 +276,7 @@ static int bake_one(LLVMModuleRef m, LLVMValueRef fn, const ks_spec_bake *b,
                         b->arg_index, LLVMGetValueName(fn));
   LLVMValueRef arg = LLVMGetParam(fn, b->arg_index);
   char name[64];
-  ks_const_arg_name(arg, name, sizeof name);
+  ks_diag_arg_name(arg, name, sizeof name);
   LLVMValueRef *loads = NULL;
   size_t n = 0;
   const char *why = ks_const_readonly(arg, &loads, &n);
@@ -367,7 +353,7 @@ static int cmem_arg(LLVMModuleRef m, LLVMValueRef fn, unsigned i, ks_diag *d) {
       end = e > end ? e : end;
       moved++;
     }
-  ks_const_arg_name(arg, name, sizeof name);
+  ks_diag_arg_name(arg, name, sizeof name);
   snprintf(sym, sizeof sym, "ks_cmem_%u", i);
   const char *why = NULL;
   if (moved < CMEM_MIN_LOADS)

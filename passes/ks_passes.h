@@ -83,6 +83,8 @@ typedef struct ks_diag {
   unsigned cmem_arg[KS_CMEM_MAX], cmem_bytes[KS_CMEM_MAX];
 } ks_diag;
 
+/* ---- diag.c ------------------------------------------------------------ */
+
 /* Records a failure on d; returns 1 so passes can `return ks_diag_fail()`. */
 int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -92,6 +94,8 @@ int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...)
  * memory is dropped). */
 void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* arg's name, or "argument N" when it has none, in buf; returns buf. */
+const char *ks_diag_arg_name(LLVMValueRef arg, char *buf, size_t cap);
 
 /* ---- irutil.c ---------------------------------------------------------- */
 
@@ -397,8 +401,6 @@ LLVMValueRef ks_const_base(LLVMTargetDataRef dl, LLVMValueRef p,
 /* What pointer p is computed from by GEPs and casts alone (a phi, a
  * select, an argument, a global, ...). */
 LLVMValueRef ks_const_root(LLVMValueRef p);
-/* arg's name, or "argument N" when it has none, in buf. */
-const char *ks_const_arg_name(LLVMValueRef arg, char *buf, size_t cap);
 /* The constant of type ty (an integer up to 64 bits, half, bfloat, float,
  * double) for v, or NULL when ty cannot hold it: an integer must fit,
  * a float rounds as the host's conversion does but not to infinity. */

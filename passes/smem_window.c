@@ -126,7 +126,7 @@ static void decline(wctx *c, const wgroup *g, const char *fmt, ...) {
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
   ks_explain(c->d, PASS, "declined %s: %s",
-             ks_const_arg_name(g->base, buf, sizeof buf), why);
+             ks_diag_arg_name(g->base, buf, sizeof buf), why);
 }
 
 /* ---- the loads -------------------------------------------------------------
@@ -1311,7 +1311,7 @@ static void report(wctx *c, const wgroup *g) {
     if (LLVMGetIntTypeWidth(g->ty) == 32)
       what = "ints";
   }
-  const char *name = ks_const_arg_name(g->base, buf, sizeof buf);
+  const char *name = ks_diag_arg_name(g->base, buf, sizeof buf);
   if (g->kstep > 1) {
     int r = tile_reads(c, g);
     ks_explain(c->d, PASS,

@@ -1,7 +1,8 @@
 /*
- * explain.c - what the passes say about a specialization: one line per
- * transformation made or declined, kept with the kernel (ks_kernel_explain,
- * `kspec explain`).
+ * diag.c - what the passes report: a failure (ks_diag_fail, one line
+ * naming the stage), what they transformed or declined (ks_explain, kept
+ * with the kernel for ks_kernel_explain and `kspec explain`), and the
+ * names those lines give arguments.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,15 @@
 #include <string.h>
 
 #include "passes/ks_passes.h"
+
+int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+  va_end(ap);
+  d->status = s;
+  return 1;
+}
 
 void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...) {
   char line[1024]; /* gcoarsen's longest is over 512 */
@@ -32,4 +42,16 @@ void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...) {
   d->explain_len += len;
   d->explain[d->explain_len++] = '\n';
   d->explain[d->explain_len] = '\0';
+}
+
+const char *ks_diag_arg_name(LLVMValueRef arg, char *buf, size_t cap) {
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(arg, &len);
+  if (len && len < cap) {
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+  } else {
+    snprintf(buf, cap, "argument %u", ks_ir_param_index(arg));
+  }
+  return buf;
 }
