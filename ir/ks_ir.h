@@ -60,6 +60,61 @@ unsigned long long ks_ir_shared_bytes(LLVMModuleRef m, LLVMValueRef kernel);
 /* Bytes of the module's constant (addrspace 4) variables. */
 unsigned long long ks_ir_const_bytes(LLVMModuleRef m);
 
+/* ---- cfg.c ------------------------------------------------------------- */
+
+/* The control-flow graph of a function: its blocks numbered in the
+ * function's order (0 the entry), their predecessors, the reverse
+ * post-order of the blocks the entry reaches, the back edges of a
+ * depth-first walk from the entry (its loops) and the dominator tree. A
+ * snapshot: a pass that changes branches builds it again. */
+enum { KS_CFG_NONE = ~0u };
+typedef struct ks_cfg_key ks_cfg_key;
+typedef struct ks_cfg_edge {
+  unsigned from, to;
+} ks_cfg_edge;
+typedef struct ks_cfg {
+  LLVMValueRef fn;
+  unsigned n;            /* blocks */
+  LLVMBasicBlockRef *bb; /* block i */
+  /* block i's predecessors, one per edge (a branch with both successors
+   * to one block counts twice), in the order of their numbers and of
+   * their terminator's successor list: pred[pred_at[i] .. pred_at[i+1]) */
+  unsigned *pred_at, *pred;
+  unsigned *rpo, nrpo; /* the blocks the entry reaches, rpo[0] = 0 */
+  unsigned *rpo_num;   /* block i's place in rpo; KS_CFG_NONE: unreached */
+  unsigned *idom;      /* block i's immediate dominator (the entry's is the
+                          entry); KS_CFG_NONE: unreached */
+  ks_cfg_edge *back;   /* edges to a block still on the walk's path: for a
+                          reducible graph, each loop's latches to its
+                          header; in the order the walk met them */
+  unsigned nback;
+  ks_cfg_key *keys; /* private: the blocks by address */
+  unsigned *work;   /* private: ks_cfg_reaching's stack */
+} ks_cfg;
+
+/* Builds g for fn (a function with a body, or a declaration: no blocks);
+ * 1 when out of memory, g then empty. ks_cfg_free(g) in either case (an
+ * empty or zeroed g is a no-op). */
+int ks_cfg_build(ks_cfg *g, LLVMValueRef fn);
+void ks_cfg_free(ks_cfg *g);
+/* bb's number; KS_CFG_NONE when it is not a block of g's function (or
+ * was added after g was built). */
+unsigned ks_cfg_index(const ks_cfg *g, LLVMBasicBlockRef bb);
+/* bb's predecessors as blocks (as g->pred lists them), at most max of
+ * them stored in out; returns how many there are. */
+unsigned ks_cfg_preds(const ks_cfg *g, LLVMBasicBlockRef bb,
+                      LLVMBasicBlockRef *out, unsigned max);
+/* Block b's one predecessor block (by one edge or several), KS_CFG_NONE
+ * when it has none or several. */
+unsigned ks_cfg_single_pred(const ks_cfg *g, unsigned b);
+/* Does block a dominate block b (every block dominates itself)? 0 when
+ * the entry reaches either not. */
+int ks_cfg_dominates(const ks_cfg *g, unsigned a, unsigned b);
+/* Sets mark[i] (g->n bytes) to 1 for the blocks from which a path of one
+ * edge or more leads to block b, to 0 for the others; mark[b] is 1 when b
+ * is in a loop. Uses g's scratch: one call on a g at a time. */
+void ks_cfg_reaching(ks_cfg *g, unsigned b, unsigned char *mark);
+
 /* ---- discover.c -------------------------------------------------------- */
 
 typedef struct ks_ir_param {

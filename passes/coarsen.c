@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ks_ir.h"
 #include "passes/ks_passes.h"
 
 #define PASS "coarsen"
@@ -70,6 +71,7 @@ enum {
 /* One grid-stride loop and what the transformation needs of it. */
 typedef struct gsloop {
   LLVMValueRef fn, phi, next, gtid, stride, n;
+  const ks_cfg *cfg;          /* fn's, as it was before the transformation */
   LLVMValueRef nctaid, scale; /* stride = nctaid * scale */
   LLVMBasicBlockRef pre, head, latch, exit;
   LLVMBasicBlockRef blocks[MAX_BLOCKS]; /* reverse post-order, head first */
@@ -174,24 +176,6 @@ static int uniform(LLVMValueRef v, unsigned depth) {
     if (!uniform(LLVMGetOperand(v, i), depth + 1))
       return 0;
   return 1;
-}
-
-/* The predecessors of bb (one entry per edge); returns their count, of
- * which at most max are stored. */
-static unsigned preds(LLVMValueRef fn, LLVMBasicBlockRef bb,
-                      LLVMBasicBlockRef *out, unsigned max) {
-  unsigned n = 0;
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
-       b = LLVMGetNextBasicBlock(b)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
-      if (LLVMGetSuccessor(t, i) == bb) {
-        if (n < max)
-          out[n] = b;
-        n++;
-      }
-  }
-  return n;
 }
 
 /* ---- the shape of the loop ----------------------------------------------- */
@@ -328,7 +312,7 @@ static const char *collect(gsloop *l) {
   if (l->latch != l->head)
     all[nall++] = l->latch;
   for (unsigned i = 1; i < nall; i++) {
-    unsigned np = preds(l->fn, all[i], p, MAX_BLOCKS + 1);
+    unsigned np = ks_cfg_preds(l->cfg, all[i], p, MAX_BLOCKS + 1);
     if (np > MAX_BLOCKS)
       return "its body has too many branches";
     for (unsigned j = 0; j < np; j++) {
@@ -363,7 +347,7 @@ static const char *check_edges(gsloop *l) {
   LLVMBasicBlockRef p[MAX_BLOCKS + 1];
   for (unsigned i = 0; i < l->nblocks; i++) {
     LLVMBasicBlockRef bb = l->blocks[i];
-    unsigned np = preds(l->fn, bb, p, MAX_BLOCKS + 1);
+    unsigned np = ks_cfg_preds(l->cfg, bb, p, MAX_BLOCKS + 1);
     for (unsigned j = 0; j < np && j <= MAX_BLOCKS; j++)
       if (!in_loop(l, p[j]) && !(bb == l->head && p[j] == l->pre))
         return "its body can be entered other than through its header";
@@ -391,7 +375,7 @@ static int adds_to(LLVMValueRef v, LLVMValueRef phi) {
 /* The header phi, the latch and its test, the body and its one exit. */
 static const char *find_loop(gsloop *l) {
   LLVMBasicBlockRef head = LLVMGetInstructionParent(l->phi), p[3];
-  if (LLVMCountIncoming(l->phi) != 2 || preds(l->fn, head, p, 3) != 2)
+  if (LLVMCountIncoming(l->phi) != 2 || ks_cfg_preds(l->cfg, head, p, 3) != 2)
     return "its header does not have one preheader and one latch";
   LLVMBasicBlockRef b0 = LLVMGetIncomingBlock(l->phi, 0);
   LLVMBasicBlockRef b1 = LLVMGetIncomingBlock(l->phi, 1);
@@ -438,7 +422,7 @@ static const char *check_bounds(gsloop *l, const ks_spec *s) {
       LLVMIsAPHINode(LLVMGetFirstInstruction(l->pre)))
     return "it has no preheader";
   /* rotated: the first index runs before the test, so a guard must hold */
-  if (preds(l->fn, l->pre, p, 2) != 1 ||
+  if (ks_cfg_preds(l->cfg, l->pre, p, 2) != 1 ||
       !continues_if_slt(LLVMGetBasicBlockTerminator(p[0]), l->gtid, l->pre,
                         &n2) ||
       n2 != l->n)
@@ -975,19 +959,26 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
          v && LLVMIsAPHINode(v) && ncand < 64; v = LLVMGetNextInstruction(v))
       if (looks_like_index(v))
         cand[ncand++] = v;
-  if (ncand == 0)
+  if (ncand == 0) {
     ks_explain(d, PASS, "no loop to coarsen");
-  int done = 0;
-  for (unsigned i = 0; i < ncand; i++) {
-    gsloop l = {.fn = fn, .phi = cand[i], .kind = -1};
+    return 0;
+  }
+  ks_cfg cfg;
+  if (ks_cfg_build(&cfg, fn))
+    return ks_diag_fail(d, KS_ENOMEM, "coarsen: out of memory");
+  int done = 0, rc = 0;
+  for (unsigned i = 0; i < ncand && !rc; i++) {
+    gsloop l = {.fn = fn, .cfg = &cfg, .phi = cand[i], .kind = -1};
     const char *why =
         done ? "only one loop per kernel is coarsened" : analyze(&l, s);
     if (why) {
       ks_explain(d, PASS, "declined loop %s: %s", name_of(cand[i]), why);
       continue;
     }
-    if (transform(LLVMGetModuleContext(m), &l))
-      return ks_diag_fail(d, KS_ENOMEM, "coarsen: out of memory");
+    if (transform(LLVMGetModuleContext(m), &l)) {
+      rc = ks_diag_fail(d, KS_ENOMEM, "coarsen: out of memory");
+      break;
+    }
     done = 1;
     ks_explain(d, PASS,
                "coarsened loop %s: %u elements of %s (%u B) per 16-byte load, "
@@ -997,5 +988,6 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                name_of(l.phi), l.w, name_of(l.arg), l.esize, l.w, l.ninsts, l.w,
                name_of(l.arg));
   }
-  return 0;
+  ks_cfg_free(&cfg);
+  return rc;
 }

@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ks_ir.h"
 #include "passes/ks_passes.h"
 
 #define PASS "gcoarsen"
@@ -152,6 +153,7 @@ typedef struct vmap {
 typedef struct gc {
   LLVMModuleRef m;
   LLVMValueRef fn;
+  ks_cfg cfg; /* fn's, before the transformation */
   const ks_spec *s;
   LLVMContextRef lc;
   LLVMValueRef *inst; /* every instruction */
@@ -344,22 +346,6 @@ static const char *collect(gc *c) {
 /* ---- the region -----------------------------------------------------------
  */
 
-static int preds_of(gc *c, LLVMBasicBlockRef bb, LLVMBasicBlockRef *out,
-                    int cap) {
-  int n = 0;
-  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(c->fn); p;
-       p = LLVMGetNextBasicBlock(p)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
-    for (unsigned k = 0; t && k < LLVMGetNumSuccessors(t); k++)
-      if (LLVMGetSuccessor(t, k) == bb) {
-        if (n < cap)
-          out[n] = p;
-        n++;
-      }
-  }
-  return n;
-}
-
 /* The only successor of bb, or NULL. */
 static LLVMBasicBlockRef single_succ(LLVMBasicBlockRef bb) {
   LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
@@ -369,7 +355,8 @@ static LLVMBasicBlockRef single_succ(LLVMBasicBlockRef bb) {
 /* Is arm a block entered only from bs that goes on only to be? */
 static int is_arm(gc *c, LLVMBasicBlockRef arm, LLVMBasicBlockRef be) {
   LLVMBasicBlockRef p[2];
-  return single_succ(arm) == be && preds_of(c, arm, p, 2) == 1 && p[0] == c->bs;
+  return single_succ(arm) == be && ks_cfg_preds(&c->cfg, arm, p, 2) == 1 &&
+         p[0] == c->bs;
 }
 
 static int add_range(gc *c, LLVMValueRef i) {
@@ -446,8 +433,8 @@ static const char *diamond_region(gc *c, LLVMValueRef br) {
   } else {
     return "the branch on %ctaid.x does not close in a diamond or triangle";
   }
-  int np = preds_of(c, c->be, p, 4);
-  for (int k = 0; k < np; k++)
+  unsigned np = ks_cfg_preds(&c->cfg, c->be, p, 4);
+  for (unsigned k = 0; k < np; k++)
     if (k >= 4 || (p[k] != c->bs && p[k] != c->t && p[k] != c->f))
       return "the block where the branch on %ctaid.x closes has other "
              "predecessors";
@@ -1290,6 +1277,8 @@ static unsigned factor_for(const ks_spec *s) {
 }
 
 static const char *analyze(gc *c) {
+  if (ks_cfg_build(&c->cfg, c->fn))
+    return "out of memory";
   const char *why = collect(c);
   if (!why)
     why = find_region(c);
@@ -1337,6 +1326,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     int oom = build_loop(c, b, head, tail, factor);
     LLVMDisposeBuilder(b);
     if (oom) {
+      ks_cfg_free(&c->cfg);
       free(c->inst);
       free(c->in_range.slot), free(c->tainted.slot), free(c->additive.slot);
       free(c);
@@ -1362,6 +1352,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                            "through pointers that move by a fixed step"
                          : "");
   }
+  ks_cfg_free(&c->cfg);
   free(c->inst);
   free(c->in_range.slot), free(c->tainted.slot), free(c->additive.slot);
   free(c);

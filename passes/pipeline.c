@@ -60,6 +60,7 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "ir/ks_ir.h"
 #include "passes/ks_passes.h"
 
 /* The optimize stage: a subset of default<O3>'s function passes, in O3's
@@ -248,64 +249,27 @@ static int run_llvm(LLVMModuleRef m, LLVMTargetMachineRef tm, const stage *st,
   return 1;
 }
 
-static int by_ptr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t)(*(LLVMBasicBlockRef const *)a);
-  uintptr_t y = (uintptr_t)(*(LLVMBasicBlockRef const *)b);
-  return (x > y) - (x < y);
-}
-
-/* The loops of fn, by the back edges of a depth-first walk from the entry:
- * NO_LOOP, ROLLED (every back edge is the only one into its header and
- * its branch says llvm.loop.unroll.disable: LLVM's loop-unroll would leave
- * every loop as it is), LOOPS (any other), -1 when out of memory. */
+/* The loops of fn, by the back edges of a depth-first walk from the entry
+ * (ir/cfg.c): NO_LOOP, ROLLED (every back edge is the only one into its
+ * header and its branch says llvm.loop.unroll.disable: LLVM's loop-unroll
+ * would leave every loop as it is), LOOPS (any other), -1 when out of
+ * memory. */
 enum { NO_LOOP, ROLLED, LOOPS };
 
 static int fn_loops(LLVMValueRef fn) {
-  unsigned n = LLVMCountBasicBlocks(fn);
-  if (n == 0)
-    return NO_LOOP;
-  LLVMBasicBlockRef *bbs = malloc(n * sizeof *bbs);
-  /* 0 new, 1 on the path, 2 done; | 4: the header of a back edge seen */
-  unsigned char *state = calloc(n, 1);
-  unsigned *stack = malloc(n * sizeof *stack), *next = calloc(n, sizeof *next);
-  int loops = -1;
-  if (!bbs || !state || !stack || !next)
-    goto out;
-  LLVMGetBasicBlocks(fn, bbs);
-  LLVMBasicBlockRef entry = bbs[0];
-  qsort(bbs, n, sizeof *bbs, by_ptr);
-  LLVMBasicBlockRef *e = bsearch(&entry, bbs, n, sizeof *bbs, by_ptr);
-  size_t top = 0;
-  stack[top++] = (unsigned)(e - bbs);
-  state[e - bbs] = 1;
-  loops = NO_LOOP;
-  while (top && loops != LOOPS) {
-    unsigned b = stack[top - 1];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[b]);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    if (next[b] == ns) {
-      state[b] = (unsigned char)((state[b] & 4) | 2);
-      top--;
-      continue;
-    }
-    LLVMBasicBlockRef succ = LLVMGetSuccessor(t, next[b]++);
-    LLVMBasicBlockRef *f = bsearch(&succ, bbs, n, sizeof *bbs, by_ptr);
-    if (!f)
-      continue;
-    unsigned j = (unsigned)(f - bbs);
-    if ((state[j] & 3) == 1) { /* a back edge */
-      loops = (state[j] & 4) || !ks_loops_rolled(t) ? LOOPS : ROLLED;
-      state[j] |= 4;
-    } else if (state[j] == 0) {
-      state[j] = 1;
-      stack[top++] = j;
-    }
+  ks_cfg g;
+  if (ks_cfg_build(&g, fn))
+    return -1;
+  int loops = NO_LOOP;
+  for (unsigned k = 0; k < g.nback && loops != LOOPS; k++) {
+    ks_cfg_edge e = g.back[k];
+    int again = 0; /* another back edge into the same header */
+    for (unsigned j = 0; j < k; j++)
+      again |= g.back[j].to == e.to;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[e.from]);
+    loops = again || !ks_loops_rolled(t) ? LOOPS : ROLLED;
   }
-out:
-  free(bbs);
-  free(state);
-  free(stack);
-  free(next);
+  ks_cfg_free(&g);
   return loops;
 }
 

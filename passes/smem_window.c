@@ -46,6 +46,7 @@
 
 #include <llvm-c/Target.h>
 
+#include "ir/ks_ir.h"
 #include "passes/ks_passes.h"
 
 #define PASS "smem_promote"
@@ -108,9 +109,8 @@ typedef struct wctx {
   unsigned k;        /* tcoarsen's factor: virtual thread K*tid.x + j */
   wgroup *g;
   int ng, capg;
-  LLVMBasicBlockRef *bbs; /* the function's blocks, with their predecessors */
-  int nbb;
-  int *npred, (*pred)[4], *mark;
+  ks_cfg cfg;          /* the function's, before the transformation */
+  unsigned char *mark; /* check_unwritten's: the blocks that reach the loads */
   /* find_guard: the branch conditions on the way to the group's loads */
   conj path[64];
   int npath;
@@ -337,65 +337,12 @@ static int check_window(wctx *c, wgroup *g) {
 /* ---- the control-flow graph ------------------------------------------------
  */
 
-static int bb_index(const wctx *c, LLVMBasicBlockRef bb) {
-  for (int i = 0; i < c->nbb; i++)
-    if (c->bbs[i] == bb)
-      return i;
-  return -1;
-}
-
+/* 1 when out of memory. */
 static int build_cfg(wctx *c) {
-  c->nbb = (int)LLVMCountBasicBlocks(c->fn);
-  c->bbs = calloc((size_t)c->nbb, sizeof *c->bbs);
-  c->npred = calloc((size_t)c->nbb, sizeof *c->npred);
-  c->pred = calloc((size_t)c->nbb, sizeof *c->pred);
-  c->mark = calloc((size_t)c->nbb, sizeof *c->mark);
-  if (!c->bbs || !c->npred || !c->pred || !c->mark)
+  if (ks_cfg_build(&c->cfg, c->fn) ||
+      !(c->mark = malloc(c->cfg.n ? c->cfg.n : 1)))
     return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
-  LLVMGetBasicBlocks(c->fn, c->bbs);
-  for (int i = 0; i < c->nbb; i++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
-    unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
-    for (unsigned k = 0; k < n; k++) {
-      int s = bb_index(c, LLVMGetSuccessor(t, k));
-      if (s < 0)
-        continue;
-      int dup = 0;
-      for (int p = 0; p < c->npred[s] && p < 4; p++)
-        dup |= c->pred[s][p] == i;
-      if (dup)
-        continue;
-      if (c->npred[s] < 4)
-        c->pred[s][c->npred[s]] = i;
-      c->npred[s]++; /* beyond 4, only counted */
-    }
-  }
   return 0;
-}
-
-/* Marks the blocks from which bb can be reached by a path of one edge or
- * more. Blocks with over 4 predecessors are searched through successors. */
-static void mark_reaching(wctx *c, int bb) {
-  memset(c->mark, 0, (size_t)c->nbb * sizeof *c->mark);
-  int changed = 1;
-  c->mark[bb] = 2; /* the target */
-  while (changed) {
-    changed = 0;
-    for (int i = 0; i < c->nbb; i++) {
-      if (c->mark[i] & 1)
-        continue;
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
-      unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
-      for (unsigned k = 0; k < n; k++) {
-        int s = bb_index(c, LLVMGetSuccessor(t, k));
-        if (s >= 0 && (s == bb || (c->mark[s] & 1))) {
-          c->mark[i] |= 1;
-          changed = 1;
-          break;
-        }
-      }
-    }
-  }
 }
 
 /* May i write memory, or order this thread's reads after another's write? */
@@ -453,27 +400,27 @@ static int is_candidate(const wgroup *g, LLVMValueRef i) {
 
 /* No hazard reaches the group's loads, which are in no loop. */
 static int check_unwritten(wctx *c, wgroup *g) {
-  int b = bb_index(c, g->bb);
-  mark_reaching(c, b);
-  if (c->mark[b] & 1) {
+  unsigned b = ks_cfg_index(&c->cfg, g->bb);
+  ks_cfg_reaching(&c->cfg, b, c->mark);
+  if (c->mark[b]) {
     decline(c, g, "the loads are in a loop");
     return 0;
   }
-  for (int k = 0; k < c->nbb; k++) {
-    if (!(c->mark[k] & 1) && k != b)
+  for (unsigned k = 0; k < c->cfg.n; k++) {
+    if (!c->mark[k] && k != b)
       continue;
     int later = k == b; /* in the loads' block, only before the last load */
     int pending = 0;
     if (later)
-      for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[k]); i;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(c->cfg.bb[k]); i;
            i = LLVMGetNextInstruction(i))
         pending += is_candidate(g, i);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(c->bbs[k]); i;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->cfg.bb[k]); i;
          i = LLVMGetNextInstruction(i)) {
       if (later && is_candidate(g, i) && --pending == 0)
         break;
       if (hazard(i)) {
-        const char *bn = LLVMGetBasicBlockName(c->bbs[k]);
+        const char *bn = LLVMGetBasicBlockName(c->cfg.bb[k]);
         decline(c, g, "%s (in block %s) may run before the loads", opname(i),
                 bn && *bn ? bn : "?");
         return 0;
@@ -630,25 +577,27 @@ static int add_conj(wctx *c, wgroup *g, LLVMValueRef v, int pol, int depth) {
 /* The conditions of the branches from the entry to the loads' block. */
 static int find_guard(wctx *c, wgroup *g) {
   /* first the conditions themselves, for add_conj's simplifications */
+  const ks_cfg *cfg = &c->cfg;
   c->npath = 0;
-  for (int b = bb_index(c, g->bb), steps = 0;
-       b > 0 && c->npred[b] == 1 && steps <= c->nbb; steps++) {
-    int p = c->pred[b][0];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[p]);
+  for (unsigned b = ks_cfg_index(cfg, g->bb), steps = 0, p;
+       b != 0 && (p = ks_cfg_single_pred(cfg, b)) != KS_CFG_NONE &&
+       steps <= cfg->n;
+       steps++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->bb[p]);
     if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) &&
         LLVMGetSuccessor(t, 0) != LLVMGetSuccessor(t, 1) && c->npath < 64)
       c->path[c->npath++] =
-          (conj){LLVMGetCondition(t), LLVMGetSuccessor(t, 0) == c->bbs[b]};
+          (conj){LLVMGetCondition(t), LLVMGetSuccessor(t, 0) == cfg->bb[b]};
     b = p;
   }
-  int b = bb_index(c, g->bb);
-  for (int steps = 0; b != 0; steps++) {
-    if (c->npred[b] != 1 || steps > c->nbb) {
+  unsigned b = ks_cfg_index(cfg, g->bb);
+  for (unsigned steps = 0; b != 0; steps++) {
+    unsigned p = ks_cfg_single_pred(cfg, b);
+    if (p == KS_CFG_NONE || steps > cfg->n) {
       decline(c, g, "the loads' block is reached from several blocks");
       return 0;
     }
-    int p = c->pred[b][0];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[p]);
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->bb[p]);
     if (!LLVMIsABranchInst(t)) {
       decline(c, g, "the loads are reached through a switch");
       return 0;
@@ -656,7 +605,7 @@ static int find_guard(wctx *c, wgroup *g) {
     if (LLVMIsConditional(t) &&
         LLVMGetSuccessor(t, 0) != LLVMGetSuccessor(t, 1) &&
         !add_conj(c, g, LLVMGetCondition(t),
-                  LLVMGetSuccessor(t, 0) == c->bbs[b], 0))
+                  LLVMGetSuccessor(t, 0) == cfg->bb[b], 0))
       return 0;
     b = p;
   }
@@ -1514,9 +1463,7 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   for (int i = 0; i < c.ng; i++)
     free(c.g[i].ld);
   free(c.g);
-  free(c.bbs);
-  free(c.npred);
-  free(c.pred);
+  ks_cfg_free(&c.cfg);
   free(c.mark);
   ks_wx_destroy(c.x);
   return rc;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ks_ir.h"
 #include "passes/ks_passes.h"
 
 /* v without the sign or zero extensions around it. */
@@ -252,165 +253,17 @@ static const lin *lazy(lazy_lin *z) {
   return &z->l;
 }
 
-/* ---- dominance ---------------------------------------------------------- */
-
-/* The dominator tree of a function (Cooper, Harvey and Kennedy's
- * iteration), over its blocks reachable from the entry, numbered in
- * postorder: a block's dominators have higher numbers, the entry the
- * highest. */
-typedef struct dom {
-  LLVMBasicBlockRef *bb; /* sorted by address, for looking blocks up */
-  unsigned *po;          /* bb[i]'s number; UNREACHED if not reachable */
-  unsigned *idom;        /* by number: the immediate dominator's number */
-  unsigned n;
-} dom;
-
-enum { UNREACHED = ~0u };
-
-static int by_addr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t)(*(LLVMBasicBlockRef const *)a);
-  uintptr_t y = (uintptr_t)(*(LLVMBasicBlockRef const *)b);
-  return (x > y) - (x < y);
-}
-
-static unsigned block_index(const dom *d, LLVMBasicBlockRef b) {
-  LLVMBasicBlockRef *f = bsearch(&b, d->bb, d->n, sizeof *d->bb, by_addr);
-  return f ? (unsigned)(f - d->bb) : UNREACHED;
-}
-
-/* Block b's number; UNREACHED if b is not reachable. */
-static unsigned block_po(const dom *d, LLVMBasicBlockRef b) {
-  unsigned i = block_index(d, b);
-  return i == UNREACHED ? UNREACHED : d->po[i];
-}
-
-static unsigned meet(const unsigned *idom, unsigned a, unsigned b) {
-  while (a != b) {
-    while (a < b)
-      a = idom[a];
-    while (b < a)
-      b = idom[b];
-  }
-  return a;
-}
-
-static void dom_free(dom *d) {
-  free(d->bb);
-  free(d->po);
-  free(d->idom);
-}
-
-/* 1 when out of memory. */
-static int dom_build(dom *d, LLVMValueRef fn) {
-  unsigned n = LLVMCountBasicBlocks(fn);
-  *d = (dom){.n = n};
-  if (n == 0)
-    return 0;
-  d->bb = malloc(n * sizeof *d->bb);
-  d->po = malloc(n * sizeof *d->po);
-  d->idom = malloc(n * sizeof *d->idom);
-  unsigned *stack = malloc(n * sizeof *stack), *next = calloc(n, sizeof *next);
-  unsigned *order = malloc(n * sizeof *order); /* number -> index */
-  unsigned *npred = calloc(n + 1, sizeof *npred), *pred = NULL;
-  int bad = !d->bb || !d->po || !d->idom || !stack || !next || !order || !npred;
-  if (bad)
-    goto out;
-  LLVMGetBasicBlocks(fn, d->bb);
-  LLVMBasicBlockRef entry = d->bb[0];
-  qsort(d->bb, n, sizeof *d->bb, by_addr);
-  for (unsigned i = 0; i < n; i++)
-    d->po[i] = UNREACHED;
-  /* postorder, by a depth-first walk; d->po marks "on the way" with n */
-  unsigned top = 0, done = 0, edges = 0;
-  stack[top++] = block_index(d, entry);
-  d->po[stack[0]] = n;
-  while (top) {
-    unsigned b = stack[top - 1];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(d->bb[b]);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    if (next[b] == ns) {
-      order[done] = b;
-      d->po[b] = done++;
-      top--;
-      continue;
-    }
-    unsigned s = block_index(d, LLVMGetSuccessor(t, next[b]++));
-    edges++;
-    if (s != UNREACHED && d->po[s] == UNREACHED) {
-      d->po[s] = n;
-      stack[top++] = s;
-    }
-  }
-  /* predecessors by number, in compressed rows */
-  pred = malloc((edges ? edges : 1) * sizeof *pred);
-  if (!pred) {
-    bad = 1;
-    goto out;
-  }
-  for (unsigned k = 0; k < done; k++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(d->bb[order[k]]);
-    for (unsigned j = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; j < ns; j++) {
-      unsigned s = block_index(d, LLVMGetSuccessor(t, j));
-      if (s != UNREACHED)
-        npred[d->po[s] + 1]++;
-    }
-  }
-  for (unsigned k = 0; k < done; k++)
-    npred[k + 1] += npred[k];
-  memset(next, 0, n * sizeof *next);
-  for (unsigned k = 0; k < done; k++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(d->bb[order[k]]);
-    for (unsigned j = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; j < ns; j++) {
-      unsigned s = block_index(d, LLVMGetSuccessor(t, j));
-      if (s != UNREACHED)
-        pred[npred[d->po[s]] + next[d->po[s]]++] = k;
-    }
-  }
-  for (unsigned k = 0; k < done; k++)
-    d->idom[k] = UNREACHED;
-  d->idom[done - 1] = done - 1;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (unsigned k = done - 1; k-- > 0;) {
-      unsigned nd = UNREACHED;
-      for (unsigned j = npred[k]; j < npred[k + 1]; j++) {
-        unsigned p = pred[j];
-        if (d->idom[p] != UNREACHED)
-          nd = nd == UNREACHED ? p : meet(d->idom, p, nd);
-      }
-      if (nd != d->idom[k]) {
-        d->idom[k] = nd;
-        changed = 1;
-      }
-    }
-  }
-out:
-  free(stack);
-  free(next);
-  free(order);
-  free(npred);
-  free(pred);
-  if (bad)
-    dom_free(d);
-  return bad;
-}
-
-/* Does block number a dominate block number b? */
-static int dominates(const dom *d, unsigned a, unsigned b) {
-  while (b < a)
-    b = d->idom[b];
-  return a == b;
-}
+/* ---- dominance (ir/cfg.c) ---------------------------------------------- */
 
 /* Where an instruction is: its block's number, its place in the block. */
 typedef struct place {
-  unsigned po, at;
+  unsigned bb, at;
 } place;
 
 /* Does the instruction at x come before the one at y, in a block that
  * dominates y's? */
-static int before(const dom *d, place x, place y) {
-  return x.po == y.po ? x.at < y.at : dominates(d, x.po, y.po);
+static int before(const ks_cfg *d, place x, place y) {
+  return x.bb == y.bb ? x.at < y.at : ks_cfg_dominates(d, x.bb, y.bb);
 }
 
 /* Is leaf among the values v is computed from (through phis; up to
@@ -452,25 +305,24 @@ static int reaches(LLVMValueRef v, LLVMValueRef leaf) {
  * returned; 1 when out of memory. */
 static int walk_reached(LLVMModuleRef m,
                         int (*visit)(void *, place, LLVMValueRef),
-                        int (*done)(void *, const dom *), void *arg) {
+                        int (*done)(void *, const ks_cfg *), void *arg) {
   int r = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !r;
        f = LLVMGetNextFunction(f)) {
-    dom d;
-    if (dom_build(&d, f))
+    ks_cfg d;
+    if (ks_cfg_build(&d, f))
       return 1;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !r;
-         bb = LLVMGetNextBasicBlock(bb)) {
-      place at = {block_po(&d, bb), 0};
-      if (at.po == UNREACHED)
+    for (unsigned b = 0; b < d.n && !r; b++) {
+      place at = {b, 0};
+      if (d.rpo_num[b] == KS_CFG_NONE)
         continue;
-      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !r;
+      for (LLVMValueRef in = LLVMGetFirstInstruction(d.bb[b]); in && !r;
            in = LLVMGetNextInstruction(in), at.at++)
         r = visit(arg, at, in);
     }
     if (!r)
       r = done(arg, &d);
-    dom_free(&d);
+    ks_cfg_free(&d);
   }
   return r;
 }
@@ -674,7 +526,7 @@ static int bases_differ(LLVMValueRef a, LLVMValueRef b) {
 enum { SLSR_RUN_MAX = 64 };
 
 /* Could a candidate of c (one function's) take another as its basis? */
-static int slsr_pair(const dom *d, cands *c) {
+static int slsr_pair(const ks_cfg *d, cands *c) {
   if (c->n < 2)
     return 0;
   qsort(c->v, c->n, sizeof *c->v, by_key);
@@ -711,7 +563,7 @@ static int slsr_visit(void *arg, place at, LLVMValueRef in) {
   return c->nomem;
 }
 
-static int slsr_done(void *arg, const dom *d) {
+static int slsr_done(void *arg, const ks_cfg *d) {
   cands *c = arg;
   int found = slsr_pair(d, c);
   c->n = 0; /* the next function's */
@@ -753,7 +605,7 @@ typedef struct seen {
 } seen;
 
 typedef struct nary {
-  const dom *d;
+  const ks_cfg *d;
   seen *v;
   size_t n, cap;
 } nary;
@@ -887,7 +739,7 @@ static int nary_visit(void *arg, place at, LLVMValueRef in) {
 
 /* Every instruction against all recorded ones: `before` keeps to those
  * nary-reassociate would have passed. */
-static int nary_done(void *arg, const dom *d) {
+static int nary_done(void *arg, const ks_cfg *d) {
   nary *s = arg;
   int found = 0;
   s->d = d;

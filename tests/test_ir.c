@@ -4,6 +4,9 @@
  * markings. Every bad input must give its status and a one-line message
  * that names the stage; none may crash.
  *
+ * The control-flow graph (cfg.c) is checked on small functions worked
+ * out by hand: predecessors, reverse post-order, back edges, dominators.
+ *
  * The IR is written here as text, in the shape clang gives templates:
  * kernels listed in !nvvm.annotations and markings in
  * @llvm.global.annotations (section "llvm.metadata").
@@ -761,6 +764,162 @@ static void signature_signs(void **state) {
   assert_false(ks_ir_signature_signs("", 0, s));
 }
 
+/* ---- cfg.c: the control-flow graph ------------------------------------ */
+
+/* Four functions whose graphs are small enough to work out by hand. */
+static const char cfg_ir[] =
+    "define void @diamond(i1 %c) {\n"
+    "entry:\n  br i1 %c, label %a, label %b\n"
+    "a:\n  br label %j\n"
+    "b:\n  br label %j\n"
+    "j:\n  ret void\n"
+    "}\n"
+    "define void @loop(i32 %n) {\n"
+    "entry:\n  br label %h\n"
+    "h:\n"
+    "  %i = phi i32 [ 0, %entry ], [ %i1, %body ], [ 0, %dead ]\n"
+    "  %c = icmp slt i32 %i, %n\n"
+    "  br i1 %c, label %body, label %exit\n"
+    "body:\n  %i1 = add i32 %i, 1\n  br label %h\n"
+    "dead:\n  br label %h\n"
+    "exit:\n  ret void\n"
+    "}\n"
+    "define void @nested(i1 %c, i1 %d) {\n"
+    "entry:\n  br label %outer\n"
+    "outer:\n  br label %inner\n"
+    "inner:\n  br i1 %c, label %inner, label %latch\n"
+    "latch:\n  br i1 %d, label %outer, label %exit\n"
+    "exit:\n  ret void\n"
+    "}\n"
+    "define void @twice(i1 %c) {\n"
+    "entry:\n  br i1 %c, label %x, label %x\n"
+    "x:\n  ret void\n"
+    "}\n";
+
+/* g for function name of cfg_ir, parsed into f->m. */
+static void cfg_of(fixture *f, const char *name, ks_cfg *g) {
+  if (!f->m) {
+    char *text = module_text(nvptx, cfg_ir, NULL, NULL, 0);
+    ks_status s = ks_ir_parse(f->c, text, strlen(text), "cfg.ll", &f->m, f->err,
+                              sizeof f->err);
+    free(text);
+    assert_int_equal(s, KS_OK);
+    assert_int_equal(ks_ir_verify(f->m, "cfg.ll", f->err, sizeof f->err),
+                     KS_OK);
+  }
+  LLVMValueRef fn = LLVMGetNamedFunction(f->m, name);
+  assert_non_null(fn);
+  assert_int_equal(ks_cfg_build(g, fn), 0);
+}
+
+/* Block b's predecessors, as numbers, are exactly want (nwant of them). */
+static void assert_preds(const ks_cfg *g, unsigned b, const unsigned *want,
+                         unsigned nwant) {
+  assert_int_equal(g->pred_at[b + 1] - g->pred_at[b], nwant);
+  for (unsigned j = 0; j < nwant; j++)
+    assert_int_equal(g->pred[g->pred_at[b] + j], want[j]);
+}
+
+static void assert_list(const unsigned *got, unsigned n, const unsigned *want,
+                        unsigned nwant) {
+  assert_int_equal(n, nwant);
+  for (unsigned k = 0; k < n; k++)
+    assert_int_equal(got[k], want[k]);
+}
+
+static void cfg_diamond(void **state) {
+  fixture *f = *state;
+  ks_cfg g;
+  cfg_of(f, "diamond", &g); /* entry 0, a 1, b 2, j 3 */
+  assert_int_equal(g.n, 4);
+  assert_preds(&g, 0, NULL, 0);
+  assert_preds(&g, 1, (unsigned[]){0}, 1);
+  assert_preds(&g, 3, (unsigned[]){1, 2}, 2);
+  /* the walk takes a first: post-order j, a, b, entry */
+  assert_list(g.rpo, g.nrpo, (unsigned[]){0, 2, 1, 3}, 4);
+  assert_int_equal(g.rpo_num[1], 2);
+  assert_int_equal(g.nback, 0);
+  assert_list(g.idom, g.n, (unsigned[]){0, 0, 0, 0}, 4);
+  assert_true(ks_cfg_dominates(&g, 0, 3));
+  assert_true(ks_cfg_dominates(&g, 3, 3));
+  assert_false(ks_cfg_dominates(&g, 1, 3));
+  assert_false(ks_cfg_dominates(&g, 3, 1));
+  assert_int_equal(ks_cfg_index(&g, g.bb[2]), 2);
+  assert_int_equal(ks_cfg_single_pred(&g, 3), KS_CFG_NONE);
+  assert_int_equal(ks_cfg_single_pred(&g, 2), 0);
+  unsigned char reach[4];
+  ks_cfg_reaching(&g, 3, reach);
+  assert_memory_equal(reach, ((unsigned char[]){1, 1, 1, 0}), 4);
+  ks_cfg_free(&g);
+  ks_cfg_free(&g); /* a freed graph is empty: harmless */
+}
+
+static void cfg_loop_unreachable(void **state) {
+  fixture *f = *state;
+  ks_cfg g;
+  cfg_of(f, "loop", &g); /* entry 0, h 1, body 2, dead 3, exit 4 */
+  assert_preds(&g, 1, (unsigned[]){0, 2, 3}, 3);
+  assert_preds(&g, 4, (unsigned[]){1}, 1);
+  assert_list(g.rpo, g.nrpo, (unsigned[]){0, 1, 4, 2}, 4);
+  assert_int_equal(g.rpo_num[3], KS_CFG_NONE);
+  assert_int_equal(g.nback, 1);
+  assert_int_equal(g.back[0].from, 2);
+  assert_int_equal(g.back[0].to, 1);
+  assert_list(g.idom, g.n, (unsigned[]){0, 0, 1, KS_CFG_NONE, 1}, 5);
+  assert_true(ks_cfg_dominates(&g, 1, 2));
+  assert_false(ks_cfg_dominates(&g, 2, 4));
+  assert_false(ks_cfg_dominates(&g, 0, 3)); /* unreached: none */
+  assert_int_equal(ks_cfg_single_pred(&g, 1), KS_CFG_NONE);
+  assert_int_equal(ks_cfg_single_pred(&g, 2), 1);
+  unsigned char reach[5];
+  ks_cfg_reaching(&g, 1, reach); /* h is in a loop; dead reaches it too */
+  assert_memory_equal(reach, ((unsigned char[]){1, 1, 1, 1, 0}), 5);
+  ks_cfg_reaching(&g, 4, reach);
+  assert_memory_equal(reach, ((unsigned char[]){1, 1, 1, 1, 0}), 5);
+  ks_cfg_free(&g);
+}
+
+static void cfg_nested_loops(void **state) {
+  fixture *f = *state;
+  ks_cfg g;
+  cfg_of(f, "nested", &g); /* entry 0, outer 1, inner 2, latch 3, exit 4 */
+  assert_preds(&g, 1, (unsigned[]){0, 3}, 2);
+  assert_preds(&g, 2, (unsigned[]){1, 2}, 2);
+  assert_list(g.rpo, g.nrpo, (unsigned[]){0, 1, 2, 3, 4}, 5);
+  /* inner's self-loop first, then the outer loop's latch */
+  assert_int_equal(g.nback, 2);
+  assert_int_equal(g.back[0].from, 2);
+  assert_int_equal(g.back[0].to, 2);
+  assert_int_equal(g.back[1].from, 3);
+  assert_int_equal(g.back[1].to, 1);
+  assert_list(g.idom, g.n, (unsigned[]){0, 0, 1, 2, 3}, 5);
+  assert_true(ks_cfg_dominates(&g, 1, 4));
+  assert_false(ks_cfg_dominates(&g, 3, 2));
+  unsigned char reach[5];
+  ks_cfg_reaching(&g, 2, reach);
+  assert_memory_equal(reach, ((unsigned char[]){1, 1, 1, 1, 0}), 5);
+  ks_cfg_free(&g);
+}
+
+static void cfg_two_edges(void **state) {
+  fixture *f = *state;
+  ks_cfg g;
+  cfg_of(f, "twice", &g); /* a branch with both edges to x */
+  assert_preds(&g, 1, (unsigned[]){0, 0}, 2);
+  assert_int_equal(ks_cfg_single_pred(&g, 1), 0);
+  LLVMBasicBlockRef p[1];
+  assert_int_equal(ks_cfg_preds(&g, g.bb[1], p, 1), 2);
+  assert_ptr_equal(p[0], g.bb[0]);
+  assert_int_equal(ks_cfg_index(&g, NULL), KS_CFG_NONE);
+  ks_cfg_free(&g);
+  /* a declaration has no blocks */
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(f->c), NULL, 0, 0);
+  assert_int_equal(ks_cfg_build(&g, LLVMAddFunction(f->m, "decl", ft)), 0);
+  assert_int_equal(g.n, 0);
+  assert_int_equal(g.nrpo, 0);
+  ks_cfg_free(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(parse_text, setup, teardown),
@@ -796,6 +955,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(describe_user_cxx, setup, teardown),
       cmocka_unit_test_setup_teardown(describe_byval, setup, teardown),
       cmocka_unit_test(signature_signs),
+      cmocka_unit_test_setup_teardown(cfg_diamond, setup, teardown),
+      cmocka_unit_test_setup_teardown(cfg_loop_unreachable, setup, teardown),
+      cmocka_unit_test_setup_teardown(cfg_nested_loops, setup, teardown),
+      cmocka_unit_test_setup_teardown(cfg_two_edges, setup, teardown),
   };
   return cmocka_run_group_tests_name("ir", tests, NULL, NULL);
 }
