@@ -5,6 +5,7 @@
  * context's diagnostic handler, whose default prints and exits the process
  * on errors; every context kspec makes captures them instead.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,21 @@ ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...) {
     va_end(ap);
   }
   return s;
+}
+
+int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first) {
+  if (n < *cap)
+    return 1;
+  size_t c = *cap ? 2 * *cap : first;
+  void *old, *p;
+  if (c > SIZE_MAX / elem)
+    return 0;
+  memcpy(&old, pp, sizeof old); /* the T * at pp, read as what it is */
+  if (!(p = realloc(old, c * elem)))
+    return 0;
+  memcpy(pp, &p, sizeof p);
+  *cap = c;
+  return 1;
 }
 
 /* Copies an LLVM message into dst as one line: the first line only. */
@@ -202,4 +218,13 @@ unsigned long long ks_ir_shared_bytes(LLVMModuleRef m, LLVMValueRef kernel) {
 
 unsigned long long ks_ir_const_bytes(LLVMModuleRef m) {
   return space_bytes(m, 4, NULL, NULL, 0);
+}
+
+unsigned ks_ir_shared_globals(LLVMModuleRef m) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned long long n = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3)
+      n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+  return (unsigned)n;
 }

@@ -1,8 +1,9 @@
 /*
  * ks_ir.h - internal interface of ir/: templates in, modules out. Parsing
  * (bitcode or text), verification, the NVPTX check, discovery of kernels and
- * their parameters from the template markings, and module helpers. Knows
- * nothing of CUDA.
+ * their parameters from the template markings; and what the passes share
+ * about IR: the control-flow graph (cfg.c), questions about instructions
+ * (inst.c) and changes to modules (edit.c). Knows nothing of CUDA.
  *
  * Every function that can fail writes a one-line message to (err, cap),
  * prefixed with its stage ("parse: ", "verify: ", "template: ").
@@ -16,6 +17,7 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "kspec.h"
 
@@ -23,6 +25,12 @@
  * `return ks_fail(err, cap, KS_EPARSE, "...")`. */
 ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Room for one more element in a growable array: when n, the elements in
+ * use, has reached *cap, the array whose pointer is at pp (a T **, elements
+ * of elem bytes) is reallocated to twice *cap, or to first when empty.
+ * 0 when memory ran out, the array and *cap as they were. */
+int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* ---- ir.c -------------------------------------------------------------- */
 
@@ -59,6 +67,75 @@ unsigned long long ks_ir_shared_bytes(LLVMModuleRef m, LLVMValueRef kernel);
 
 /* Bytes of the module's constant (addrspace 4) variables. */
 unsigned long long ks_ir_const_bytes(LLVMModuleRef m);
+
+/* Bytes of all the shared-memory (address space 3) globals of m, without
+ * padding: the passes' budget (ks_ir_shared_bytes is the exact static
+ * shared memory of one kernel). */
+unsigned ks_ir_shared_globals(LLVMModuleRef m);
+
+/* ---- inst.c ------------------------------------------------------------ */
+
+/* The name of the function a call calls, "" for inline asm or an indirect
+ * call. */
+const char *ks_ir_callee_name(LLVMValueRef call);
+/* The special register a call reads ("tid.x" for a call of
+ * llvm.nvvm.read.ptx.sreg.tid.x), or NULL for anything else. */
+const char *ks_ir_sreg(LLVMValueRef v);
+/* Is special register r ("tid.x") one that places a thread in the launch:
+ * tid, ntid, ctaid or nctaid? */
+int ks_ir_sreg_launch(const char *r);
+/* Which min or max intrinsic v calls: 1 + 2 * signed + max (umin 1, umax 2,
+ * smin 3, smax 4); 0 for anything else. */
+int ks_ir_minmax(LLVMValueRef v);
+/* Is call an intrinsic that writes no memory a kernel shares (lifetime,
+ * dbg, assume, or memory(...) without a mod bit)? */
+int ks_ir_pure_call(LLVMValueRef call);
+/* Is i a call of a block-wide barrier (llvm.nvvm.barrier*, llvm.nvvm.bar.*)? */
+int ks_ir_is_barrier(LLVMValueRef i);
+/* The object a pointer is derived from, through GEPs and casts. */
+LLVMValueRef ks_ir_base_of(LLVMValueRef p);
+/* The position of argument arg in its function's parameter list. */
+unsigned ks_ir_param_index(LLVMValueRef arg);
+/* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */
+LLVMIntPredicate ks_ir_icmp_inverse(LLVMIntPredicate p);
+LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);
+/* A hash of a pointer, for open addressing over IR values. */
+unsigned ks_ir_hash_ptr(const void *p);
+
+/* ---- edit.c ------------------------------------------------------------ */
+
+/* A call at b of the intrinsic `name` (not overloaded: the special
+ * registers, llvm.nvvm.barrier0), declared in m where it is not yet. */
+LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
+                                  const char *name, LLVMValueRef *args,
+                                  unsigned n);
+/* The same for an overloaded intrinsic (llvm.smin: its types, here one,
+ * the operands' type). */
+LLVMValueRef ks_ir_call_overloaded(LLVMModuleRef m, LLVMBuilderRef b,
+                                   const char *name, LLVMTypeRef *types,
+                                   unsigned ntypes, LLVMValueRef *args,
+                                   unsigned n);
+/* Sets fn's launch-bound annotation reqntid<dim> ("x", "y") to n, the real
+ * block after coarsening. 1: out of memory. */
+int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
+/* A symbol for a global that stands for kernel argument arg: prefix and
+ * the argument's name with every character PTX does not take in a name
+ * made '_', or prefix "arg<index>" for an unnamed one (clang names none at
+ * -O1 and above). Writes buf (cap at least 96) and returns it. */
+const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
+                             size_t cap);
+/* NVPTX keeps the nvvm.annotations it has read (kernel, maxntid, ...) in
+ * a process-wide cache keyed by the module's and the function's
+ * addresses, and drops a module's entries only when the backend finishes
+ * emitting it. A module the optimize stage ran on (nvvm-intr-range reads
+ * the annotations) that is freed without being emitted in this process
+ * (a trial of the pipeline, codegen in a child, a failure) leaves entries
+ * that a later module at the same address inherits: a device function
+ * there was emitted as a kernel (.entry). This empties m (its functions
+ * and globals deleted) and emits it, which drops its entries; then m can
+ * only be disposed of. (A module with an alias, which the screen refuses,
+ * is left as it is.) */
+void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm);
 
 /* ---- cfg.c ------------------------------------------------------------- */
 

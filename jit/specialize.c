@@ -740,7 +740,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
 done:
   free(d.dump);
   free(d.explain);
-  if (m && !emitted) /* NVPTX's annotation cache: see irutil.c */
+  if (m && !emitted) /* NVPTX's annotation cache: see ir/edit.c */
     ks_ir_forget_annotations(m, jtm.tm);
   ks_jit_tm_put(ctx->arch, ctx->ptx_isa, jtm, s == KS_OK);
   if (m)

@@ -16,6 +16,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
+#include "ir/ks_ir.h"
 #include "kspec.h"
 
 /* One value to fold: argument arg_index of the kernel becomes a constant. */
@@ -97,83 +98,12 @@ void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...)
 /* arg's name, or "argument N" when it has none, in buf; returns buf. */
 const char *ks_diag_arg_name(LLVMValueRef arg, char *buf, size_t cap);
 
-/* ---- irutil.c ---------------------------------------------------------- */
-
-/* The name of the function a call calls, "" for inline asm or an indirect
- * call. */
-const char *ks_ir_callee_name(LLVMValueRef call);
-/* The special register a call reads ("tid.x" for a call of
- * llvm.nvvm.read.ptx.sreg.tid.x), or NULL for anything else. */
-const char *ks_ir_sreg(LLVMValueRef v);
-/* Is special register r ("tid.x") one that places a thread in the launch:
- * tid, ntid, ctaid or nctaid? */
-int ks_ir_sreg_launch(const char *r);
-/* Which min or max intrinsic v calls: 1 + 2 * signed + max (umin 1, umax 2,
- * smin 3, smax 4); 0 for anything else. */
-int ks_ir_minmax(LLVMValueRef v);
-/* Is call an intrinsic that writes no memory a kernel shares (lifetime,
- * dbg, assume, or memory(...) without a mod bit)? */
-int ks_ir_pure_call(LLVMValueRef call);
-/* The object a pointer is derived from, through GEPs and casts. */
-LLVMValueRef ks_ir_base_of(LLVMValueRef p);
-/* Is i a call of a block-wide barrier (llvm.nvvm.barrier*, llvm.nvvm.bar.*)? */
-int ks_ir_is_barrier(LLVMValueRef i);
-/* Bytes of all the shared-memory (address space 3) globals of m, without
- * padding: the passes' budget (ks_ir_shared_bytes, in ir/, is the exact
- * static shared memory of one kernel). */
-unsigned ks_ir_shared_globals(LLVMModuleRef m);
-/* Sets fn's launch-bound annotation reqntid<dim> ("x", "y") to n, the real
- * block after coarsening. 1: out of memory. */
-int ks_ir_set_reqntid(LLVMModuleRef m, LLVMValueRef fn, int dim, unsigned n);
-/* The position of argument arg in its function's parameter list. */
-unsigned ks_ir_param_index(LLVMValueRef arg);
-/* A symbol for a global that stands for kernel argument arg: prefix and
- * the argument's name with every character PTX does not take in a name
- * made '_', or prefix "arg<index>" for an unnamed one (clang names none at
- * -O1 and above). Writes buf (cap at least 96) and returns it. */
-const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
-                             size_t cap);
-/* Room for one more element in a growable array: when n, the elements in
- * use, has reached *cap, the array whose pointer is at pp (a T **, elements
- * of elem bytes) is reallocated to twice *cap, or to first when empty.
- * 0 when memory ran out, the array and *cap as they were. */
-int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first);
-/* A hash of a pointer, for open addressing over IR values. */
-unsigned ks_ir_hash_ptr(const void *p);
-/* A call at b of the intrinsic `name` (not overloaded: the special
- * registers, llvm.nvvm.barrier0), declared in m where it is not yet. */
-LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
-                                  const char *name, LLVMValueRef *args,
-                                  unsigned n);
-/* The same for an overloaded intrinsic (llvm.smin: its types, here one,
- * the operands' type). */
-LLVMValueRef ks_ir_call_overloaded(LLVMModuleRef m, LLVMBuilderRef b,
-                                   const char *name, LLVMTypeRef *types,
-                                   unsigned ntypes, LLVMValueRef *args,
-                                   unsigned n);
-/* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */
-LLVMIntPredicate ks_ir_icmp_inverse(LLVMIntPredicate p);
-LLVMIntPredicate ks_ir_icmp_swap(LLVMIntPredicate p);
-
 /* ---- bind.c ------------------------------------------------------------ */
 
 /* Folds bound arguments and the block size of spec->kernel into constants,
  * adds the launch-bound annotations (reqntid/maxntid/minctasm/maxnreg) and
  * retargets every function to spec->cpu/features. */
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
-
-/* NVPTX keeps the nvvm.annotations it has read (kernel, maxntid, ...) in
- * a process-wide cache keyed by the module's and the function's
- * addresses, and drops a module's entries only when the backend finishes
- * emitting it. A module the optimize stage ran on (nvvm-intr-range reads
- * the annotations) that is freed without being emitted in this process
- * (a trial of the pipeline, codegen in a child, a failure) leaves entries
- * that a later module at the same address inherits: a device function
- * there was emitted as a kernel (.entry). This empties m (its functions
- * and globals deleted) and emits it, which drops its entries; then m can
- * only be disposed of. (A module with an alias, which the screen refuses,
- * is left as it is.) */
-void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm);
 
 /* ---- redux_guard.c ----------------------------------------------------- */
 
