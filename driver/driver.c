@@ -19,6 +19,7 @@
  */
 #include <ctype.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -97,8 +98,17 @@ struct ks_drv {
   struct ks_cu cu;
   int version; /* cuDriverGetVersion */
   CUdevice dev;
-  CUcontext ctx;  /* retained primary context */
-  CUevent t0, t1; /* timer events, created on first use */
+  CUcontext ctx; /* retained primary context */
+  /* Timers, one per thread that used one (a thread's start and stop pair
+   * up), made on first use and kept until close. */
+  pthread_mutex_t timer_lock;
+  struct ks_drv_timer *timers;
+};
+
+struct ks_drv_timer {
+  unsigned long long owner; /* thread_id() */
+  CUevent t0, t1;           /* NULL until made */
+  struct ks_drv_timer *next;
 };
 
 enum { JIT_LOG_CAP = 8192 };
@@ -275,6 +285,7 @@ ks_status ks_drv_open(int dev, ks_drv **out, char *err, size_t cap) {
     say(err, cap, "driver: out of memory");
     return KS_ENOMEM;
   }
+  pthread_mutex_init(&d->timer_lock, NULL);
   st = load_library(d, err, cap);
   if (st)
     goto fail_free;
@@ -298,6 +309,7 @@ fail_release:
 fail_close:
   dlclose(d->lib);
 fail_free:
+  pthread_mutex_destroy(&d->timer_lock);
   free(d);
   return st;
 }
@@ -306,12 +318,18 @@ void ks_drv_close(ks_drv *d) {
   if (!d)
     return;
   d->cu.cuCtxSetCurrent(d->ctx);
-  if (d->t0)
-    d->cu.cuEventDestroy(d->t0);
-  if (d->t1)
-    d->cu.cuEventDestroy(d->t1);
+  while (d->timers) {
+    struct ks_drv_timer *t = d->timers;
+    d->timers = t->next;
+    if (t->t0)
+      d->cu.cuEventDestroy(t->t0);
+    if (t->t1)
+      d->cu.cuEventDestroy(t->t1);
+    free(t);
+  }
   d->cu.cuDevicePrimaryCtxRelease(d->dev);
   dlclose(d->lib);
+  pthread_mutex_destroy(&d->timer_lock);
   free(d);
 }
 
@@ -856,19 +874,52 @@ ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,
 
 /* ---- timer ---------------------------------------------------------- */
 
-/* The timer is one pair of events per ks_drv: concurrent timers on one
- * ks_drv measure nonsense, so callers serialize them. */
+/* A number for the calling thread that no other thread of the process
+ * ever gets (pthread_self's value is reused once a thread is joined). */
+static unsigned long long thread_id(void) {
+  static _Atomic unsigned long long last;
+  static _Thread_local unsigned long long id;
+
+  if (!id)
+    id = ++last;
+  return id;
+}
+
+/* The calling thread's timer, NULL when it has none and make is 0 (or
+ * memory is short). Each thread gets its own pair of events, so that
+ * threads timing at once on one ks_drv never stop each other's timer. */
+static struct ks_drv_timer *thread_timer(ks_drv *d, int make) {
+  struct ks_drv_timer *t;
+  unsigned long long self = thread_id();
+
+  pthread_mutex_lock(&d->timer_lock);
+  for (t = d->timers; t && t->owner != self; t = t->next)
+    ;
+  if (!t && make && (t = calloc(1, sizeof *t)) != NULL) {
+    t->owner = self;
+    t->next = d->timers;
+    d->timers = t;
+  }
+  pthread_mutex_unlock(&d->timer_lock);
+  return t;
+}
+
 ks_status ks_drv_timer_start(ks_drv *d, char *err, size_t cap) {
   ks_status st = bind(d, err, cap);
+  struct ks_drv_timer *t = st ? NULL : thread_timer(d, 1);
 
-  if (!st && !d->t0)
-    st = check(d, d->cu.cuEventCreate(&d->t0, CU_EVENT_DEFAULT),
+  if (!st && !t) {
+    say(err, cap, "driver: timer: out of memory");
+    return KS_ENOMEM;
+  }
+  if (!st && !t->t0)
+    st = check(d, d->cu.cuEventCreate(&t->t0, CU_EVENT_DEFAULT),
                "cuEventCreate", KS_EDRIVER, err, cap);
-  if (!st && !d->t1)
-    st = check(d, d->cu.cuEventCreate(&d->t1, CU_EVENT_DEFAULT),
+  if (!st && !t->t1)
+    st = check(d, d->cu.cuEventCreate(&t->t1, CU_EVENT_DEFAULT),
                "cuEventCreate", KS_EDRIVER, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventRecord(d->t0, NULL), "cuEventRecord", KS_EDRIVER,
+    st = check(d, d->cu.cuEventRecord(t->t0, NULL), "cuEventRecord", KS_EDRIVER,
                err, cap);
   return st;
 }
@@ -877,20 +928,22 @@ ks_status ks_drv_timer_start(ks_drv *d, char *err, size_t cap) {
 ks_status ks_drv_timer_stop(ks_drv *d, float *ms, char *err, size_t cap) {
   ks_status st;
 
+  struct ks_drv_timer *t = thread_timer(d, 0);
+
   *ms = 0.0f;
-  if (!d->t0 || !d->t1) {
-    say(err, cap, "driver: timer stopped before it was started");
+  if (!t || !t->t0 || !t->t1) {
+    say(err, cap, "driver: timer stopped before this thread started it");
     return KS_EINVAL;
   }
   st = bind(d, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventRecord(d->t1, NULL), "cuEventRecord", KS_EDRIVER,
+    st = check(d, d->cu.cuEventRecord(t->t1, NULL), "cuEventRecord", KS_EDRIVER,
                err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventSynchronize(d->t1), "cuEventSynchronize",
+    st = check(d, d->cu.cuEventSynchronize(t->t1), "cuEventSynchronize",
                KS_ELAUNCH, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventElapsedTime(ms, d->t0, d->t1),
+    st = check(d, d->cu.cuEventElapsedTime(ms, t->t0, t->t1),
                "cuEventElapsedTime", KS_EDRIVER, err, cap);
   return st;
 }

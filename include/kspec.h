@@ -14,6 +14,22 @@
  *  - Every fallible function returns a ks_status. On failure a one-line
  *    message naming the stage and the cause is kept for the calling thread:
  *    ks_errmsg() returns it.
+ *  - Structs the library fills (ks_device_info, ks_param_info,
+ *    ks_global_info, ks_kernel_info, ks_kernel_resources, ks_occupancy,
+ *    ks_cache_counters, ks_cache_usage, ks_prewarm_result, ks_tune_result,
+ *    ks_tune_best) begin with a size_t `size` that the caller sets to the
+ *    struct's size before the call, as Win32's cbSize:
+ *
+ *      ks_kernel_info info = {.size = sizeof info};
+ *      ks_kernel_info_get(k, &info);
+ *
+ *    Fields are only ever appended. A program built against an older
+ *    kspec.h passes a smaller size and gets the fields it knows; one built
+ *    against a newer kspec.h gets the fields this library knows and zeros
+ *    after them, up to its size. A size below the struct's first version
+ *    (0: size not set) is KS_EINVAL and nothing is written. The library
+ *    never changes `size`. Structs the library allocates or hands to a
+ *    callback (ks_tune_entry) carry the library's own size there.
  *  - The library never prints, exits or aborts.
  *  - A ks_ctx may be used from several threads at once; templates are
  *    read-only after loading; kernels belong to their context.
@@ -34,9 +50,22 @@ extern "C" {
 #define KS_API __attribute__((visibility("default")))
 #endif
 
+/* The version of this header: the one source of the version number
+ * (CMakeLists.txt reads project()'s VERSION from these three lines). */
 #define KSPEC_VERSION_MAJOR 0
-#define KSPEC_VERSION_MINOR 2
+#define KSPEC_VERSION_MINOR 3
 #define KSPEC_VERSION_PATCH 0
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH (3000 for 0.3.0), as SQLite's
+ * SQLITE_VERSION_NUMBER: compare it with ks_version(). */
+#define KSPEC_VERSION_NUMBER                                                   \
+  (KSPEC_VERSION_MAJOR * 1000000 + KSPEC_VERSION_MINOR * 1000 +                \
+   KSPEC_VERSION_PATCH)
+#define KSPEC__STR(x) #x
+#define KSPEC__XSTR(x) KSPEC__STR(x)
+/* "0.3.0" */
+#define KSPEC_VERSION_STRING                                                   \
+  KSPEC__XSTR(KSPEC_VERSION_MAJOR)                                             \
+  "." KSPEC__XSTR(KSPEC_VERSION_MINOR) "." KSPEC__XSTR(KSPEC_VERSION_PATCH)
 
 typedef struct ks_ctx ks_ctx;
 typedef struct ks_template ks_template;
@@ -81,9 +110,23 @@ KS_API const char *ks_status_name(ks_status s);
 /* The fixed message of a status code. Static. */
 KS_API const char *ks_status_str(ks_status s);
 
+/* The version of the library that is running, as KSPEC_VERSION_NUMBER
+ * (which gives the header's a program was built against) and as text. */
+KS_API int ks_version(void);
+KS_API const char *ks_version_string(void);
+
 /* The detailed message of the calling thread's last failure, naming the
- * stage ("bind: unknown parameter 'FOO' of kernel 'conv1d'"). Valid until the
- * thread's next call into kspec. ctx may be NULL. Never NULL. */
+ * stage ("bind: unknown parameter 'FOO' of kernel 'conv1d'"). Messages are
+ * kept per thread, not per context: two threads failing on one context
+ * each read their own, and calls that take no context (ks_template_param,
+ * ks_occupancy_calc, ks_binding_parse) report the same way. ctx is not
+ * used (it may be NULL or any context). Read it right after a call that
+ * returned a failure: it is that call's message until the thread's next
+ * call into kspec. After a call that succeeded it is "no error" or a
+ * message that call recovered from (a damaged disk cache entry that was
+ * then rebuilt): it tells nothing about the success. ks_future_wait sets
+ * the waiting thread's message to the background compile's. Never NULL;
+ * valid until the thread's next call into kspec. */
 KS_API const char *ks_errmsg(const ks_ctx *ctx);
 
 /* ---- context -------------------------------------------------------- */
@@ -145,6 +188,7 @@ KS_API unsigned ks_ctx_ptx_isa(const ks_ctx *ctx);
 
 /* What the device reports. Requires a driver and a device. */
 typedef struct ks_device_info {
+  size_t size; /* set by the caller: sizeof(ks_device_info) */
   char name[128];
   int sm; /* 90 for sm_90 */
   int multiprocessors;
@@ -245,6 +289,7 @@ enum {
  * unmarked one has the range of its type and no default (unbound, it stays
  * an argument). */
 typedef struct ks_param_info {
+  size_t size;        /* set by the caller: sizeof(ks_param_info) */
   const char *name;   /* argument name, "FILTER_LEN"; "@3" for an argument
                          the IR has no name for (bind it by position) */
   const char *kernel; /* owning kernel */
@@ -437,6 +482,7 @@ KS_API void ks_future_free(ks_future *f);
  * in names and values are written %XX. dump_stage is not recorded. */
 
 typedef struct ks_prewarm_result {
+  size_t size;         /* set by the caller: sizeof(ks_prewarm_result) */
   uint64_t requests;   /* lines read (duplicates included) */
   uint64_t compiled;   /* compiled now (and stored in the disk cache) */
   uint64_t cached;     /* already in the disk cache */
@@ -461,6 +507,7 @@ KS_API ks_status ks_prewarm(ks_ctx *ctx, const char *file,
  * that gets past checking its request counts once, as a memory hit, a disk
  * hit or a miss. */
 typedef struct ks_cache_counters {
+  size_t size;          /* set by the caller: sizeof(ks_cache_counters) */
   uint64_t memory_hits; /* served from memory, waits included */
   uint64_t waits;       /* of those, requests that waited for another
                            thread compiling the same key */
@@ -495,6 +542,7 @@ KS_API const char *ks_cache_dir(const ks_ctx *ctx);
 /* The disk cache's entries and their bytes, and its size limit.
  * Errors: KS_EINVAL (no disk cache: the message says why), KS_EIO. */
 typedef struct ks_cache_usage {
+  size_t size; /* set by the caller: sizeof(ks_cache_usage) */
   uint64_t entries, bytes, limit;
 } ks_cache_usage;
 KS_API ks_status ks_cache_usage_get(ks_ctx *ctx, ks_cache_usage *out);
@@ -530,6 +578,7 @@ KS_API const char *ks_kernel_name(const ks_kernel *k);
 #define KS_CMEM_MAX 4
 
 typedef struct ks_kernel_info {
+  size_t size;         /* set by the caller: sizeof(ks_kernel_info) */
   unsigned reqntid[3]; /* 0 when not fixed */
   unsigned maxntid;
   unsigned minctasm;
@@ -685,6 +734,7 @@ typedef enum ks_res_source {
  * source does not report is -1: the driver reports no spills, and ptxas
  * for sm_90 and later (CUDA 12.x/13) no constant banks. */
 typedef struct ks_kernel_resources {
+  size_t size; /* set by the caller: sizeof(ks_kernel_resources) */
   ks_res_source source;
   char arch[16];    /* the architecture the figures are for */
   int regs;         /* registers per thread */
@@ -730,6 +780,7 @@ typedef struct ks_occ_input {
 } ks_occ_input;
 
 typedef struct ks_occupancy {
+  size_t size;       /* set by the caller: sizeof(ks_occupancy) */
   int blocks_per_sm; /* resident blocks per SM; 0: the block cannot run */
   int warps_per_sm;  /* resident warps */
   int max_warps_sm;  /* the SM's warp slots */
@@ -866,7 +917,7 @@ typedef struct ks_tune_opts {
   void *arg;                  /* passed to measure, check and progress */
   /* The figures pruning uses. NULL: ks_kernel_resources_get(k,
    * KS_RES_PTXAS); no figures (no ptxas) means no pruning by spills or
-   * occupancy. */
+   * occupancy. out->size is the library's sizeof(ks_kernel_resources). */
   ks_status (*resources)(void *arg, ks_kernel *k, ks_kernel_resources *out);
   unsigned warmup;   /* runs discarded first; 0: 3 */
   unsigned window;   /* the median is stable when the last `window`
@@ -908,7 +959,10 @@ typedef struct ks_tune_opts {
                   const struct ks_tune_entry *e);
 } ks_tune_opts;
 
+/* A variant's outcome. The library allocates these (ks_tune_result) and
+ * hands them to progress: size is the library's sizeof(ks_tune_entry). */
 typedef struct ks_tune_entry {
+  size_t size; /* set by the library */
   ks_tune_point point;
   ks_tune_class cls;
   int stored;                      /* the measurement came from the store */
@@ -922,8 +976,11 @@ typedef struct ks_tune_entry {
 } ks_tune_entry;
 
 typedef struct ks_tune_result {
-  ks_tune_entry *entries; /* every point of the space, in order (the last
-                             dim varies fastest) */
+  size_t size; /* set by the caller: sizeof(ks_tune_result) */
+  /* Every point of the space, in order (the last dim varies fastest), each
+   * entries[0].size bytes long: entries[i] is entry i for a program built
+   * against this library's kspec.h, ks_tune_result_entry(r, i) for any. */
+  ks_tune_entry *entries;
   size_t n;
   ks_tune_entry *baseline; /* opts.baseline's entry (after the n), or NULL */
   long best;               /* index of the winner, -1 when none */
@@ -941,11 +998,16 @@ KS_API ks_status ks_tune(ks_ctx *ctx, const ks_template *t,
                          const ks_tune_space *space, const ks_tune_opts *opts,
                          ks_tune_result *out);
 KS_API void ks_tune_result_free(ks_tune_result *r);
+/* Entry i of r (i < r->n), whatever the size of the library's entries; NULL
+ * out of range. */
+KS_API const ks_tune_entry *ks_tune_result_entry(const ks_tune_result *r,
+                                                 size_t i);
 
 /* The stored winner of a problem: its bounds, threads and the values of
  * the swept parameters (bindings[i].name points into names[i]: the
  * parameter's name, or "@N" for an argument the IR has no name for). */
 typedef struct ks_tune_best {
+  size_t size; /* set by the caller: sizeof(ks_tune_best) */
   ks_launch_bounds bounds;
   unsigned threads;
   double median_ms;
@@ -992,7 +1054,12 @@ KS_API ks_status ks_memset8(ks_ctx *ctx, ks_devptr dst, unsigned char v,
 /* Waits for all work on the context's device; reports asynchronous faults. */
 KS_API ks_status ks_synchronize(ks_ctx *ctx);
 /* Records a start event on the default stream; ks_timer_stop records the
- * end, waits, and gives the milliseconds between them. */
+ * end, waits, and gives the milliseconds between them. Each thread has its
+ * own timer on a context (its events are kept until ks_ctx_destroy): a
+ * thread's stop pairs with its own last start, so several threads may time
+ * at once. What they time is the default stream's work between the two
+ * events, other threads' launches on it included. A stop before the
+ * thread's first start is KS_EINVAL. */
 KS_API ks_status ks_timer_start(ks_ctx *ctx);
 KS_API ks_status ks_timer_stop(ks_ctx *ctx, float *ms);
 
@@ -1012,6 +1079,7 @@ KS_API ks_status ks_timer_stop(ks_ctx *ctx, float *ms);
  */
 
 typedef struct ks_global_info {
+  size_t size;      /* set by the caller: sizeof(ks_global_info) */
   const char *name; /* the symbol, as cuModuleGetGlobal takes it */
   const char *type; /* as C would write it: "float[9]", "int", "struct
                        coeffs {float, int, float[4]}" (the IR has no

@@ -175,10 +175,13 @@ void ks_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
 }
 
 ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out) {
-  if (!ctx || !out)
+  ks_status s = KS_OUT_CHECK(out, "cache", ks_cache_counters);
+  if (s != KS_OK)
+    return s;
+  if (!ctx)
     return ks_jit_fail(KS_EINVAL, "cache: NULL argument");
   const ks_cache *c = ctx->cache;
-  *out = (ks_cache_counters){
+  ks_cache_counters full = {
       .memory_hits = ks_cache_counter(c, KS_CTR_MEMORY_HITS),
       .waits = ks_cache_counter(c, KS_CTR_WAITS),
       .disk_hits = ks_cache_counter(c, KS_CTR_DISK_HITS),
@@ -196,6 +199,7 @@ ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out) {
       .compile_ms = ks_cache_counter(c, KS_CTR_COMPILE_NS) / 1e6,
       .saved_ms = ks_cache_counter(c, KS_CTR_SAVED_NS) / 1e6,
   };
+  ks_jit_out_put(out, &full, sizeof full);
   return KS_OK;
 }
 
@@ -221,11 +225,17 @@ static ks_disk *need_disk(ks_ctx *ctx) {
 
 ks_status ks_cache_usage_get(ks_ctx *ctx, ks_cache_usage *out) {
   ks_jit_clear();
+  ks_status s = KS_OUT_CHECK(out, "cache", ks_cache_usage);
+  if (s != KS_OK)
+    return s;
   ks_disk *d = need_disk(ctx);
-  if (!d || !out)
-    return d ? ks_jit_fail(KS_EINVAL, "cache: NULL argument") : KS_EINVAL;
-  out->limit = ks_disk_limit(d);
-  return ks_disk_usage(d, &out->entries, &out->bytes);
+  if (!d)
+    return KS_EINVAL;
+  ks_cache_usage full = {.limit = ks_disk_limit(d)};
+  s = ks_disk_usage(d, &full.entries, &full.bytes);
+  if (s == KS_OK)
+    ks_jit_out_put(out, &full, sizeof full);
+  return s;
 }
 
 ks_status ks_cache_verify(ks_ctx *ctx, uint64_t *good, uint64_t *removed) {

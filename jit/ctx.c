@@ -168,11 +168,14 @@ unsigned ks_ctx_ptx_isa(const ks_ctx *ctx) { return ctx ? ctx->ptx_isa : 0; }
 
 ks_status ks_device_query(ks_ctx *ctx, ks_device_info *out) {
   ks_drv *drv = NULL;
-  if (!ctx || !out)
+  ks_status s = KS_OUT_CHECK(out, "device", ks_device_info);
+  if (s != KS_OK)
+    return s;
+  if (!ctx)
     return ks_jit_fail(KS_EINVAL, "device: NULL argument");
-  ks_status s = ks_jit_driver(ctx, &drv);
+  s = ks_jit_driver(ctx, &drv);
   if (s == KS_OK)
-    *out = ctx->dev;
+    ks_jit_out_put(out, &ctx->dev, sizeof ctx->dev);
   return s;
 }
 

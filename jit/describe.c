@@ -200,9 +200,9 @@ static void sign_info(const ks_ir_arg *a, ks_param_info *out) {
   out->sign_unknown = a->sign == KS_IR_SIGN_UNKNOWN;
 }
 
-ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
+static ks_status param_info(const ks_template *t, size_t kernel, size_t i,
                             ks_param_info *out) {
-  if (!t || !out || kernel >= t->desc.nkernels ||
+  if (!t || kernel >= t->desc.nkernels ||
       i >= ks_template_param_count(t, kernel))
     return ks_jit_fail(KS_EINVAL, "template: no parameter %zu of kernel %zu", i,
                        kernel);
@@ -229,6 +229,17 @@ ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
   sign_info(a, out);
   ks_ir_type_range(a->type, a->sign, &out->min, &out->max);
   return KS_OK;
+}
+
+ks_status ks_template_param(const ks_template *t, size_t kernel, size_t i,
+                            ks_param_info *out) {
+  ks_status s = KS_OUT_CHECK(out, "template", ks_param_info);
+  ks_param_info full;
+  if (s == KS_OK)
+    s = param_info(t, kernel, i, &full);
+  if (s == KS_OK)
+    ks_jit_out_put(out, &full, sizeof full);
+  return s;
 }
 
 void ks_jit_range_text(ks_type ty, ks_ir_sign sign, int marked, double min,

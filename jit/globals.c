@@ -17,15 +17,19 @@ size_t ks_template_global_count(const ks_template *t) {
 
 ks_status ks_template_global(const ks_template *t, size_t i,
                              ks_global_info *out) {
-  if (!t || !out || i >= t->desc.nglobals)
+  ks_status s = KS_OUT_CHECK(out, "template", ks_global_info);
+  if (s != KS_OK)
+    return s;
+  if (!t || i >= t->desc.nglobals)
     return ks_jit_fail(KS_EINVAL, "template: no global %zu", i);
   const ks_ir_global *g = &t->desc.globals[i];
-  *out = (ks_global_info){.name = g->name,
-                          .type = g->type,
-                          .bytes = (size_t)g->bytes,
-                          .constant = g->constant,
-                          .written = g->nwriters > 0,
-                          .has_init = g->has_init};
+  ks_global_info full = {.name = g->name,
+                         .type = g->type,
+                         .bytes = (size_t)g->bytes,
+                         .constant = g->constant,
+                         .written = g->nwriters > 0,
+                         .has_init = g->has_init};
+  ks_jit_out_put(out, &full, sizeof full);
   return KS_OK;
 }
 

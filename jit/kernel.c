@@ -52,11 +52,14 @@ void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
 }
 
 ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out) {
-  if (!k || !out)
+  ks_status s = KS_OUT_CHECK(out, "kernel", ks_kernel_info);
+  if (s != KS_OK)
+    return s;
+  if (!k)
     return ks_jit_fail(KS_EINVAL, "kernel: NULL argument");
   ks_kernel *mk = (ks_kernel *)k; /* the lock is not part of the value */
   pthread_mutex_lock(&mk->load_lock);
-  *out = k->info;
+  ks_jit_out_put(out, &k->info, sizeof k->info);
   pthread_mutex_unlock(&mk->load_lock);
   return KS_OK;
 }

@@ -7,6 +7,7 @@
 #define KS_JIT_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,6 +27,38 @@ ks_status ks_jit_fail(ks_status s, const char *fmt, ...)
 char *ks_jit_errbuf(size_t *cap);
 /* Clears the calling thread's message. */
 void ks_jit_clear(void);
+
+/* ---- api.c ------------------------------------------------------------- */
+
+/* The end of field f of T: the size of T's first version when f was its
+ * last field. */
+#define KS_OUT_END(T, f) (offsetof(T, f) + sizeof(((T *)0)->f))
+/* The first version's size of each struct the library fills (kspec.h,
+ * "Conventions"): a field appended later leaves these as they are, so that
+ * programs built before it go on working. */
+#define KS_OUT_MIN_ks_device_info KS_OUT_END(ks_device_info, cluster_launch)
+#define KS_OUT_MIN_ks_param_info KS_OUT_END(ks_param_info, sign_unknown)
+#define KS_OUT_MIN_ks_global_info KS_OUT_END(ks_global_info, has_init)
+#define KS_OUT_MIN_ks_kernel_info KS_OUT_END(ks_kernel_info, grid_sync)
+#define KS_OUT_MIN_ks_kernel_resources                                         \
+  KS_OUT_END(ks_kernel_resources, const_bytes)
+#define KS_OUT_MIN_ks_occupancy KS_OUT_END(ks_occupancy, smem_per_block)
+#define KS_OUT_MIN_ks_cache_counters                                           \
+  KS_OUT_END(ks_cache_counters, template_misses)
+#define KS_OUT_MIN_ks_cache_usage KS_OUT_END(ks_cache_usage, limit)
+#define KS_OUT_MIN_ks_prewarm_result KS_OUT_END(ks_prewarm_result, failed)
+#define KS_OUT_MIN_ks_tune_result KS_OUT_END(ks_tune_result, store)
+#define KS_OUT_MIN_ks_tune_best KS_OUT_END(ks_tune_best, names)
+
+/* KS_OK when out is not NULL and its size reaches T's first version; else
+ * KS_EINVAL with a message naming stage and T. */
+ks_status ks_jit_out_check(const void *out, size_t min, const char *stage,
+                           const char *type);
+#define KS_OUT_CHECK(out, stage, T)                                            \
+  ks_jit_out_check((out), KS_OUT_MIN_##T, (stage), #T)
+/* Copies the library's filled struct full (full_size bytes, its size field
+ * aside) into out as far as out's size reaches, zeros past full_size. */
+void ks_jit_out_put(void *out, const void *full, size_t full_size);
 
 /* ---- target.c ---------------------------------------------------------- */
 

@@ -329,7 +329,7 @@ ks_status ks_kernel_max_active_blocks(ks_kernel *k, unsigned block,
                        "%d static over the device's opt-in limit %u",
                        k->name, dyn_smem, k->info.static_smem,
                        smem_ceiling(dev));
-  ks_occupancy o;
+  ks_occupancy o = {.size = sizeof o};
   s = ks_kernel_occupancy(k, block, dyn_smem, KS_RES_DRIVER, &o);
   if (s == KS_OK)
     *blocks_per_sm = o.blocks_per_sm;

@@ -173,7 +173,10 @@ ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
 ks_status ks_occupancy_calc(const char *arch, const ks_occ_input *in,
                             ks_occupancy *out) {
   ks_jit_clear();
-  if (!arch || !in || !out)
+  ks_status s = KS_OUT_CHECK(out, "occupancy", ks_occupancy);
+  if (s != KS_OK)
+    return s;
+  if (!arch || !in)
     return ks_jit_fail(KS_EINVAL, "occupancy: NULL argument");
   const ks_arch *a = ks_jit_arch_find(arch);
   if (!a)
@@ -183,7 +186,11 @@ ks_status ks_occupancy_calc(const char *arch, const ks_occ_input *in,
                        arch);
   ks_occ_limits l;
   ks_jit_occ_limits(a, NULL, &l);
-  return ks_jit_occupancy(&l, in, out);
+  ks_occupancy full;
+  s = ks_jit_occupancy(&l, in, &full);
+  if (s == KS_OK)
+    ks_jit_out_put(out, &full, sizeof full);
+  return s;
 }
 
 /* ---- a kernel's occupancy ------------------------------------------------ */
@@ -278,7 +285,7 @@ static ks_status driver_occupancy(ks_kernel *k, unsigned block,
 static ks_status calc_input(ks_kernel *k, unsigned block, unsigned dyn_smem,
                             ks_res_source src, ks_occ_input *in,
                             ks_occ_limits *l) {
-  ks_kernel_resources r;
+  ks_kernel_resources r = {.size = sizeof r};
   ks_status s = ks_kernel_resources_get(k, src, &r);
   if (s != KS_OK)
     return s;
@@ -291,10 +298,10 @@ static ks_status calc_input(ks_kernel *k, unsigned block, unsigned dyn_smem,
   return KS_OK;
 }
 
-ks_status ks_kernel_occupancy(ks_kernel *k, unsigned block, unsigned dyn_smem,
-                              ks_res_source src, ks_occupancy *out) {
-  ks_jit_clear();
-  if (!k || !out || (unsigned)src > KS_RES_DRIVER)
+static ks_status kernel_occupancy(ks_kernel *k, unsigned block,
+                                  unsigned dyn_smem, ks_res_source src,
+                                  ks_occupancy *out) {
+  if (!k || (unsigned)src > KS_RES_DRIVER)
     return ks_jit_fail(KS_EINVAL, "occupancy: NULL or bad argument");
   ks_status s = check_block(k, block);
   if (s != KS_OK)
@@ -313,6 +320,18 @@ ks_status ks_kernel_occupancy(ks_kernel *k, unsigned block, unsigned dyn_smem,
   return s == KS_OK ? ks_jit_occupancy(&l, &in, out) : s;
 }
 
+ks_status ks_kernel_occupancy(ks_kernel *k, unsigned block, unsigned dyn_smem,
+                              ks_res_source src, ks_occupancy *out) {
+  ks_jit_clear();
+  ks_status s = KS_OUT_CHECK(out, "occupancy", ks_occupancy);
+  ks_occupancy full;
+  if (s == KS_OK)
+    s = kernel_occupancy(k, block, dyn_smem, src, &full);
+  if (s == KS_OK)
+    ks_jit_out_put(out, &full, sizeof full);
+  return s;
+}
+
 ks_status ks_kernel_best_block(ks_kernel *k, unsigned dyn_smem,
                                ks_res_source src, unsigned *block,
                                int *min_grid) {
@@ -324,7 +343,7 @@ ks_status ks_kernel_best_block(ks_kernel *k, unsigned dyn_smem,
   *block = 0;
   *min_grid = 0;
   if (r[0]) { /* fixed: its own block, however many fit */
-    ks_occupancy o;
+    ks_occupancy o = {.size = sizeof o};
     s = ks_kernel_occupancy(k, r[0] * r[1] * r[2], dyn_smem, src, &o);
     if (s != KS_OK)
       return s;

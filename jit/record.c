@@ -430,7 +430,7 @@ static void finish(prewarm *pw) {
     size_t j = 0;
     while (seen && j < nseen && seen[j] != k)
       j++;
-    ks_kernel_info info;
+    ks_kernel_info info = {.size = sizeof info};
     ks_kernel_info_get(k, &info);
     if (seen && j < nseen)
       pw->res.duplicates++;
@@ -448,8 +448,12 @@ ks_status ks_prewarm(ks_ctx *ctx, const char *file,
                      void (*on_fail)(void *, unsigned long, const char *),
                      void *arg, ks_prewarm_result *out) {
   ks_jit_clear();
+  ks_status s = out ? KS_OUT_CHECK(out, "prewarm", ks_prewarm_result) : KS_OK;
+  if (s != KS_OK)
+    return s;
+  static const ks_prewarm_result none;
   if (out)
-    memset(out, 0, sizeof *out);
+    ks_jit_out_put(out, &none, sizeof none);
   if (!ctx || !file)
     return ks_jit_fail(KS_EINVAL, "prewarm: NULL argument");
   FILE *f = fopen(file, "r");
@@ -482,6 +486,6 @@ ks_status ks_prewarm(ks_ctx *ctx, const char *file,
   free(pw.jobs);
   free(pw.tpls);
   if (out)
-    *out = pw.res;
+    ks_jit_out_put(out, &pw.res, sizeof pw.res);
   return bad ? ks_jit_fail(KS_EIO, "prewarm: %s: read error", file) : KS_OK;
 }

@@ -439,10 +439,9 @@ static ks_status from_ptxas(ks_kernel *k, ks_kernel_resources *out,
   return KS_OK;
 }
 
-ks_status ks_kernel_resources_get(ks_kernel *k, ks_res_source want,
-                                  ks_kernel_resources *out) {
-  ks_jit_clear();
-  if (!k || !out || (unsigned)want > KS_RES_DRIVER)
+static ks_status resources_get(ks_kernel *k, ks_res_source want,
+                               ks_kernel_resources *out) {
+  if (!k || (unsigned)want > KS_RES_DRIVER)
     return ks_jit_fail(KS_EINVAL, "resources: NULL or bad argument");
   pthread_mutex_lock(&k->load_lock);
   int loaded = k->loaded;
@@ -459,5 +458,17 @@ ks_status ks_kernel_resources_get(ks_kernel *k, ks_res_source want,
   if (s == KS_ENODRIVER || s == KS_ENODEVICE)
     return ks_jit_fail(KS_ENODRIVER, "%s; and no driver to ask: %s", why,
                        ks_errmsg(NULL));
+  return s;
+}
+
+ks_status ks_kernel_resources_get(ks_kernel *k, ks_res_source want,
+                                  ks_kernel_resources *out) {
+  ks_jit_clear();
+  ks_status s = KS_OUT_CHECK(out, "resources", ks_kernel_resources);
+  ks_kernel_resources full = {.size = sizeof full};
+  if (s == KS_OK)
+    s = resources_get(k, want, &full);
+  if (s == KS_OK)
+    ks_jit_out_put(out, &full, sizeof full);
   return s;
 }

@@ -180,7 +180,7 @@ static unsigned launch_threads(const sweep *w, const ks_tune_point *p) {
   unsigned x = 0, y = 1;
   size_t n = ks_template_param_count(w->t, (size_t)w->kernel);
   for (size_t i = 0; i < n; i++) {
-    ks_param_info info;
+    ks_param_info info = {.size = sizeof info};
     if (ks_template_param(w->t, (size_t)w->kernel, i, &info) != KS_OK)
       continue;
     double v = param_value(w, p, &info);
@@ -210,7 +210,7 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     const ks_tune_dim *dim = &sp->dims[d];
     int64_t x = dim->values[i % dim->n];
     i /= dim->n;
-    ks_param_info info;
+    ks_param_info info = {.size = sizeof info};
     int open = 0; /* an unmarked argument in the baseline: left unbound */
     if (base) {
       int is_param = param_at(w->t, w->kernel, w->args.dim[d], &info) >= 0;
@@ -353,11 +353,11 @@ static int ptx_instructions(const ks_kernel *k) {
 static void figures(sweep *w, size_t i) {
   ks_tune_entry *e = &w->res->entries[i];
   ks_kernel *k = w->vars[i].kernel;
-  ks_kernel_resources res;
+  ks_kernel_resources res = {.size = sizeof res};
   ks_status s = w->o.resources ? w->o.resources(w->o.arg, k, &res)
                                : ks_kernel_resources_get(k, KS_RES_PTXAS, &res);
   int have = s == KS_OK;
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   ks_kernel_info_get(k, &info);
   e->instrs = ptx_instructions(k);
   e->regs = have ? res.regs : -1;
@@ -377,7 +377,7 @@ static void figures(sweep *w, size_t i) {
                      .smem = have && res.static_smem >= 0
                                  ? (unsigned)res.static_smem
                                  : info.smem_bytes};
-  ks_occupancy occ;
+  ks_occupancy occ = {.size = sizeof occ};
   s = ks_occupancy_calc(ks_ctx_arch(w->ctx), &in, &occ);
   if (s != KS_OK || occ.blocks_per_sm == 0) {
     set_reason(e, KS_TUNE_OVER_RESOURCES,
@@ -595,6 +595,7 @@ static void settle(sweep *w, ks_tune_store *st, ks_tune_worker *worker,
   if (old) {
     ks_tune_entry keep = *e;
     *e = *old;
+    e->size = sizeof *e;
     e->point = keep.point;
     e->regs = keep.regs;
     e->spills = keep.spills;
@@ -668,6 +669,7 @@ static ks_status setup(sweep *w, ks_tune_result *out) {
     out->baseline = &out->entries[n];
   for (size_t i = 0; i < all; i++) {
     ks_tune_entry *e = &out->entries[i];
+    e->size = sizeof *e;
     make_point(w, i, i == n, &e->point, &w->vars[i]);
     e->cls = KS_TUNE_NOT_RUN;
     e->regs = e->spills = e->warps = e->instrs = -1;
@@ -678,13 +680,9 @@ static ks_status setup(sweep *w, ks_tune_result *out) {
   return KS_OK;
 }
 
-ks_status ks_tune(ks_ctx *ctx, const ks_template *t, const ks_tune_space *space,
-                  const ks_tune_opts *opts, ks_tune_result *out) {
-  ks_jit_clear();
-  if (!out)
-    return ks_jit_fail(KS_EINVAL, "tune: NULL result");
-  memset(out, 0, sizeof *out);
-  out->best = -1;
+static ks_status tune(ks_ctx *ctx, const ks_template *t,
+                      const ks_tune_space *space, const ks_tune_opts *opts,
+                      ks_tune_result *out) {
   if (!ctx || !t || !space || !opts || !opts->measure)
     return ks_jit_fail(KS_EINVAL, "tune: NULL context, template, space, "
                                   "options or measure");
@@ -711,6 +709,18 @@ ks_status ks_tune(ks_ctx *ctx, const ks_template *t, const ks_tune_space *space,
   for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++)
     ks_future_free(w.vars[i].future);
   free(w.vars);
+  return s;
+}
+
+ks_status ks_tune(ks_ctx *ctx, const ks_template *t, const ks_tune_space *space,
+                  const ks_tune_opts *opts, ks_tune_result *out) {
+  ks_jit_clear();
+  ks_status s = KS_OUT_CHECK(out, "tune", ks_tune_result);
+  if (s != KS_OK)
+    return s;
+  ks_tune_result full = {.size = sizeof full, .best = -1};
+  s = tune(ctx, t, space, opts, &full);
+  ks_jit_out_put(out, &full, sizeof full); /* even when the sweep stopped */
   return s;
 }
 

@@ -54,7 +54,7 @@ static uint64_t fnv64(const char *s) {
 
 static void device_of(ks_ctx *ctx, const ks_tune_opts *o, char *name,
                       size_t cap, int *drv) {
-  ks_device_info info;
+  ks_device_info info = {.size = sizeof info};
   *drv = o->driver_version;
   if (o->device) {
     snprintf(name, cap, "%s", o->device);
@@ -119,7 +119,7 @@ static size_t fixed_text(const ks_template *t, long ki, const ks_tune_space *sp,
         next = args.fixed[f], at = f;
     if (next < 0 || n >= cap)
       break;
-    ks_param_info info = {.type = KS_TYPE_I64};
+    ks_param_info info = {.size = sizeof info, .type = KS_TYPE_I64};
     size_t np = ks_template_param_count(t, (size_t)ki);
     for (size_t i = 0; i < np; i++)
       if (ks_template_param(t, (size_t)ki, i, &info) == KS_OK &&
@@ -389,7 +389,7 @@ static void name_bindings(const ks_template *t, long ki, ks_tune_best *out) {
       continue;
     size_t np = ks_template_param_count(t, (size_t)ki);
     for (size_t j = 0; j < np; j++) {
-      ks_param_info info;
+      ks_param_info info = {.size = sizeof info};
       if (ks_template_param(t, (size_t)ki, j, &info) == KS_OK &&
           info.arg_index == (unsigned long)arg && info.name[0] != '@') {
         snprintf(out->names[i], sizeof out->names[i], "%s", info.name);
@@ -399,13 +399,11 @@ static void name_bindings(const ks_template *t, long ki, ks_tune_best *out) {
   }
 }
 
-ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
-                         const ks_tune_space *space, const ks_tune_opts *opts,
-                         ks_tune_best *out) {
-  ks_jit_clear();
-  if (!ctx || !t || !space || !opts || !out)
+static ks_status tune_lookup(ks_ctx *ctx, const ks_template *t,
+                             const ks_tune_space *space,
+                             const ks_tune_opts *opts, ks_tune_best *out) {
+  if (!ctx || !t || !space || !opts)
     return ks_jit_fail(KS_EINVAL, "tune: lookup: NULL argument");
-  memset(out, 0, sizeof *out);
   if (ks_jit_kernel_index(t, space->kernel) < 0)
     return KS_ENOKERNEL;
   ks_tune_store *st = NULL;
@@ -425,6 +423,22 @@ ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
   return s;
 }
 
+ks_status ks_tune_lookup(ks_ctx *ctx, const ks_template *t,
+                         const ks_tune_space *space, const ks_tune_opts *opts,
+                         ks_tune_best *out) {
+  ks_jit_clear();
+  ks_status s = KS_OUT_CHECK(out, "tune: lookup", ks_tune_best);
+  if (s != KS_OK)
+    return s;
+  ks_tune_best full = {.size = sizeof full};
+  s = tune_lookup(ctx, t, space, opts, &full);
+  ks_jit_out_put(out, &full, sizeof full);    /* zeros on failure */
+  for (size_t i = 0; i < full.nbindings; i++) /* names lie in out now */
+    if (full.bindings[i].name == full.names[i])
+      out->bindings[i].name = out->names[i];
+  return s;
+}
+
 ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
                               const ks_tune_space *space,
                               const ks_tune_opts *opts, ks_kernel **out,
@@ -433,7 +447,7 @@ ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
     *out = NULL;
   if (!out || !space || (space->nfixed && !space->fixed))
     return ks_jit_fail(KS_EINVAL, "tune: specialize: NULL argument");
-  ks_tune_best best;
+  ks_tune_best best = {.size = sizeof best};
   ks_status s = ks_tune_lookup(ctx, t, space, opts, &best);
   if (s != KS_OK)
     return s;

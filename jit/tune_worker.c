@@ -154,6 +154,7 @@ void ks_tune_worker_run(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep,
     snprintf(e->reason, sizeof e->reason,
              "the worker died: %s; a fresh one goes on", how);
   } else {
+    got.size = sizeof got;
     got.point = e->point;
     *e = got;
     if (e->cls == KS_TUNE_DEVICE_FAULT)

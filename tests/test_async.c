@@ -78,7 +78,7 @@ static ks_spec_req req_len(ks_binding *b, int64_t len) {
 }
 
 static ks_cache_counters counters(ks_ctx *ctx) {
-  ks_cache_counters c;
+  ks_cache_counters c = {.size = sizeof c};
   assert_int_equal(ks_cache_stats(ctx, &c), KS_OK);
   return c;
 }
@@ -328,7 +328,7 @@ static void program(ks_ctx *ctx, ks_template *t, int expect_disk) {
     for (int rep = 0; rep < 2; rep++) { /* the repeat: a memory hit */
       ks_kernel *k = NULL;
       assert_int_equal(ks_specialize(ctx, t, &r[i], &k), KS_OK);
-      ks_kernel_info info;
+      ks_kernel_info info = {.size = sizeof info};
       assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
       if (expect_disk)
         assert_true(info.from_disk);
@@ -368,7 +368,7 @@ static void test_record_prewarm(void **state) {
   free(text);
 
   /* 2. prewarm into a fresh directory, twice */
-  ks_prewarm_result res;
+  ks_prewarm_result res = {.size = sizeof res};
   fails fl = {0};
   ctx = make_ctx(dir, NULL, 3);
   assert_non_null(ctx);
@@ -392,7 +392,7 @@ static void test_record_prewarm(void **state) {
     if (!ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK)
       _exit(3);
     program(ctx, t, 1);
-    ks_cache_counters c;
+    ks_cache_counters c = {.size = sizeof c};
     ks_cache_stats(ctx, &c);
     _exit(c.disk_hits == 3 && c.misses == 0 && c.compiles == 0 ? 0 : 4);
   }
@@ -428,7 +428,7 @@ static void test_record_positions(void **state) {
   assert_non_null(strstr(text, " kernel=scaled_sum "));
   assert_non_null(strstr(text, " D:@0=4096\n"));
   free(text);
-  ks_prewarm_result res;
+  ks_prewarm_result res = {.size = sizeof res};
   fails fl = {0};
   ctx = make_ctx(dir, NULL, 1);
   assert_int_equal(ks_prewarm(ctx, rec, on_fail, &fl, &res), KS_OK);
@@ -441,7 +441,7 @@ static void test_record_positions(void **state) {
   assert_int_equal(ks_cache_why_miss(ctx, t, &rn, why, sizeof why), KS_OK);
   assert_string_equal(why, "hit");
   assert_int_equal(ks_specialize(ctx, t, &rn, &b), KS_OK);
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(b, &info), KS_OK);
   assert_true(info.from_disk);
   ks_template_destroy(t);
@@ -490,7 +490,7 @@ static void test_prewarm_failures(void **state) {
 
   ctx = make_ctx(NULL, NULL, 2);
   fails fl = {0};
-  ks_prewarm_result res;
+  ks_prewarm_result res = {.size = sizeof res};
   assert_int_equal(ks_prewarm(ctx, rec, on_fail, &fl, &res), KS_OK);
   assert_int_equal(res.requests, 7);
   assert_int_equal(res.compiled, 1);

@@ -72,7 +72,7 @@ static ks_status spec_len(ks_ctx *ctx, ks_template *t, int len, ks_kernel **k) {
 }
 
 static ks_cache_counters counters(ks_ctx *ctx) {
-  ks_cache_counters c;
+  ks_cache_counters c = {.size = sizeof c};
   assert_int_equal(ks_cache_stats(ctx, &c), KS_OK);
   return c;
 }
@@ -204,7 +204,7 @@ static void counters_hits(void **state) {
   ks_cache_counters c0 = counters(f->ctx);
   assert_int_equal(c0.compiles + c0.memory_hits + c0.disk_hits, 0);
   assert_int_equal(spec_len(f->ctx, f->t, 9, &a), KS_OK);
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(a, &info), KS_OK);
   ks_cache_counters c1 = counters(f->ctx);
   assert_int_equal(c1.misses, 1);
@@ -384,7 +384,7 @@ static void disk_roundtrip(void **state) {
   c = counters(b);
   assert_int_equal(c.disk_hits, 1);
   assert_int_equal(c.misses + c.compiles, 0);
-  ks_kernel_info ia, ib;
+  ks_kernel_info ia = {.size = sizeof ia}, ib = {.size = sizeof ib};
   ks_kernel_info_get(ka, &ia);
   ks_kernel_info_get(kb, &ib);
   assert_false(ia.from_disk);
@@ -739,7 +739,7 @@ static int degraded(const char *dir, const char *needle) {
       spec_len(ctx, t, 6, &k) != KS_OK)
     return 1;
   const char *w = ks_ctx_warning(ctx);
-  ks_cache_counters c;
+  ks_cache_counters c = {.size = sizeof c};
   ks_cache_stats(ctx, &c);
   int bad = !strstr(w, needle) || !strstr(w, "disk caching off") || c.disk ||
             c.disk_writes || c.compiles != 2;
@@ -906,7 +906,7 @@ static void maintenance(void **state) {
   new_dir(dir, sizeof dir, "maint");
   ks_ctx *ctx = ctx_in(dir, 0);
   ks_template *t = conv1d(ctx);
-  ks_cache_usage u;
+  ks_cache_usage u = {.size = sizeof u};
   assert_int_equal(ks_cache_usage_get(ctx, &u), KS_OK);
   assert_int_equal(u.entries, 0);
   assert_int_equal(u.limit, 256u << 20);
@@ -1013,7 +1013,7 @@ static int sharer(const char *dir, int id) {
           ks_kernel_ptx(k, &ptx, NULL) != KS_OK || strcmp(ptx, refs[key]))
         shared->wrong[id]++;
     }
-    ks_cache_counters c;
+    ks_cache_counters c = {.size = sizeof c};
     ks_cache_stats(ctx, &c);
     shared->disk_hits[id] += c.disk_hits;
     shared->evictions[id] += c.evictions;
@@ -1149,7 +1149,7 @@ static void killed_writers(void **state) {
       assert_int_equal(ks_kernel_ptx(k, &ptx, NULL), KS_OK);
       assert_string_equal(ptx, ref[i]);
     }
-    ks_cache_counters c;
+    ks_cache_counters c = {.size = sizeof c};
     ks_cache_stats(ctx, &c);
     assert_int_equal(c.corrupt, 0);
     ks_template_destroy(t);

@@ -48,7 +48,7 @@ static ks_ctx *ctx_in(const char *what) {
 }
 
 static ks_cache_counters counters(ks_ctx *ctx) {
-  ks_cache_counters c;
+  ks_cache_counters c = {.size = sizeof c};
   assert_int_equal(ks_cache_stats(ctx, &c), KS_OK);
   return c;
 }
@@ -382,7 +382,7 @@ static char *ptx_of(const ks_template *t) {
   ks_binding b[16];
   size_t nb = 0;
   for (size_t i = 0; i < ks_template_param_count(t, 0) && nb < 16; i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     assert_int_equal(ks_template_param(t, 0, i, &p), KS_OK);
     if (!p.marked)
       continue;

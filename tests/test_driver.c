@@ -89,7 +89,7 @@ static void bad_libcuda(void **state) {
   /* through the API: no error at creation, the reason on first use */
   setenv("KSPEC_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
   ks_ctx *ctx = NULL;
-  ks_device_info info;
+  ks_device_info info = {.size = sizeof info};
   assert_int_equal(ks_ctx_create(NULL, &ctx), KS_OK);
   assert_string_equal(ks_ctx_arch(ctx), "sm_90");
   assert_int_equal(ks_device_query(ctx, &info), KS_ENODRIVER);
@@ -115,7 +115,7 @@ static void no_device(void **state) {
 static void device(void **state) {
   (void)state;
   char err[512];
-  ks_device_info info;
+  ks_device_info info = {.size = sizeof info};
   ks_drv *d = open_mock();
   assert_int_equal(ks_drv_device_info(d, &info, err, sizeof err), KS_OK);
   assert_int_equal(info.sm, 90);
@@ -136,6 +136,7 @@ static void device(void **state) {
   assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
   assert_string_equal(ks_ctx_arch(ctx), "sm_90");
   assert_int_equal(ks_ctx_ptx_isa(ctx), 85);
+  info = (ks_device_info){.size = sizeof info};
   assert_int_equal(ks_device_query(ctx, &info), KS_OK);
   assert_int_equal(info.sm, 90);
   ks_ctx_destroy(ctx);

@@ -72,7 +72,7 @@ static void discover_cuda(void **state) {
   ks_template *t = NULL;
   assert_int_equal(ks_template_load(NULL, globals_ll, &t), KS_OK);
   assert_int_equal(ks_template_global_count(t), 5);
-  ks_global_info g;
+  ks_global_info g = {.size = sizeof g};
   info_of(t, "taps", &g);
   assert_string_equal(g.type, "float[9]");
   assert_int_equal(g.bytes, 36);
@@ -150,7 +150,7 @@ static void discover_rules(void **state) {
       KS_OK);
   const char *want[] = {"ring", "seen", "escaped", "table", "grid", "withptr"};
   assert_int_equal(ks_template_global_count(t), 6);
-  ks_global_info g;
+  ks_global_info g = {.size = sizeof g};
   for (size_t i = 0; i < 6; i++) {
     assert_int_equal(ks_template_global(t, i, &g), KS_OK);
     assert_string_equal(g.name, want[i]);
@@ -446,7 +446,8 @@ static void bake_bad(void **state) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     for (int again = 0; again < 2; again++) {
-      ks_cache_counters before, after;
+      ks_cache_counters before = {.size = sizeof before},
+                        after = {.size = sizeof after};
       ks_cache_stats(a->ctx, &before);
       assert_null(bake(a, cases[i].kernel, &cases[i].b, 1, KS_EPARAM));
       const char *m = ks_errmsg(a->ctx);

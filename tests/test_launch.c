@@ -130,7 +130,7 @@ static void gcoarsened(void **state) {
   fixture *f = open_fixture(NULL, "reduce_sum");
   ks_binding b = {.name = "BLOCK", .kind = KS_VALUE_INT, .v.i = 256};
   ks_kernel *k = spec(f, NULL, &b, 1, (ks_launch_bounds){.block = {256, 1, 1}});
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.grid_coarsen, 16);
   int per_sm = 0, n = 4096, blk = 256;
@@ -267,7 +267,7 @@ static void coarsened(void **state) {
   fixture *f = open_fixture(NULL, "sepfilter_cols");
   ks_binding b = {.name = "RADIUS", .kind = KS_VALUE_INT, .v.i = 8};
   ks_kernel *k = spec(f, NULL, &b, 1, (ks_launch_bounds){.block = {32, 8, 1}});
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.coarsen_y, 8);
   int w = 128, h = 64, radius = 8, per_sm = 0;
@@ -286,7 +286,7 @@ static void coarsened(void **state) {
    * most 8 blocks), asked with the user's */
   assert_int_equal(ks_kernel_max_active_blocks(k, 256, 0, &per_sm), KS_OK);
   assert_true(per_sm > 8);
-  ks_occupancy o;
+  ks_occupancy o = {.size = sizeof o};
   assert_int_equal(ks_kernel_occupancy(k, 256, 0, KS_RES_DRIVER, &o), KS_OK);
   assert_int_equal(per_sm, o.blocks_per_sm);
   assert_int_equal(ks_kernel_max_active_blocks(k, 32, 0, &per_sm), KS_EBOUNDS);
@@ -303,7 +303,7 @@ static void grid_sync(void **state) {
   (void)state;
   fixture *f = open_fixture(NULL, KS_TEST_DATA_DIR "/gridws.ll");
   ks_kernel *k = spec(f, "grid_ws", NULL, 0, (ks_launch_bounds){0});
-  ks_kernel_info in;
+  ks_kernel_info in = {.size = sizeof in};
   assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
   assert_int_equal(in.grid_sync, 1);
   void *args[] = {&f->buf[0]};

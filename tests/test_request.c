@@ -150,7 +150,7 @@ static void smem_reported(void **state) {
   fixture *f = *state;
   ks_template *t = NULL;
   ks_kernel *k = NULL;
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_template_load(f->ctx, "reduce_sum", &t), KS_OK);
   ks_spec_req req = {0};
   assert_int_equal(ks_specialize(f->ctx, t, &req, &k), KS_OK);

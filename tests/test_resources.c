@@ -84,7 +84,7 @@ static const char log_old[] =
     "4 bytes cmem[1]\n";
 
 static ks_kernel_resources parse(const char *log, const char *fn, int found) {
-  ks_kernel_resources r;
+  ks_kernel_resources r = {.size = sizeof r};
   memset(&r, 0x55, sizeof r);
   assert_int_equal(ks_jit_ptxas_parse(log, fn, &r), found);
   return r;
@@ -197,7 +197,7 @@ static void run_success(void **state) {
                                     10000, &log),
                    KS_OK);
   TU_ASSERT_CONTAINS(log, "Used 9 registers");
-  ks_kernel_resources r;
+  ks_kernel_resources r = {.size = sizeof r};
   assert_int_equal(ks_jit_ptxas_parse(log, "k", &r), 1);
   assert_int_equal(r.regs, 9);
   free(log);
@@ -312,7 +312,7 @@ static ks_occupancy calc(const char *arch, unsigned block, int regs,
                          unsigned smem, int optin) {
   ks_occ_input in = {
       .block = block, .regs = regs, .smem = smem, .smem_optin = optin};
-  ks_occupancy o;
+  ks_occupancy o = {.size = sizeof o};
   ks_status s = ks_occupancy_calc(arch, &in, &o);
   if (s != KS_OK)
     fail_msg("%s %u threads %d regs %u smem: %s", arch, block, regs, smem,
@@ -404,7 +404,7 @@ static void occ_edges(void **state) {
 
 static void occ_bad_input(void **state) {
   (void)state;
-  ks_occupancy o;
+  ks_occupancy o = {.size = sizeof o};
   ks_occ_input in = {.block = 256, .regs = 32};
   assert_int_equal(ks_occupancy_calc("sm_99", &in, &o), KS_EARCH);
   TU_ASSERT_CONTAINS(ks_errmsg(NULL), "sm_99");
@@ -483,8 +483,8 @@ static void kernel_fake_ptxas(void **state) {
   (void)state;
   fake f;
   spec s;
-  ks_kernel_resources r;
-  ks_occupancy o;
+  ks_kernel_resources r = {.size = sizeof r};
+  ks_occupancy o = {.size = sizeof o};
   fake_make(&f, "echo \"ptxas info    : Compiling entry function 'conv1d' "
                 "for 'sm_90'\"\necho 'ptxas info    : Function properties "
                 "for conv1d'\necho '    8 bytes stack frame, 4 bytes spill "
@@ -501,7 +501,7 @@ static void kernel_fake_ptxas(void **state) {
   assert_int_equal(r.static_smem, 2048);
   /* Kept: a missing ptxas now changes nothing. */
   setenv("KSPEC_PTXAS", "/nonexistent/ptxas", 1);
-  memset(&r, 0, sizeof r);
+  r = (ks_kernel_resources){.size = sizeof r};
   assert_int_equal(ks_kernel_resources_get(s.k, KS_RES_PTXAS, &r), KS_OK);
   assert_int_equal(r.regs, 64);
   /* 64 registers, 256 threads: 4 blocks by registers; 2048 + 1024 bytes of
@@ -534,8 +534,8 @@ static void kernel_fake_ptxas(void **state) {
 static void kernel_no_ptxas(void **state) {
   (void)state;
   spec s;
-  ks_kernel_resources r;
-  ks_occupancy o;
+  ks_kernel_resources r = {.size = sizeof r};
+  ks_occupancy o = {.size = sizeof o};
   char *old = env_swap("KSPEC_PTXAS", "/nonexistent/ptxas");
   specialize(&s, 0, 512);
   assert_int_equal(ks_kernel_resources_get(s.k, KS_RES_ANY, &r), KS_ENODRIVER);
@@ -560,8 +560,8 @@ static void kernel_real_ptxas(void **state) {
   if (!tu_have_tool(KS_PTXAS))
     skip();
   spec s;
-  ks_kernel_resources r;
-  ks_occupancy o;
+  ks_kernel_resources r = {.size = sizeof r};
+  ks_occupancy o = {.size = sizeof o};
   char *old = env_swap("KSPEC_PTXAS", KS_PTXAS);
   specialize(&s, 0, 0);
   assert_int_equal(ks_kernel_resources_get(s.k, KS_RES_ANY, &r), KS_OK);

@@ -218,13 +218,13 @@ static void builtins_describe(void **state) {
     size_t np = ks_template_param_count(t, 0);
     assert_true(np >= 1);
     for (size_t j = 0; j < np; j++) {
-      ks_param_info p;
+      ks_param_info p = {.size = sizeof p};
       assert_int_equal(ks_template_param(t, 0, j, &p), KS_OK);
       assert_string_equal(p.kernel, ks_builtin_name(i));
       assert_true(p.min <= p.def && p.def <= p.max);
       assert_string_not_equal(ks_type_name(p.type), "?");
     }
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     assert_int_equal(ks_template_param(t, 0, np, &p), KS_EINVAL);
   }
 }
@@ -247,7 +247,7 @@ static void builtins_specialize(void **state) {
       check_ptxas(ptx_of(generic), what);
     }
     for (size_t j = 0; j < ks_template_param_count(t, 0); j++) {
-      ks_param_info p;
+      ks_param_info p = {.size = sizeof p};
       long vals[4];
       assert_int_equal(ks_template_param(t, 0, j, &p), KS_OK);
       if (!p.marked) /* sizes: tested through user kernels */
@@ -329,7 +329,7 @@ static void window_staging(void **state) {
     ks_kernel *k = NULL;
     if (ks_specialize(f->ctx, f->t, &req, &k) != KS_OK)
       fail_msg("%s: %s", what, ks_errmsg(f->ctx));
-    ks_kernel_info info;
+    ks_kernel_info info = {.size = sizeof info};
     assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
     const char *ex = ks_kernel_explain(k);
     if (info.smem_bytes != cases[i].smem)
@@ -390,7 +390,7 @@ static void tcoarsen_along_y(void **state) {
                      "tcoarsen: coarsened y by 8: real block 32x1x1");
   TU_ASSERT_CONTAINS(ks_kernel_explain(k),
                      "declined window staging: coarsened along y by 8");
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.coarsen_x, 1);
   assert_int_equal(info.coarsen_y, 8);
@@ -443,7 +443,7 @@ static void window_staging_coarsened(void **state) {
     ks_kernel *k = NULL;
     assert_int_equal(spec1(f, "FILTER_LEN", cases[i].value, &b, &k), KS_OK);
     const char *ex = ks_kernel_explain(k), *ptx = ptx_of(k);
-    ks_kernel_info info;
+    ks_kernel_info info = {.size = sizeof info};
     assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
     if (info.smem_bytes != cases[i].smem)
       fail_msg("conv1d FILTER_LEN=%s: %u B of shared memory, want %u\n%s",
@@ -462,7 +462,7 @@ static void window_staging_coarsened(void **state) {
 static void bind_folds(void **state) {
   fixture *f = *state;
   load(f, "conv1d");
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   assert_int_equal(ks_template_param(f->t, 0, 0, &p), KS_OK);
   assert_string_equal(p.name, "FILTER_LEN");
   assert_int_equal(p.arg_index, 4);
@@ -491,7 +491,7 @@ static void block_folds(void **state) {
   TU_ASSERT_NOT_CONTAINS(ptx_of(k), "%ntid.x");
   TU_ASSERT_CONTAINS(ptx_of(gen), "%ntid.x");
   TU_ASSERT_NOT_CONTAINS(ptx_of(gen), ".reqntid");
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.reqntid[0], 256);
   assert_int_equal(info.reqntid[1], 1);
@@ -532,7 +532,7 @@ static void launch_bounds(void **state) {
   TU_ASSERT_CONTAINS(ptx, ".minnctapersm 2");
   TU_ASSERT_CONTAINS(ptx, ".maxnreg 64");
   TU_ASSERT_NOT_CONTAINS(ptx, ".reqntid");
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.maxntid, 512);
   assert_int_equal(info.minctasm, 2);
@@ -567,7 +567,7 @@ static void launch_bounds(void **state) {
 static ks_kernel *spec_default(fixture *f, const char *name,
                                const ks_launch_bounds *b,
                                const char *const *no_pass, size_t nno) {
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   assert_int_equal(ks_template_param(f->t, 0, 0, &p), KS_OK);
   char text[32];
   snprintf(text, sizeof text, "%.0f", p.def);
@@ -601,8 +601,8 @@ static void regpressure_vs_ptxas(void **state) {
     const char *name = ks_builtin_name(i);
     load(f, name);
     ks_kernel *k = spec_default(f, name, NULL, NULL, 0);
-    ks_kernel_info info;
-    ks_kernel_resources r;
+    ks_kernel_info info = {.size = sizeof info};
+    ks_kernel_resources r = {.size = sizeof r};
     assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
     assert_int_equal(ks_kernel_resources_get(k, KS_RES_PTXAS, &r), KS_OK);
     printf("%-16s %9d %6d\n", name, info.est_regs, r.regs);
@@ -643,7 +643,7 @@ static void regpressure_avoids_spills(void **state) {
     TU_ASSERT_CONTAINS(ks_kernel_explain(without), "regpressure: switched off");
     if (!ptxas)
       continue;
-    ks_kernel_resources rw, ro;
+    ks_kernel_resources rw = {.size = sizeof rw}, ro = {.size = sizeof ro};
     assert_int_equal(ks_kernel_resources_get(with, KS_RES_PTXAS, &rw), KS_OK);
     assert_int_equal(ks_kernel_resources_get(without, KS_RES_PTXAS, &ro),
                      KS_OK);
@@ -724,7 +724,7 @@ static void smem_spill(void **state) {
   assert_ptr_equal(again, spill);
   if (!tu_have_tool(KS_PTXAS) || ptxas_release() < 13)
     skip(); /* ptxas before CUDA 13 does not know PTX ISA 9.0 */
-  ks_kernel_resources rp, rs;
+  ks_kernel_resources rp = {.size = sizeof rp}, rs = {.size = sizeof rs};
   assert_int_equal(ks_kernel_resources_get(plain, KS_RES_PTXAS, &rp), KS_OK);
   assert_int_equal(ks_kernel_resources_get(spill, KS_RES_PTXAS, &rs), KS_OK);
   printf("stencil1d RADIUS=64 block 1024: spill stores %d -> %d, loads %d -> "
@@ -871,7 +871,7 @@ static void template_bounds(void **state) {
     if (s != KS_OK)
       fail_msg("request %zu: %s", i, ks_errmsg(f->ctx));
     const char *ptx = ptx_of(k);
-    ks_kernel_info info;
+    ks_kernel_info info = {.size = sizeof info};
     assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
     if (occurrences(ptx, ".maxntid") > 1 ||
         occurrences(ptx, ".minnctapersm") > 1)
@@ -1083,7 +1083,7 @@ static void bad_bindings(void **state) {
                "FILTER_LEN");
   expect_error(spec1(f, "FILTER_LEN", "-4", NULL, &k), KS_ERANGE, f->ctx,
                "FILTER_LEN");
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   assert_int_equal(ks_template_param(f->t, 0, 0, &p), KS_OK);
   char over[32];
   snprintf(over, sizeof over, "%.0f", p.max + 1);
@@ -1429,7 +1429,7 @@ static void user_kernel(void **state) {
    * (the IR has no names): @0 int n, @1 float a; n of an extern "C"
    * kernel, of unknown signedness: either reading's values */
   assert_int_equal(ks_template_param_count(tll, 0), 2);
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   assert_int_equal(ks_template_param(tll, 0, 0, &p), KS_OK);
   assert_string_equal(p.name, "@0");
   assert_int_equal(p.type, KS_TYPE_I32);
@@ -1494,7 +1494,7 @@ static void user_bind_any(void **state) {
   fixture *f = *state;
   ks_template *t = load(f, KS_TEST_DATA_DIR "/user_args.ll");
   assert_int_equal(ks_template_param_count(t, 0), 3);
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   assert_int_equal(ks_template_param(t, 0, 1, &p), KS_OK);
   assert_string_equal(p.name, "taps");
   assert_false(p.marked);
@@ -1546,7 +1546,7 @@ static void user_bind_types(void **state) {
                1.7976931348623157e308}};
   assert_int_equal(ks_template_param_count(t, 1), 8);
   for (size_t i = 0; i < 8; i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     assert_int_equal(ks_template_param(t, 1, i, &p), KS_OK);
     assert_string_equal(p.name, want[i].name);
     assert_int_equal(p.type, want[i].type);
@@ -1765,7 +1765,7 @@ static void user_bind_signedness(void **state) {
               {KS_TYPE_I32, 0, 2147483647.0}};
   assert_int_equal(ks_template_param_count(t, 3), 4);
   for (size_t i = 0; i < 4; i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     assert_int_equal(ks_template_param(t, 3, i, &p), KS_OK);
     assert_int_equal(p.type, want[i].type);
     assert_int_equal(p.is_unsigned, want[i].is_unsigned);
@@ -1773,7 +1773,7 @@ static void user_bind_signedness(void **state) {
     assert_true(p.max == want[i].max);
     assert_true(p.min == (want[i].is_unsigned ? 0 : -want[i].max - 1));
   }
-  ks_param_info bn;
+  ks_param_info bn = {.size = sizeof bn};
   assert_int_equal(ks_template_param(t, 2, 0, &bn), KS_OK); /* unsigned n */
   assert_true(bn.is_unsigned && !bn.sign_unknown && bn.max == 4294967295.0);
   ks_binding big[] = {
@@ -1798,7 +1798,7 @@ static void user_bind_signedness(void **state) {
     bind_user(f, t, "sizes", &b, 1, KS_ERANGE, out[i].needle);
   }
   ks_template *c = load(f, KS_TEST_DATA_DIR "/user_args.ll");
-  ks_param_info n;
+  ks_param_info n = {.size = sizeof n};
   assert_int_equal(ks_template_param(c, 0, 0, &n), KS_OK);
   assert_true(!n.is_unsigned && n.sign_unknown);
   assert_true(n.min == -2147483648.0 && n.max == 4294967295.0);

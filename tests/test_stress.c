@@ -187,8 +187,8 @@ static void *hammer(void *arg) {
     if (back[it % N] != (float)it)
       failed(w, "copy back", KS_EINVAL);
     if (it % 16 == 0) {
-      ks_occupancy occ;
-      ks_kernel_info info;
+      ks_occupancy occ = {.size = sizeof occ};
+      ks_kernel_info info = {.size = sizeof info};
       if ((s = ks_kernel_occupancy(k, BLOCK, 0, KS_RES_DRIVER, &occ)) != KS_OK)
         failed(w, "occupancy", s);
       else if (occ.blocks_per_sm < 1)
@@ -196,13 +196,13 @@ static void *hammer(void *arg) {
       if (ks_kernel_info_get(k, &info) != KS_OK || !info.loaded ||
           info.regs <= 0)
         failed(w, "info after load", KS_EINVAL);
-      ks_device_info dev;
+      ks_device_info dev = {.size = sizeof dev};
       if ((s = ks_device_query(ctx, &dev)) != KS_OK || dev.sm != 90)
         failed(w, "device query", s);
-      ks_cache_counters c;
+      ks_cache_counters c = {.size = sizeof c};
       if ((s = ks_cache_stats(ctx, &c)) != KS_OK || c.compiles > NKEYS)
         failed(w, "cache stats", s);
-      ks_cache_usage u;
+      ks_cache_usage u = {.size = sizeof u};
       if (w->sh->async && (s = ks_cache_usage_get(ctx, &u)) != KS_OK)
         failed(w, "cache usage", s);
     }
@@ -267,7 +267,7 @@ static void hammer_all(shared *sh, unsigned long *specs,
 }
 
 static ks_cache_counters counters(ks_ctx *ctx) {
-  ks_cache_counters c;
+  ks_cache_counters c = {.size = sizeof c};
   assert_int_equal(ks_cache_stats(ctx, &c), KS_OK);
   return c;
 }
@@ -382,7 +382,7 @@ static void stress_async(void **state) {
     b.v.i = key < NCONV ? conv_len[key] : hist_bins[key - NCONV];
     ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
     ks_kernel *k = NULL;
-    ks_kernel_info info;
+    ks_kernel_info info = {.size = sizeof info};
     assert_int_equal(ks_specialize(ctx, t[key >= NCONV], &req, &k), KS_OK);
     assert_int_equal(ks_kernel_load(k), KS_OK);
     assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
@@ -414,7 +414,7 @@ static void grid_coarsened_launch(void **state) {
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   ks_kernel *k = NULL, *generic = NULL;
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
   assert_int_equal(ks_template_load(ctx, "reduce_sum", &t), KS_OK);
   ks_binding b = {.name = "BLOCK", .kind = KS_VALUE_INT, .v.i = BLOCK};
@@ -475,7 +475,7 @@ static void const_copy_launch(void **state) {
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   ks_kernel *k = NULL, *off = NULL;
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
   assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
   ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 32};

@@ -111,7 +111,7 @@ static ks_status fake_check(void *arg, ks_kernel *k, const ks_tune_point *p,
 static ks_status fake_resources(void *arg, ks_kernel *k,
                                 ks_kernel_resources *out) {
   fake *f = arg;
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   ks_kernel_info_get(k, &info);
   memset(out, 0, sizeof *out);
   out->source = KS_RES_PTXAS;
@@ -222,7 +222,7 @@ static void prune_reasons(void **state) {
                       .dims = dims,
                       .ndims = 2,
                       .valid = not_512};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.n, 9);
   const ks_tune_entry *e = entry_for(&r, 128, 1);
@@ -263,7 +263,7 @@ static void noise_rule(void **state) {
   ks_tune_dim dims[] = {{"maxntid", maxntid, 3}};
   ks_tune_space sp = {
       .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.measured, 3);
   assert_int_equal(r.best, 0);
@@ -303,12 +303,12 @@ static void resume_and_lookup(void **state) {
   ks_tune_dim dims[] = {{"maxntid", maxntid, 4}};
   ks_tune_space sp = {
       .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
-  ks_tune_best best;
+  ks_tune_best best = {.size = sizeof best};
   assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &sp, &o, &best), KS_EINVAL);
   TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "nothing stored");
 
   f.stop_after = 2; /* interrupted after two measurements */
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.measured, 2);
   assert_int_equal(r.entries[2].cls, KS_TUNE_NOT_RUN);
@@ -349,7 +349,7 @@ static void resume_and_lookup(void **state) {
   memset(f.calls, 0, sizeof f.calls);
   assert_int_equal(ks_specialize_tuned(fx->ctx, fx->t, &sp, &o, &k, &threads),
                    KS_OK);
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.maxntid, 256);
   assert_int_equal(threads, 256);
@@ -381,7 +381,7 @@ static void baseline_unmarked(void **state) {
   ks_tune_dim dims[] = {{"n", n, 2}};
   ks_tune_space sp = {
       .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_non_null(r.baseline);
   assert_int_equal(r.baseline->cls, KS_TUNE_MEASURED);
@@ -404,13 +404,13 @@ static void spellings_one_store(void **state) {
   ks_tune_dim by_pos[] = {{"maxntid", maxntid, 2}, {"@4", fl, 2}};
   ks_tune_space named = {.dims = by_name, .ndims = 2};
   ks_tune_space posed = {.dims = by_pos, .ndims = 2};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &named, &o, &r), KS_OK);
   assert_int_equal(r.measured, 4);
   char store[sizeof r.store];
   snprintf(store, sizeof store, "%s", r.store);
   ks_tune_result_free(&r);
-  ks_tune_best best;
+  ks_tune_best best = {.size = sizeof best};
   assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &posed, &o, &best), KS_OK);
   assert_int_equal(best.bounds.maxntid, 256);
   assert_int_equal(best.nbindings, 1);
@@ -438,13 +438,13 @@ static void spellings_one_store(void **state) {
   ks_tune_dim mx1[] = {{"maxntid", one, 1}};
   ks_tune_space look = {
       .fixed = &fixed_fl32, .nfixed = 1, .dims = mx1, .ndims = 1};
-  memset(&best, 0, sizeof best);
+  best = (ks_tune_best){.size = sizeof best};
   assert_int_equal(ks_tune_lookup(fx->ctx, fx->t, &look, &o, &best), KS_OK);
   assert_int_equal(best.bounds.maxntid, 256);
   ks_kernel *k = NULL;
   assert_int_equal(ks_specialize_tuned(fx->ctx, fx->t, &look, &o, &k, NULL),
                    KS_OK);
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_int_equal(info.maxntid, 256);
   /* a parameter is swept once and not both fixed and swept, whatever the
@@ -478,7 +478,7 @@ static void block_param_by_position(void **state) {
   for (int i = 0; i < 2; i++) {
     ks_tune_dim d[] = {{spell[i], blocks, 3}};
     ks_tune_space sp = {.dims = d, .ndims = 1};
-    ks_tune_result r;
+    ks_tune_result r = {.size = sizeof r};
     assert_int_equal(ks_tune(fx->ctx, t, &sp, &o, &r), KS_OK);
     assert_int_equal(r.n, 3);
     for (size_t j = 0; j < 3; j++) {
@@ -493,7 +493,7 @@ static void block_param_by_position(void **state) {
   int64_t maxntid[] = {512, 1024};
   ks_tune_dim d[] = {{"maxntid", maxntid, 2}};
   ks_tune_space sp = {.fixed = &b512, .nfixed = 1, .dims = d, .ndims = 1};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.entries[0].point.threads, 512);
   assert_int_equal(r.entries[1].point.threads, 512);
@@ -514,7 +514,7 @@ static void failures_in_process(void **state) {
   int64_t maxntid[] = {64, 128, 256, 512, 1024}, fl[] = {32, 500};
   ks_tune_dim dims[] = {{"FILTER_LEN", fl, 2}, {"maxntid", maxntid, 5}};
   ks_tune_space sp = {.dims = dims, .ndims = 2};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.n, 10);
   assert_int_equal(r.entries[0].cls, KS_TUNE_LAUNCH_FAILURE);
@@ -551,7 +551,7 @@ static void failures_in_worker(void **state) {
   ks_tune_dim dims[] = {{"maxntid", maxntid, 7}};
   ks_tune_space sp = {
       .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_OK);
   assert_int_equal(r.entries[0].cls, KS_TUNE_TIMEOUT);
   TU_ASSERT_CONTAINS(r.entries[0].reason, "no answer in 300 ms");
@@ -578,7 +578,7 @@ static void bad_spaces(void **state) {
   int64_t v[] = {1};
   ks_tune_dim unknown[] = {{"NOPE", v, 1}};
   ks_tune_space sp = {.dims = unknown, .ndims = 1};
-  ks_tune_result r;
+  ks_tune_result r = {.size = sizeof r};
   assert_int_equal(ks_tune(fx->ctx, fx->t, &sp, &o, &r), KS_EINVAL);
   TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), "'NOPE' is neither");
   ks_tune_result_free(&r);

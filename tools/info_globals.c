@@ -10,7 +10,7 @@ void kspec_info_globals(FILE *f, const ks_template *t) {
     return;
   fprintf(f, "globals\n");
   for (size_t i = 0; i < n; i++) {
-    ks_global_info g;
+    ks_global_info g = {.size = sizeof g};
     if (ks_template_global(t, i, &g) != KS_OK)
       continue;
     fprintf(f, "  %-12s %-12s %6zu bytes  %s (%s%s)\n", g.name,

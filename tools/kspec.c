@@ -474,7 +474,7 @@ static void print_kernel(const ks_template *t, size_t k) {
     printf("  no parameters (launch bounds only)\n");
   unsigned last = 0;
   for (size_t done = 0; done < n; done++) {
-    ks_param_info p, best = {.arg_index = ~0u};
+    ks_param_info p = {.size = sizeof p}, best = {.arg_index = ~0u};
     for (size_t i = 0; i < n; i++)
       if (ks_template_param(t, k, i, &p) == KS_OK &&
           (done == 0 || p.arg_index > last) && p.arg_index < best.arg_index)
@@ -548,7 +548,7 @@ static ks_spec_req request_of(const options *o) {
 /* What a program that launches the PTX itself (cuLaunchKernel) must do
  * beyond the user's block and arguments; one note on stderr each. */
 static void launch_notes(const ks_kernel *k) {
-  ks_kernel_info in;
+  ks_kernel_info in = {.size = sizeof in};
   if (ks_kernel_info_get(k, &in) != KS_OK)
     return;
   if (in.coarsen_x > 1 || in.coarsen_y > 1)
@@ -616,7 +616,7 @@ static int cmd_explain(const options *o) {
   if (!t || ks_specialize(ctx, t, &req, &k) != KS_OK) {
     rc = fail(ks_errmsg(ctx));
   } else {
-    ks_kernel_info info;
+    ks_kernel_info info = {.size = sizeof info};
     ks_kernel_info_get(k, &info);
     const char *text = ks_kernel_explain(k);
     printf("%s: kernel %s on %s\n%s", ks_template_name(t), ks_kernel_name(k),
@@ -674,7 +674,7 @@ static int run_one(const options *o, ks_wl *w, ks_kernel *k, int generic,
       ks_wl_time(w, k, o->reps ? (int)o->reps : 20, ms, err, sizeof err) !=
           KS_OK)
     return run_fail(err);
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   ks_kernel_info_get(k, &info);
   printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
          generic ? "generic" : "specialized", *ms, ks_wl_bytes(w) / (*ms * 1e6),
@@ -771,7 +771,7 @@ static int cmd_cache(int argc, char **argv) {
   ks_ctx *ctx = NULL;
   if (ks_ctx_create(&co, &ctx) != KS_OK)
     return fail(ks_errmsg(NULL));
-  ks_cache_usage u;
+  ks_cache_usage u = {.size = sizeof u};
   uint64_t good = 0, removed = 0;
   int rc = EXIT_SUCCESS;
   if (sub == 0 && ks_cache_usage_get(ctx, &u) == KS_OK)

@@ -87,7 +87,7 @@ static size_t default_bindings(const ks_template *t, ks_binding *b,
                                size_t cap) {
   size_t n = 0;
   for (size_t i = 0; i < ks_template_param_count(t, 0) && n < cap; i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     ks_template_param(t, 0, i, &p);
     if (p.marked) /* the others have no default */
       b[n++] =
@@ -159,10 +159,10 @@ out:
 static int first_param(ks_ctx *ctx, const char *name, char *param, size_t cap,
                        long *def) {
   ks_template *t = NULL;
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   if (ks_template_load(ctx, name, &t) != KS_OK)
     return die(name, ks_errmsg(ctx));
-  ks_param_info next = {.marked = 0};
+  ks_param_info next = {.size = sizeof next};
   size_t np = ks_template_param_count(t, 0);
   int bad = np < 1 || ks_template_param(t, 0, 0, &p) != KS_OK || !p.marked ||
             (np > 1 && (ks_template_param(t, 0, 1, &next) != KS_OK ||
@@ -419,7 +419,7 @@ static int latency_child(char **argv) {
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   ks_kernel *k = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_binding b;
   ks_spec_req req = lat_req(&b);
   if (ks_ctx_create(&o, &ctx) != KS_OK ||
@@ -435,8 +435,8 @@ static int latency_child(char **argv) {
   if (!o.no_driver && ks_kernel_load(k) != KS_OK)
     return die("latency child", ks_errmsg(ctx));
   double t4 = now_ms();
-  ks_kernel_info info;
-  ks_cache_counters c;
+  ks_kernel_info info = {.size = sizeof info};
+  ks_cache_counters c = {.size = sizeof c};
   if (ks_kernel_info_get(k, &info) != KS_OK || ks_cache_stats(ctx, &c) != KS_OK)
     return die("latency child", ks_errmsg(ctx));
   if (!info.from_disk || c.template_hits != 1)
@@ -464,7 +464,7 @@ static int lat_cold(const char *arch, unsigned isa, int load, cold_times *out) {
     ks_ctx *ctx = NULL;
     ks_template *tp = NULL;
     ks_kernel *k = NULL;
-    ks_device_info dev;
+    ks_device_info dev = {.size = sizeof dev};
     ks_binding b;
     ks_spec_req req = lat_req(&b);
     if (ks_ctx_create(&o, &ctx) != KS_OK ||
@@ -586,7 +586,7 @@ static int lat_hit(const char *arch, unsigned isa, double *ns) {
 /* Prints the latency table; without a GPU, the rows that need none. */
 static int latency_table(void) {
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   int gpu =
       ks_ctx_create(NULL, &ctx) == KS_OK && ks_device_query(ctx, &dev) == KS_OK;
   if (!gpu)
@@ -790,7 +790,7 @@ int main(int argc, char **argv) {
   if (reps < 1 || reps > 200)
     reps = 50;
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   if (ks_ctx_create(NULL, &ctx) != KS_OK || ks_device_query(ctx, &dev))
     return die("device", ks_errmsg(ctx));
   double gbs = 0;

@@ -135,7 +135,7 @@ static double once(const ks_ctx_opts *o, run *r, const char *ptx_dir,
   /* defaults for the rest */
   for (size_t i = 0; i < ks_template_param_count(tp, 0) && nb < MAX_BIND * 2;
        i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     ks_template_param(tp, 0, i, &p);
     int given = !p.marked; /* the others have no default */
     for (size_t j = 0; j < nb; j++)

@@ -71,7 +71,7 @@ static int once(const char *arch, const char *name, enum mode m) {
   for (size_t i = 0;
        m != GENERIC && i < api.ks_template_param_count(tp, 0) && nb < MAX_BIND;
        i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     if (api.ks_template_param(tp, 0, i, &p) != KS_OK)
       goto out;
     if (!p.marked) /* no default */

@@ -89,7 +89,7 @@ int kspec_prewarm_main(int argc, char **argv) {
   else if (!ks_cache_dir(ctx))
     fprintf(stderr, "kspec: warning: no disk cache (KSPEC_CACHE is off): "
                     "nothing will be kept\n");
-  ks_prewarm_result r;
+  ks_prewarm_result r = {.size = sizeof r};
   double t0 = now_ms();
   ks_status s = ks_prewarm(ctx, file, report, (void *)file, &r);
   double ms = now_ms() - t0;

@@ -252,7 +252,7 @@ static void choose_blocks(figures *f) {
 
 /* The driver's figures, when there is a device and we may use it. */
 static void measure_driver(figures *f, ks_ctx *ctx, const stats_opts *o) {
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   if (o->no_driver) {
     snprintf(f->driver_err, sizeof f->driver_err, "not asked (--no-driver)");
     return;
@@ -271,6 +271,8 @@ static void measure_driver(figures *f, ks_ctx *ctx, const stats_opts *o) {
 static int measure_occupancy(figures *f, ks_ctx *ctx, const stats_opts *o) {
   ks_res_source calc_src = f->have_ptxas ? KS_RES_PTXAS : KS_RES_ANY;
   for (size_t i = 0; i < f->nblocks; i++) {
+    f->calc[i].size = sizeof f->calc[i];
+    f->drv[i].size = sizeof f->drv[i];
     if (ks_kernel_occupancy(f->k, f->blocks[i], o->smem, calc_src,
                             &f->calc[i]) != KS_OK)
       return fail(ks_errmsg(ctx));
@@ -307,7 +309,7 @@ static const struct {
 static void measure_coresident(figures *f, const stats_opts *o) {
   ks_res_source calc_src = f->have_ptxas ? KS_RES_PTXAS : KS_RES_ANY;
   unsigned gc = f->info.grid_coarsen > 1 ? f->info.grid_coarsen : 1;
-  ks_occupancy occ;
+  ks_occupancy occ = {.size = sizeof occ};
   f->co_block = f->info.reqntid[0] ? f->blocks[0]
                 : f->have_best_drv ? f->best_drv
                                    : f->best_calc;
@@ -335,6 +337,9 @@ static void measure_coresident(figures *f, const stats_opts *o) {
 }
 
 static int measure(figures *f, ks_ctx *ctx, const stats_opts *o) {
+  f->info.size = sizeof f->info;
+  f->ptxas.size = sizeof f->ptxas;
+  f->driver.size = sizeof f->driver;
   ks_kernel_info_get(f->k, &f->info);
   if (ks_kernel_resources_get(f->k, KS_RES_PTXAS, &f->ptxas) == KS_OK)
     f->have_ptxas = 1;

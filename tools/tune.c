@@ -301,7 +301,7 @@ static int probe_device(probe *pr) {
   if (pid == 0) {
     close(fds[0]);
     ks_ctx *ctx = NULL;
-    ks_device_info info;
+    ks_device_info info = {.size = sizeof info};
     probe r = {0};
     ks_status s = ks_ctx_create(NULL, &ctx);
     if (s == KS_OK)
@@ -583,7 +583,7 @@ static int check_names(tool *o) {
                 nm[0] == '@'; /* a position: the library checks it */
     for (size_t k = 0; k < ks_template_kernel_count(t) && !known; k++)
       for (size_t i = 0; i < ks_template_param_count(t, k) && !known; i++) {
-        ks_param_info info;
+        ks_param_info info = {.size = sizeof info};
         known = ks_template_param(t, k, i, &info) == KS_OK &&
                 strcmp(info.name, nm) == 0;
       }
@@ -676,7 +676,7 @@ static int sweep(tool *o) {
                      .baseline = 1, /* the gain over no bounds */
                      .progress = bar ? progress : no_progress};
   signal(SIGINT, on_sigint);
-  ks_tune_result r = {0};
+  ks_tune_result r = {.size = sizeof r};
   if (ks_tune(o->ctx, t, &sp, &to, &r) != KS_OK) {
     fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
     goto done;

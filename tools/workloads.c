@@ -613,7 +613,7 @@ static ks_status read_params(ks_wl *w, const ks_template *t, size_t ki,
   size_t n = ks_template_param_count(t, ki);
   ks_status s;
   for (size_t i = 0; i < n; i++) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     if ((s = ks_template_param(t, ki, i, &p)) != KS_OK)
       return lib_fail(w, s, "parameters", err, cap);
     if (!p.marked)

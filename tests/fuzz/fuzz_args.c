@@ -188,7 +188,7 @@ static void prewarm(const uint8_t *data, size_t n) {
   char path[64];
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
   unsigned long fails = 0;
-  ks_prewarm_result res;
+  ks_prewarm_result res = {.size = sizeof res};
   ks_status s = ks_prewarm(ctx, path, on_fail, &fails, &res);
   if (s == KS_OK)
     KS_FUZZ_CHECK(res.failed == fails &&

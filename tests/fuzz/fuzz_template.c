@@ -138,7 +138,7 @@ static void derive_request(fuzz_req *r, const ks_template *t, uint64_t h) {
   int fixes_block = 0;
   size_t np = ks_template_param_count(t, 0);
   for (size_t i = 0; i < np && q->nbindings < MAX_DEFS; i++, h >>= 3) {
-    ks_param_info p;
+    ks_param_info p = {.size = sizeof p};
     if (ks_template_param(t, 0, i, &p) != KS_OK)
       continue;
     double pick[8] = {0, 0, 0, p.def, p.min, p.max, (p.min + p.max) / 2, p.def};
@@ -170,7 +170,7 @@ static void describe(const ks_template *t) {
     KS_FUZZ_CHECK(ks_template_kernel_name(t, k) != NULL);
     KS_FUZZ_CHECK(ks_template_kernel_doc(t, k) != NULL);
     for (size_t i = 0; i < ks_template_param_count(t, k); i++) {
-      ks_param_info p;
+      ks_param_info p = {.size = sizeof p};
       KS_FUZZ_CHECK(ks_template_param(t, k, i, &p) == KS_OK);
       KS_FUZZ_CHECK(p.min <= p.def && p.def <= p.max);
     }
@@ -185,7 +185,7 @@ static void read_kernel(ks_kernel *k, const ks_spec_req *q) {
   KS_FUZZ_CHECK(ptx && strlen(ptx) == len && len > 0);
   KS_FUZZ_CHECK(ks_kernel_explain(k) != NULL);
   KS_FUZZ_CHECK(ks_kernel_name(k) != NULL);
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   KS_FUZZ_CHECK(ks_kernel_info_get(k, &info) == KS_OK);
   KS_FUZZ_CHECK(info.coarsen_x >= 1);
   KS_FUZZ_CHECK(info.grid_coarsen >= 1);

@@ -23,6 +23,7 @@ static int gpu_open(const ks_ctx_opts *o, ks_ctx **ctx, ks_device_info *dev,
                     ks_status *s) {
   *ctx = NULL;
   *s = ks_ctx_create(o, ctx);
+  dev->size = sizeof *dev;
   if (*s == KS_OK)
     *s = ks_device_query(*ctx, dev);
   if (*s != KS_ENODRIVER && *s != KS_ENODEVICE)

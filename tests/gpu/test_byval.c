@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
   }
   int n = (int)nl;
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status st;
   if (gpu_open(NULL, &ctx, &dev, &st))
     return KS_TEST_SKIP;

@@ -52,7 +52,7 @@ static double check(const float *x, const float *taps, const float *y) {
 
 int main(void) {
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status s;
   if (gpu_open(NULL, &ctx, &dev, &s))
     return KS_TEST_SKIP;
@@ -68,7 +68,7 @@ int main(void) {
 
   ks_template *t = NULL;
   ks_kernel *k = NULL;
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = TAPS};
   ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
   if (ks_template_load(ctx, "conv1d", &t) != KS_OK ||

@@ -91,7 +91,7 @@ static int run_check(ks_ctx *ctx, ks_kernel *k, const char *step) {
 static int step(const char *name, const char *dir) {
   ks_ctx_opts o = {.cache_dir = dir};
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status s;
   if (gpu_open(&o, &ctx, &dev, &s))
     return KS_TEST_SKIP;
@@ -109,8 +109,8 @@ static int step(const char *name, const char *dir) {
   if (ks_kernel_load(k) != KS_OK)
     return fail(name, ks_errmsg(ctx));
   list(dir, after, sizeof after);
-  ks_kernel_info info;
-  ks_cache_counters c;
+  ks_kernel_info info = {.size = sizeof info};
+  ks_cache_counters c = {.size = sizeof c};
   ks_kernel_info_get(k, &info);
   ks_cache_stats(ctx, &c);
   int hit = strcmp(name, "hit") == 0, rc = 0;

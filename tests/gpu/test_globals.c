@@ -221,7 +221,7 @@ static int lookup_tests(run *r) {
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "tests/data/globals.ll";
   run r = {0};
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status st;
   if (gpu_open(NULL, &r.ctx, &dev, &st))
     return KS_TEST_SKIP;

@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
     return rc;
   }
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status s;
   if (gpu_open(NULL, &ctx, &dev, &s)) {
     free(cases);

@@ -223,7 +223,7 @@ int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "tests/data/launch.ll";
   ks_ctx *ctx = NULL;
   ks_template *t = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status s;
   if (gpu_open(NULL, &ctx, &dev, &s))
     return KS_TEST_SKIP;

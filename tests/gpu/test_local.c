@@ -77,7 +77,7 @@ static int specialize(ks_ctx *ctx, ks_template *t, variant *v) {
     req.bounds.block[0] = v->block[0];
     req.bounds.block[1] = v->block[1];
   }
-  ks_kernel_info info;
+  ks_kernel_info info = {.size = sizeof info};
   if (ks_specialize(ctx, t, &req, &v->k) != KS_OK ||
       ks_kernel_load(v->k) != KS_OK || ks_kernel_info_get(v->k, &info) != KS_OK)
     return fail(v->label, ctx);
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
   }
   const int N = (int)nl;
   ks_ctx *ctx = NULL;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status s;
   if (gpu_open(NULL, &ctx, &dev, &s))
     return KS_TEST_SKIP;

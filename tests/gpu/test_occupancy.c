@@ -48,8 +48,8 @@ static const char *limits_text(unsigned bits, char *buf, size_t cap) {
  * calculator. Returns the number of mismatches (0 or 1). */
 static int compare_at(ks_kernel *k, const char *what, unsigned block,
                       unsigned dyn) {
-  ks_occupancy drv, calc;
-  ks_kernel_resources r, p;
+  ks_occupancy drv = {.size = sizeof drv}, calc = {.size = sizeof calc};
+  ks_kernel_resources r = {.size = sizeof r}, p = {.size = sizeof p};
   char lim[64], ptxas[32] = "";
   ks_status s = ks_kernel_occupancy(k, block, dyn, KS_RES_DRIVER, &drv);
   if (s != KS_OK) {
@@ -81,7 +81,7 @@ static int compare_at(ks_kernel *k, const char *what, unsigned block,
 /* At block, without and with dynamic shared memory (as much of DYN_SMEM
  * as fits under the default 48 KiB beside the static). */
 static int compare_block(ks_kernel *k, const char *what, unsigned block) {
-  ks_kernel_resources r;
+  ks_kernel_resources r = {.size = sizeof r};
   assert_int_equal(ks_kernel_resources_get(k, KS_RES_DRIVER, &r), KS_OK);
   unsigned room = SMEM_LIMIT - (unsigned)r.static_smem;
   return compare_at(k, what, block, 0) +
@@ -122,7 +122,7 @@ static void free_block(void **state, const char *name) {
   gpu *g = *state;
   static const unsigned blocks[] = {128, 256, 1024};
   ks_template *t = NULL;
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   char what[128];
   int bad = 0;
   assert_int_equal(ks_template_load(g->ctx, name, &t), KS_OK);
@@ -153,7 +153,7 @@ static void fixed_block(void **state, const char *name, const long vals[3],
                         int two_d) {
   gpu *g = *state;
   ks_template *t = NULL;
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   char what[128];
   int bad = 0;
   assert_int_equal(ks_template_load(g->ctx, name, &t), KS_OK);
@@ -170,7 +170,7 @@ static void fixed_block(void **state, const char *name, const long vals[3],
   ks_binding b = {.name = p.name, .kind = KS_VALUE_INT, .v.i = vals[0]};
   ks_kernel *k =
       specialize(g, t, &b, (unsigned)vals[0], two_d ? (unsigned)vals[0] : 1);
-  ks_occupancy o;
+  ks_occupancy o = {.size = sizeof o};
   assert_int_equal(ks_kernel_occupancy(k, 1024, 0, KS_RES_DRIVER, &o),
                    KS_EBOUNDS);
   ks_template_destroy(t);
@@ -218,6 +218,7 @@ static void test_transpose(void **state) {
 /* Opens the GPU; *why says why not. */
 static ks_status open_gpu(gpu *g, char *why, size_t cap) {
   ks_status s = ks_ctx_create(NULL, &g->ctx);
+  g->dev.size = sizeof g->dev;
   if (s == KS_OK)
     s = ks_device_query(g->ctx, &g->dev);
   if (s != KS_OK)

@@ -57,6 +57,7 @@ static const tcase cases[] = {
  * not a failure: *why says so and g->skip is set. */
 static ks_status open_gpu(gpu *g, char *why, size_t cap) {
   ks_status s = ks_ctx_create(NULL, &g->ctx);
+  g->dev.size = sizeof g->dev;
   if (s == KS_OK)
     s = ks_device_query(g->ctx, &g->dev);
   if (s != KS_OK)
@@ -125,7 +126,7 @@ static size_t case_values(const ks_template *t, const tcase *c,
   /* one marked parameter, first; the other scalars are unmarked */
   assert_int_equal(ks_template_param(t, 0, 0, p), KS_OK);
   assert_true(p->marked);
-  ks_param_info next;
+  ks_param_info next = {.size = sizeof next};
   if (ks_template_param_count(t, 0) > 1) {
     assert_int_equal(ks_template_param(t, 0, 1, &next), KS_OK);
     assert_false(next.marked);
@@ -209,7 +210,7 @@ static int run_case(gpu *g, const ks_template *t, const ks_param_info *p,
 static void test_template(void **state, const tcase *c) {
   gpu *g = *state;
   ks_template *t = NULL;
-  ks_param_info p;
+  ks_param_info p = {.size = sizeof p};
   long vals[MAX_VALUES];
   size_t sizes[2] = {c->small, 0};
   int failures = 0;

@@ -193,7 +193,7 @@ int main(void) {
   const char *seed = getenv("KSPEC_TEST_SEED");
   if (seed && *seed)
     r.rng ^= strtoull(seed, NULL, 0) * 0x9e3779b97f4a7c15ull;
-  ks_device_info dev;
+  ks_device_info dev = {.size = sizeof dev};
   ks_status s;
   if (gpu_open(NULL, &r.ctx, &dev, &s))
     return KS_TEST_SKIP;

@@ -61,7 +61,7 @@ static void dump_ptx(const ks_kernel *k, const char *who) {
 /* ptxas on k's PTX (KS_RES_PTXAS). 0: taken or no ptxas; -1: refused. */
 static int assemble(run *r, ks_kernel *k, const char *who, const char *what,
                     int *regs) {
-  ks_kernel_resources res;
+  ks_kernel_resources res = {.size = sizeof res};
   *regs = -1;
   if (r->ptxas < 0)
     return 0;
@@ -170,7 +170,7 @@ static void arg_names(const ks_template *t, const char *sym,
     if (strcmp(ks_template_kernel_name(t, k), sym))
       continue;
     for (size_t p = 0; p < ks_template_param_count(t, k); p++) {
-      ks_param_info pi;
+      ks_param_info pi = {.size = sizeof pi};
       if (ks_template_param(t, k, p, &pi) == KS_OK &&
           pi.arg_index < KM_MAX_ARGS && pi.name && pi.name[0])
         names[pi.arg_index] = pi.name;
@@ -226,7 +226,7 @@ static ks_kernel *bound(run *r, const km_case *c, const ks_template *t,
 static int check_globals(run *r, const km_case *c, const ks_template *t) {
   for (size_t g = 0; g < c->nglobals; g++) {
     const km_global *m = &c->globals[g];
-    ks_global_info gi = {0};
+    ks_global_info gi = {.size = sizeof gi};
     size_t i = 0, n = ks_template_global_count(t);
     for (; i < n; i++)
       if (ks_template_global(t, i, &gi) == KS_OK && !strcmp(gi.name, m->name))
