@@ -574,8 +574,46 @@ KS_API const char *ks_kernel_explain(const ks_kernel *k);
 /* The kernel's symbol name in the PTX. */
 KS_API const char *ks_kernel_name(const ks_kernel *k);
 
-/* The most buffers of one kernel with constant copies (ks_kernel_info). */
+/* The most buffers of one kernel with constant copies (ks_launch_plan). */
 #define KS_CMEM_MAX 4
+
+/* What a launch of a specialized kernel must do beyond the user's grid,
+ * block and arguments: the passes that change how a kernel launches make
+ * it, ks_launch_ex follows it, and a program that launches the PTX itself
+ * (cuLaunchKernel) must do the same. A kernel that needs nothing has
+ * coarsen_x, coarsen_y and grid_coarsen 1 and const_copies 0. */
+typedef struct ks_launch_plan {
+  /* Thread coarsening: each thread of the launched kernel runs coarsen_x
+   * threads of the block along x (the tcoarsen pass) and coarsen_y along y
+   * (smem_promote's store exchange), so ks_launch, given the block the
+   * kernel was specialized for (ks_kernel_info.reqntid), launches
+   * ks_kernel_info.launch_block = (reqntid[0] / coarsen_x, reqntid[1] /
+   * coarsen_y, reqntid[2]), the PTX's .reqntid, with the same grid. */
+  unsigned coarsen_x;
+  unsigned coarsen_y;
+  /* Grid coarsening (the gcoarsen pass): each block of the launched
+   * kernel runs grid_coarsen consecutive blocks of the grid along x, so
+   * ks_launch, given grid G along x, launches ceil(G / grid_coarsen)
+   * blocks and appends G as one more argument (an unsigned 32-bit int)
+   * after the kernel's own: a pointer to G after the pointers to its
+   * arguments. */
+  unsigned grid_coarsen;
+  /* Constant copies (the const_promote pass): a read-only buffer argument
+   * whose loads are all at offsets known at specialization (filter taps)
+   * is read from a __constant__ copy. Before each launch, ks_launch copies
+   * the first const_copy_bytes[i] bytes of the buffer that pointer argument
+   * const_copy_arg[i] points to into the module's .const symbol
+   * ks_cmem_<const_copy_arg[i]>, on the launch's stream, after the
+   * kernel's previous launch (whatever its stream) has finished; the
+   * buffer must hold those bytes (a launch with a smaller one fails with
+   * KS_ELAUNCH naming the argument; a NULL pointer is not copied). A
+   * program that launches the PTX itself does it with cuModuleGetGlobal
+   * and cuMemcpyDtoDAsync, and must not run two launches of one module at
+   * once. Elements from const_copies on are 0. */
+  unsigned const_copies;
+  unsigned const_copy_arg[KS_CMEM_MAX];
+  unsigned const_copy_bytes[KS_CMEM_MAX];
+} ks_launch_plan;
 
 typedef struct ks_kernel_info {
   size_t size;         /* set by the caller: sizeof(ks_kernel_info) */
@@ -596,39 +634,11 @@ typedef struct ks_kernel_info {
   int local_bytes;
   int max_threads; /* of the real block (launch_block) */
   int from_cubin;  /* loaded from the disk cache's cubin (no driver JIT) */
-  /* Thread coarsening: each thread of the launched kernel runs coarsen_x
-   * threads of the block along x (the tcoarsen pass) and coarsen_y along y
-   * (smem_promote's store exchange), so ks_launch, given the block of
-   * reqntid, launches launch_block = (reqntid[0] / coarsen_x, reqntid[1] /
-   * coarsen_y, reqntid[2]), the PTX's .reqntid. Each is 1 when the kernel
-   * is not coarsened that way (launch_block = reqntid when neither is). */
-  unsigned coarsen_x;
+  /* What a launch must do beyond the user's grid, block and arguments,
+   * and the block it launches for a fixed one (reqntid divided by the
+   * plan's thread coarsening; reqntid when there is none). */
+  ks_launch_plan plan;
   unsigned launch_block[3];
-  unsigned coarsen_y;
-  /* Grid coarsening (the gcoarsen pass): each block of the launched
-   * kernel runs grid_coarsen consecutive blocks of the grid along x, so
-   * ks_launch, given grid G along x, launches ceil(G / grid_coarsen)
-   * blocks and appends G as one more argument (an unsigned 32-bit int)
-   * after the kernel's own. A program that launches the PTX itself
-   * (cuLaunchKernel) must do the same: grid.x ceil(G / grid_coarsen), and
-   * a pointer to G after the pointers to its arguments. 1 when the kernel
-   * is not grid-coarsened. */
-  unsigned grid_coarsen;
-  /* Constant copies (the const_promote pass): a read-only buffer argument
-   * whose loads are all at offsets known at specialization (filter taps)
-   * is read from a __constant__ copy. Before each launch, ks_launch copies
-   * the first const_copy_bytes[i] bytes of the buffer that pointer argument
-   * const_copy_arg[i] points to into the module's .const symbol
-   * ks_cmem_<const_copy_arg[i]>, on the launch's stream, after the
-   * kernel's previous launch (whatever its stream) has finished; the
-   * buffer must hold those bytes (a launch with a smaller one fails with
-   * KS_ELAUNCH naming the argument; a NULL pointer is not copied). A
-   * program that launches the PTX itself must do the same
-   * (cuModuleGetGlobal, cuMemcpyDtoDAsync) and must not run two launches
-   * of one module at once. const_copies is 0 when there are none. */
-  unsigned const_copies;
-  unsigned const_copy_arg[KS_CMEM_MAX];
-  unsigned const_copy_bytes[KS_CMEM_MAX];
   /* Non-zero: the kernel synchronizes the whole grid (it reads the
    * driver's grid workspace, %envreg, as cooperative groups'
    * this_grid().sync() does), which only a cooperative launch sets up:
@@ -677,14 +687,14 @@ typedef struct ks_launch_attrs {
 /* Launches k with the attributes a (NULL: none). args are as for
  * cuLaunchKernel: one pointer per kernel argument. The block is checked
  * against the kernel's bounds and the device's limits first. block is the
- * block the kernel was specialized for; a coarsened kernel (coarsen_x or
- * coarsen_y > 1) is launched with its real block, launch_block, and the
- * same grid; a grid-coarsened one (grid_coarsen > 1) with ceil(grid.x /
- * grid_coarsen) blocks along x and grid.x as a hidden last argument, after
- * args' own; constant copies are made first (see ks_kernel_info). Clusters
- * and co-residency are judged on the grid really launched. Everything is
- * checked before the device is touched, so a refused launch copies
- * nothing.
+ * block the kernel was specialized for; the launch follows the kernel's
+ * ks_launch_plan (ks_kernel_info.plan): a coarsened kernel is launched
+ * with its real block, launch_block, and the same grid; a grid-coarsened
+ * one with ceil(grid.x / grid_coarsen) blocks along x and grid.x as a
+ * hidden last argument, after args' own; constant copies are made first.
+ * Clusters and co-residency are judged on the grid really launched.
+ * Everything is checked before the device is touched, so a refused launch
+ * copies nothing.
  * Errors: KS_EBOUNDS (geometry, shared memory, cluster shape, a
  * cooperative grid too large), KS_EARCH (the device takes no cooperative
  * or cluster launch), KS_ENODRIVER (a cluster launch on a driver without
@@ -715,8 +725,9 @@ KS_API ks_status ks_kernel_max_active_blocks(ks_kernel *k, unsigned block,
 /* The largest grid (blocks in all, x*y*z) ks_launch_ex takes in a
  * cooperative launch of k with block and dyn_smem: blocks per SM (as
  * ks_kernel_max_active_blocks) x the device's SMs; for a grid-coarsened
- * kernel, times grid_coarsen, as the grid given is the user's. 0 when the
- * block cannot run at all. Errors: those of ks_kernel_max_active_blocks. */
+ * kernel, times plan.grid_coarsen, as the grid given is the user's. 0
+ * when the block cannot run at all.
+ * Errors: those of ks_kernel_max_active_blocks. */
 KS_API ks_status ks_kernel_max_coresident_grid(ks_kernel *k, unsigned block,
                                                unsigned dyn_smem,
                                                unsigned *blocks);

@@ -4,8 +4,9 @@
  *
  * One file per key, "<32 hex digits>.kspec": a header (magic, format
  * version, the entry's kind, the full 128-bit key, the file's length, an
- * XXH3-64 checksum of everything else, the kernel's figures) and four
- * NUL-terminated fields. A PTX entry holds four strings: kernel name, the
+ * XXH3-64 checksum of everything else, the kernel's figures), the kernel's
+ * launch plan (ks_launch_plan, in a layout of its own: see PLAN_FIELDS) and
+ * four NUL-terminated fields. A PTX entry holds four strings: kernel name, the
  * passes' explanation, the PTX, and the key's components as text (for
  * saying why a request missed). A cubin entry holds the kernel name, "",
  * the cubin the driver made of the PTX (binary) and its key's components;
@@ -38,6 +39,7 @@
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +53,9 @@
 #include "jit/ks_jit.h"
 
 enum {
-  FORMAT_VERSION = 6,     /* 3: kind, est_regs; 4: coarsen_x;
-                             5: coarsen_y, grid_coarsen; 6: const copies */
+  /* 3: kind, est_regs; 4: coarsen_x; 5: coarsen_y, grid_coarsen; 6: const
+   * copies; 7: the launch plan out of the header, little-endian */
+  FORMAT_VERSION = KS_DISK_FORMAT_VERSION,
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
   MAX_ENTRY = 256u << 20, /* no entry is larger */
@@ -61,7 +64,8 @@ enum {
 
 static const char MAGIC[8] = {'K', 'S', 'P', 'E', 'C', 'P', 'T', 'X'};
 
-/* The file's header; the four strings follow, each with its NUL. */
+/* The file's header; the launch plan (plan_bytes) and the four strings
+ * follow, each string with its NUL. */
 typedef struct header {
   char magic[8];
   uint32_t version;
@@ -74,14 +78,10 @@ typedef struct header {
   uint32_t len[KS_DISK_NSTR]; /* name, explain, ptx, components */
   uint32_t kind;              /* KS_DISK_KIND_* */
   uint32_t est_regs;          /* ks_kernel_info.est_regs */
-  uint32_t coarsen_x;         /* 0 or 1: not coarsened */
-  uint32_t coarsen_y;         /* 0 or 1: not coarsened */
-  uint32_t grid_coarsen;      /* 0 or 1: not coarsened */
-  uint32_t const_copies;      /* ks_kernel_info.const_copy_* */
-  uint32_t const_copy_arg[KS_CMEM_MAX], const_copy_bytes[KS_CMEM_MAX];
-  uint32_t zero; /* written 0, to a multiple of 8 bytes */
+  uint32_t plan_bytes;        /* KS_DISK_PLAN_BYTES */
 } header;
-_Static_assert(sizeof(header) == 160, "the header has no padding");
+_Static_assert(sizeof(header) == KS_DISK_HEADER_BYTES,
+               "the header has no padding");
 
 struct ks_disk {
   int dirfd;
@@ -259,7 +259,7 @@ static void give_up(ks_ctx *ctx, ks_disk *d, const char *what, int err) {
                 d->path, strerror(err));
 }
 
-/* ---- entries: names, checks --------------------------------------------- */
+/* ---- entries: names ---------------------------------------------------- */
 
 void ks_disk_name(const uint64_t key[2], char out[KS_DISK_NAME_CAP]) {
   snprintf(out, KS_DISK_NAME_CAP, "%016" PRIx64 "%016" PRIx64 ".kspec", key[1],
@@ -298,6 +298,109 @@ static int bad(char *why, size_t cap, const char *fmt, ...) {
   return -1;
 }
 
+/* ---- the launch plan ----------------------------------------------------- */
+
+/* ks_launch_plan as an entry stores it: each field in this order, with the
+ * largest value a reader takes; every element a little-endian uint32. A
+ * field added to ks_launch_plan is one line here (the assertions below
+ * fail until it is), a new FORMAT_VERSION and, if it must agree with the
+ * block or another field, a check in plan_fits. */
+#define PLAN_FIELDS(X)                                                         \
+  X(coarsen_x, 1024)                                                           \
+  X(coarsen_y, 1024)                                                           \
+  X(grid_coarsen, 1024)                                                        \
+  X(const_copies, KS_CMEM_MAX)                                                 \
+  X(const_copy_arg, 4096)                                                      \
+  X(const_copy_bytes, 65536)
+
+/* Elements of field f: 1, or an array's length. */
+#define PLAN_LEN(f) (sizeof((ks_launch_plan *)0)->f / sizeof(unsigned))
+
+typedef struct plan_field {
+  const char *name;
+  size_t offset, n; /* in ks_launch_plan; elements */
+  unsigned max;
+} plan_field;
+
+#define PLAN_ROW(f, max) {#f, offsetof(ks_launch_plan, f), PLAN_LEN(f), max},
+static const plan_field plan_fields[] = {PLAN_FIELDS(PLAN_ROW)};
+#undef PLAN_ROW
+
+/* Every field is listed, and each is an unsigned or an array of them. */
+#define PLAN_WORDS(f, max) +PLAN_LEN(f)
+_Static_assert(sizeof(unsigned) == 4 &&
+                   sizeof(ks_launch_plan) == 4 * (0 PLAN_FIELDS(PLAN_WORDS)),
+               "PLAN_FIELDS lists every field of ks_launch_plan");
+#undef PLAN_WORDS
+#define PLAN_UNSIGNED(f, max)                                                  \
+  _Static_assert(_Generic(&((ks_launch_plan *)0)->f,                           \
+                     unsigned *: 1,                                            \
+                     unsigned(*)[PLAN_LEN(f)]: 1,                              \
+                     default: 0),                                              \
+                 #f " is unsigned");
+PLAN_FIELDS(PLAN_UNSIGNED)
+#undef PLAN_UNSIGNED
+
+/* Where element i of field f is in a ks_launch_plan. */
+static size_t plan_at(const plan_field *f, size_t i) {
+  return f->offset + i * sizeof(unsigned);
+}
+
+void ks_disk_plan_encode(const ks_launch_plan *p,
+                         unsigned char out[KS_DISK_PLAN_BYTES]) {
+  for (size_t k = 0; k < sizeof plan_fields / sizeof *plan_fields; k++)
+    for (size_t i = 0; i < plan_fields[k].n; i++) {
+      unsigned v;
+      memcpy(&v, (const unsigned char *)p + plan_at(&plan_fields[k], i),
+             sizeof v);
+      for (int b = 0; b < 4; b++)
+        *out++ = (unsigned char)(v >> 8 * b);
+    }
+}
+
+/* The plan agrees with itself and with the kernel's fixed block (0s: none):
+ * what ks_launch relies on when it divides the block and copies. */
+static int plan_fits(const ks_launch_plan *p, const unsigned block[3],
+                     char *why, size_t cap) {
+  if (p->coarsen_x > 1 && (!block[0] || block[0] % p->coarsen_x))
+    return bad(why, cap, "launch plan: coarsening by %u of block.x %u",
+               p->coarsen_x, block[0]);
+  if (p->coarsen_y > 1 && (!block[1] || block[1] % p->coarsen_y))
+    return bad(why, cap, "launch plan: coarsening by %u of block.y %u",
+               p->coarsen_y, block[1]);
+  if (p->grid_coarsen > 1 && !block[0])
+    return bad(why, cap,
+               "launch plan: grid coarsening by %u without a fixed block",
+               p->grid_coarsen);
+  for (unsigned i = 0; i < KS_CMEM_MAX; i++)
+    if (i < p->const_copies ? !p->const_copy_bytes[i]
+                            : p->const_copy_arg[i] || p->const_copy_bytes[i])
+      return bad(why, cap,
+                 "launch plan: constant copy %u (of %u) of %u bytes from "
+                 "argument %u",
+                 i, p->const_copies, p->const_copy_bytes[i],
+                 p->const_copy_arg[i]);
+  return 0;
+}
+
+int ks_disk_plan_decode(const unsigned char in[KS_DISK_PLAN_BYTES],
+                        const unsigned block[3], ks_launch_plan *p, char *why,
+                        size_t cap) {
+  memset(p, 0, sizeof *p);
+  for (size_t k = 0; k < sizeof plan_fields / sizeof *plan_fields; k++)
+    for (size_t i = 0; i < plan_fields[k].n; i++, in += 4) {
+      unsigned v = (unsigned)in[0] | (unsigned)in[1] << 8 |
+                   (unsigned)in[2] << 16 | (unsigned)in[3] << 24;
+      if (v > plan_fields[k].max)
+        return bad(why, cap, "launch plan: %s %u over %u", plan_fields[k].name,
+                   v, plan_fields[k].max);
+      memcpy((unsigned char *)p + plan_at(&plan_fields[k], i), &v, sizeof v);
+    }
+  return plan_fits(p, block, why, cap);
+}
+
+/* ---- entries: checks ---------------------------------------------------- */
+
 int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
                   ks_disk_entry *e, char *why, size_t cap) {
   header h;
@@ -318,7 +421,10 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
     return bad(why, cap, "checksum mismatch");
   if (h.kind >= KS_DISK_NKINDS)
     return bad(why, cap, "unknown kind %u", h.kind);
-  size_t at = sizeof h;
+  if (h.plan_bytes != KS_DISK_PLAN_BYTES || n - sizeof h < h.plan_bytes)
+    return bad(why, cap, "launch plan of %u bytes, want %zu", h.plan_bytes,
+               KS_DISK_PLAN_BYTES);
+  size_t at = sizeof h + h.plan_bytes;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     const char *s = (const char *)buf + at;
     int binary = (h.kind == KS_DISK_KIND_CUBIN && i == KS_DISK_BLOB) ||
@@ -334,24 +440,8 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   if (at != n)
     return bad(why, cap, "%zu bytes after the strings", n - at);
   e->kind = h.kind;
-  if (h.coarsen_x > 1 && (!h.reqntid[0] || h.reqntid[0] % h.coarsen_x))
-    return bad(why, cap, "coarsening by %u of block.x %u", h.coarsen_x,
-               h.reqntid[0]);
-  if (h.coarsen_y > 1 && (!h.reqntid[1] || h.reqntid[1] % h.coarsen_y))
-    return bad(why, cap, "coarsening by %u of block.y %u", h.coarsen_y,
-               h.reqntid[1]);
-  if (h.grid_coarsen > 1 && (!h.reqntid[0] || h.grid_coarsen > 1024))
-    return bad(why, cap, "grid coarsening by %u with block.x %u",
-               h.grid_coarsen, h.reqntid[0]);
-  if (h.zero)
-    return bad(why, cap, "reserved header field not 0");
-  if (h.const_copies > KS_CMEM_MAX)
-    return bad(why, cap, "%u constant copies", h.const_copies);
-  for (unsigned i = 0; i < h.const_copies; i++)
-    if (h.const_copy_arg[i] > 4096 || !h.const_copy_bytes[i] ||
-        h.const_copy_bytes[i] > 65536)
-      return bad(why, cap, "constant copy of %u bytes from argument %u",
-                 h.const_copy_bytes[i], h.const_copy_arg[i]);
+  if (ks_disk_plan_decode(buf + sizeof h, h.reqntid, &e->plan, why, cap))
+    return -1;
   if (h.est_regs > INT_MAX) /* the writer stores an int >= 0 */
     return bad(why, cap, "estimated registers %u", h.est_regs);
   memcpy(e->key, h.key, sizeof e->key);
@@ -361,12 +451,6 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
   e->maxnreg = h.maxnreg;
   e->smem_bytes = h.smem_bytes;
   e->est_regs = (int)h.est_regs;
-  e->coarsen_x = h.coarsen_x;
-  e->coarsen_y = h.coarsen_y;
-  e->grid_coarsen = h.grid_coarsen;
-  e->const_copies = h.const_copies;
-  memcpy(e->const_copy_arg, h.const_copy_arg, sizeof e->const_copy_arg);
-  memcpy(e->const_copy_bytes, h.const_copy_bytes, sizeof e->const_copy_bytes);
   e->compile_ns = h.compile_ns;
   return 0;
 }
@@ -447,13 +531,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->ptx_len = e.len[KS_DISK_PTX];
       k->info.smem_bytes = e.smem_bytes;
       k->info.est_regs = e.est_regs;
-      ks_jit_set_coarsen(&k->info, e.coarsen_x, e.coarsen_y);
-      k->info.grid_coarsen = e.grid_coarsen > 1 ? e.grid_coarsen : 1;
-      k->info.const_copies = e.const_copies;
-      memcpy(k->info.const_copy_arg, e.const_copy_arg,
-             sizeof k->info.const_copy_arg);
-      memcpy(k->info.const_copy_bytes, e.const_copy_bytes,
-             sizeof k->info.const_copy_bytes);
+      ks_jit_set_plan(&k->info, &e.plan);
       k->info.compile_ms = e.compile_ns / 1e6;
       k->info.from_disk = 1;
     }
@@ -473,7 +551,9 @@ void ks_disk_drop(ks_disk *d, const uint64_t key[2]) {
 /* ---- writing and eviction ----------------------------------------------- */
 
 unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n) {
-  header h = {.version = FORMAT_VERSION, .header_bytes = sizeof h};
+  header h = {.version = FORMAT_VERSION,
+              .header_bytes = sizeof h,
+              .plan_bytes = KS_DISK_PLAN_BYTES};
   memcpy(h.magic, MAGIC, sizeof MAGIC);
   h.kind = e->kind;
   memcpy(h.key, e->key, sizeof h.key);
@@ -484,13 +564,7 @@ unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n) {
   h.maxnreg = e->maxnreg;
   h.smem_bytes = e->smem_bytes;
   h.est_regs = e->est_regs > 0 ? (uint32_t)e->est_regs : 0;
-  h.coarsen_x = e->coarsen_x;
-  h.coarsen_y = e->coarsen_y;
-  h.grid_coarsen = e->grid_coarsen;
-  h.const_copies = e->const_copies;
-  memcpy(h.const_copy_arg, e->const_copy_arg, sizeof h.const_copy_arg);
-  memcpy(h.const_copy_bytes, e->const_copy_bytes, sizeof h.const_copy_bytes);
-  size_t total = sizeof h;
+  size_t total = sizeof h + KS_DISK_PLAN_BYTES;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     if (e->len[i] >= MAX_ENTRY)
       return NULL;
@@ -504,7 +578,8 @@ unsigned char *ks_disk_encode(const ks_disk_entry *e, size_t *n) {
   if (!buf)
     return NULL;
   memcpy(buf, &h, sizeof h);
-  size_t at = sizeof h;
+  ks_disk_plan_encode(&e->plan, buf + sizeof h);
+  size_t at = sizeof h + KS_DISK_PLAN_BYTES;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     if (h.len[i])
       memcpy(buf + at, e->str[i], h.len[i]);
@@ -635,13 +710,7 @@ static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
   e->maxnreg = k->info.maxnreg;
   e->smem_bytes = k->info.smem_bytes;
   e->est_regs = k->info.est_regs;
-  e->coarsen_x = k->info.coarsen_x;
-  e->coarsen_y = k->info.coarsen_y;
-  e->grid_coarsen = k->info.grid_coarsen;
-  e->const_copies = k->info.const_copies;
-  memcpy(e->const_copy_arg, k->info.const_copy_arg, sizeof e->const_copy_arg);
-  memcpy(e->const_copy_bytes, k->info.const_copy_bytes,
-         sizeof e->const_copy_bytes);
+  e->plan = k->info.plan;
   e->compile_ns =
       k->info.compile_ms > 0 ? (uint64_t)(k->info.compile_ms * 1e6) : 0;
 }

@@ -42,13 +42,18 @@ void ks_jit_ptx_launch_needs(ks_kernel *k) {
   k->info.grid_sync = k->ptx && strstr(k->ptx, "%envreg") != NULL;
 }
 
-void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
-                        unsigned coarsen_y) {
-  info->coarsen_x = coarsen_x > 1 ? coarsen_x : 1;
-  info->coarsen_y = coarsen_y > 1 ? coarsen_y : 1;
+void ks_jit_set_plan(ks_kernel_info *info, const ks_launch_plan *p) {
+  ks_launch_plan *q = &info->plan;
+  *q = *p;
+  q->coarsen_x = p->coarsen_x > 1 ? p->coarsen_x : 1;
+  q->coarsen_y = p->coarsen_y > 1 ? p->coarsen_y : 1;
+  q->grid_coarsen = p->grid_coarsen > 1 ? p->grid_coarsen : 1;
+  /* one form for one plan: a disk entry's bytes depend on nothing else */
+  for (unsigned i = q->const_copies; i < KS_CMEM_MAX; i++)
+    q->const_copy_arg[i] = q->const_copy_bytes[i] = 0;
   memcpy(info->launch_block, info->reqntid, sizeof info->launch_block);
-  info->launch_block[0] /= info->coarsen_x;
-  info->launch_block[1] /= info->coarsen_y;
+  info->launch_block[0] /= q->coarsen_x;
+  info->launch_block[1] /= q->coarsen_y;
 }
 
 ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out) {
@@ -81,22 +86,23 @@ static ks_status load_locked(ks_kernel *k, ks_drv *drv) {
   k->info.local_bytes = a.local_bytes;
   k->info.max_threads = a.max_threads;
   k->const_bytes = a.const_bytes;
-  for (unsigned i = 0; i < k->info.const_copies; i++) {
+  const ks_launch_plan *p = &k->info.plan;
+  for (unsigned i = 0; i < p->const_copies; i++) {
     char sym[32];
     size_t n = 0;
-    unsigned arg = k->info.const_copy_arg[i];
+    unsigned arg = p->const_copy_arg[i];
     snprintf(sym, sizeof sym, "ks_cmem_%u", arg);
     s = arg < k->nargs ? ks_drv_module_global(drv, &k->mod, sym,
                                               &k->cmem_ptr[i], &n, err, cap)
                        : KS_ELOAD;
-    if (s == KS_OK && n < k->info.const_copy_bytes[i])
+    if (s == KS_OK && n < p->const_copy_bytes[i])
       s = KS_ELOAD;
     if (s != KS_OK) {
       ks_drv_module_unload(drv, &k->mod);
       return ks_jit_fail(KS_ELOAD,
                          "load: %s: no constant copy %s of %u bytes for "
                          "argument %u in the module",
-                         k->name, sym, k->info.const_copy_bytes[i], arg);
+                         k->name, sym, p->const_copy_bytes[i], arg);
     }
   }
   k->info.loaded = 1;

@@ -239,10 +239,10 @@ void ks_jit_tpl_put(ks_jit_tpl *t, int reuse);
 
 /* ---- kernel and cache (specialize.c, cache.c) --------------------------- */
 
-/* Sets info's coarsen_x and coarsen_y (0 or 1: none) and launch_block from
- * reqntid. */
-void ks_jit_set_coarsen(ks_kernel_info *info, unsigned coarsen_x,
-                        unsigned coarsen_y);
+/* Makes p info's launch plan, its coarsenings of 0 made 1 (none), and
+ * derives launch_block from it and info's reqntid: the one place either
+ * is set. */
+void ks_jit_set_plan(ks_kernel_info *info, const ks_launch_plan *p);
 /* Sets what k's PTX itself says about its launch: info.grid_sync when it
  * reads the grid workspace (%envreg), which only a cooperative launch
  * provides. For a kernel compiled now and one read from the disk cache
@@ -266,7 +266,7 @@ struct ks_kernel {
   int const_bytes;               /* the driver's, once loaded */
   ks_kernel_resources ptxas_res; /* valid when ptxas_done */
   int ptxas_done;
-  /* Constant copies (info.const_copies): the .const symbols' addresses,
+  /* Constant copies (info.plan.const_copies): the .const symbols' addresses,
    * set at load; launch_lock keeps copy and launch together, and the
    * event, recorded after each launch on cmem_stream, orders a launch on
    * another stream after it. */
@@ -341,6 +341,10 @@ enum {
   KS_DISK_NKINDS
 };
 #define KS_DISK_DEFAULT_MAX (256u << 20)
+/* The format diskcache.c writes (an entry of another is a miss) and the
+ * bytes of an entry's header, which its launch plan and strings follow. */
+#define KS_DISK_FORMAT_VERSION 7
+#define KS_DISK_HEADER_BYTES 112
 
 /* A checked entry; the strings point into the buffer it was read from. */
 typedef struct ks_disk_entry {
@@ -348,11 +352,8 @@ typedef struct ks_disk_entry {
   uint64_t key[2];
   const char *str[KS_DISK_NSTR];
   uint32_t len[KS_DISK_NSTR];
-  unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes, coarsen_x;
-  unsigned coarsen_y;
-  unsigned grid_coarsen;
-  unsigned const_copies, const_copy_arg[KS_CMEM_MAX],
-      const_copy_bytes[KS_CMEM_MAX];
+  unsigned reqntid[3], maxntid, minctasm, maxnreg, smem_bytes;
+  ks_launch_plan plan; /* zero in cubin and template entries */
   int est_regs;
   uint64_t compile_ns; /* the original compile's time */
 } ks_disk_entry;
@@ -372,6 +373,20 @@ int ks_disk_usable(const ks_disk *d);
 /* The file name of key's entry. */
 void ks_disk_name(const uint64_t key[2], char out[KS_DISK_NAME_CAP]);
 int ks_disk_is_entry(const char *name);
+/* A launch plan as an entry stores it: every element of every field of
+ * ks_launch_plan, in diskcache.c's PLAN_FIELDS order, a little-endian
+ * uint32 each. */
+#define KS_DISK_PLAN_BYTES sizeof(ks_launch_plan)
+void ks_disk_plan_encode(const ks_launch_plan *p,
+                         unsigned char out[KS_DISK_PLAN_BYTES]);
+/* The plan ks_disk_plan_encode wrote, for a kernel whose fixed block is
+ * block (0s: none); -1 with the reason in why when a value is over its
+ * field's limit or the plan does not fit the block (a thread coarsening
+ * that does not divide it, grid coarsening without one), a constant copy
+ * is of 0 bytes, or an element past const_copies is not 0. */
+int ks_disk_plan_decode(const unsigned char in[KS_DISK_PLAN_BYTES],
+                        const unsigned block[3], ks_launch_plan *p, char *why,
+                        size_t cap);
 /* Checks an entry's n bytes (against key, unless NULL) and describes it in
  * *e; -1 with the reason in why when anything is wrong. */
 int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],

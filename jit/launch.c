@@ -135,7 +135,8 @@ static ks_status check_cluster(const ks_kernel *k, const ks_device_info *dev,
                          "launch: %s: grid %ux%ux%u%s is not a multiple of "
                          "the cluster %ux%ux%u",
                          k->name, g[0], g[1], g[2],
-                         k->info.grid_coarsen > 1 ? " (grid-coarsened)" : "",
+                         k->info.plan.grid_coarsen > 1 ? " (grid-coarsened)"
+                                                       : "",
                          c[0], c[1], c[2]);
   return KS_OK;
 }
@@ -172,7 +173,8 @@ static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
                        "over the %llu that can be resident (%d per SM x %d "
                        "SMs)%s",
                        k->name, grid, most, per_sm, dev->multiprocessors,
-                       k->info.grid_coarsen > 1 ? " (grid-coarsened)" : "");
+                       k->info.plan.grid_coarsen > 1 ? " (grid-coarsened)"
+                                                     : "");
   return KS_OK;
 }
 
@@ -181,7 +183,7 @@ static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
 static ks_status launch_args(ks_kernel *k, const ks_drv_launch_cfg *c,
                              unsigned user_x, void **args, char *err,
                              size_t cap) {
-  if (k->info.grid_coarsen <= 1)
+  if (k->info.plan.grid_coarsen <= 1)
     return ks_drv_launch_ex(k->ctx->drv, k->mod.function, c, args, err, cap);
   void *small[32], **all = small;
   if (k->nargs && !args)
@@ -206,25 +208,26 @@ static ks_status launch_args(ks_kernel *k, const ks_drv_launch_cfg *c,
 static ks_status copy_constants(ks_kernel *k, void *stream, void **args,
                                 char *err, size_t cap) {
   ks_drv *drv = k->ctx->drv;
+  const ks_launch_plan *p = &k->info.plan;
   ks_status s = KS_OK;
   if (!k->cmem_event)
     s = ks_drv_event_create(drv, &k->cmem_event, err, cap);
   if (s == KS_OK && k->cmem_launched && k->cmem_stream != stream)
     s = ks_drv_stream_wait(drv, stream, k->cmem_event, err, cap);
-  for (unsigned i = 0; s == KS_OK && i < k->info.const_copies; i++) {
+  for (unsigned i = 0; s == KS_OK && i < p->const_copies; i++) {
     uint64_t src = 0;
-    memcpy(&src, args[k->info.const_copy_arg[i]], sizeof src);
+    memcpy(&src, args[p->const_copy_arg[i]], sizeof src);
     if (src)
-      s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src,
-                            k->info.const_copy_bytes[i], stream, err, cap);
+      s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src, p->const_copy_bytes[i],
+                            stream, err, cap);
     if (s != KS_OK) { /* which buffer: one too small is the usual cause */
       char why[512];
       snprintf(why, sizeof why, "%s", err);
       s = ks_jit_fail(s,
                       "launch: %s: the constant copy of argument %u (its "
                       "first %u bytes): %s",
-                      k->name, k->info.const_copy_arg[i],
-                      k->info.const_copy_bytes[i], why);
+                      k->name, p->const_copy_arg[i], p->const_copy_bytes[i],
+                      why);
     }
   }
   return s;
@@ -235,10 +238,11 @@ static ks_status launch_with_copies(ks_kernel *k, const ks_drv_launch_cfg *c,
                                     size_t cap) {
   if (!args)
     return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
-  for (unsigned i = 0; i < k->info.const_copies; i++)
-    if (!args[k->info.const_copy_arg[i]])
+  const ks_launch_plan *p = &k->info.plan;
+  for (unsigned i = 0; i < p->const_copies; i++)
+    if (!args[p->const_copy_arg[i]])
       return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
-                         k->name, k->info.const_copy_arg[i]);
+                         k->name, p->const_copy_arg[i]);
   pthread_mutex_lock(&k->launch_lock);
   ks_status s = copy_constants(k, c->stream, args, err, cap);
   if (s == KS_OK)
@@ -273,7 +277,7 @@ static ks_status plan_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
   ks_status s = check_launch(k, dev, c->grid, ub, a->smem, c->block);
   if (s != KS_OK)
     return s;
-  unsigned gc = k->info.grid_coarsen;
+  unsigned gc = k->info.plan.grid_coarsen;
   if (gc > 1)
     c->grid[0] = grid.x / gc + (grid.x % gc != 0);
   if (a->cluster[0] || a->cluster[1] || a->cluster[2]) {
@@ -300,7 +304,7 @@ ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
     return s;
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
-  if (k->info.const_copies)
+  if (k->info.plan.const_copies)
     return launch_with_copies(k, &c, grid.x, args, err, cap);
   return launch_args(k, &c, grid.x, args, err, cap);
 }
@@ -347,7 +351,7 @@ ks_status ks_kernel_max_coresident_grid(ks_kernel *k, unsigned block,
     return s;
   unsigned long long n = (unsigned long long)per_sm *
                          (unsigned)k->ctx->dev.multiprocessors *
-                         (k->info.grid_coarsen > 1 ? k->info.grid_coarsen : 1);
+                         k->info.plan.grid_coarsen; /* 1: none */
   *blocks = n > 0xffffffffull ? 0xffffffffu : (unsigned)n;
   return KS_OK;
 }

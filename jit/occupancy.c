@@ -306,12 +306,11 @@ static ks_status kernel_occupancy(ks_kernel *k, unsigned block,
   ks_status s = check_block(k, block);
   if (s != KS_OK)
     return s;
-  /* a coarsened kernel runs block / (coarsen_x * coarsen_y) threads per
-   * block */
-  if (k->info.reqntid[0] && k->info.coarsen_x > 1)
-    block /= k->info.coarsen_x;
-  if (k->info.reqntid[0] && k->info.coarsen_y > 1)
-    block /= k->info.coarsen_y;
+  /* a fixed block (check_block made block its threads) runs as the
+   * plan's real block, fewer threads when coarsened */
+  const unsigned *b = k->info.launch_block;
+  if (k->info.reqntid[0])
+    block = b[0] * b[1] * b[2];
   if (src == KS_RES_DRIVER)
     return driver_occupancy(k, block, dyn_smem, out);
   ks_occ_input in;

@@ -714,13 +714,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const request *r,
   k->explain = d.explain ? d.explain : strdup("");
   d.explain = NULL;
   k->info.est_regs = d.est_regs;
-  ks_jit_set_coarsen(&k->info, d.coarsen_x, d.coarsen_y);
-  k->info.grid_coarsen = d.coarsen_grid > 1 ? d.coarsen_grid : 1;
-  k->info.const_copies = d.cmem_n;
-  for (unsigned i = 0; i < d.cmem_n; i++) {
-    k->info.const_copy_arg[i] = d.cmem_arg[i];
-    k->info.const_copy_bytes[i] = d.cmem_bytes[i];
-  }
+  ks_jit_set_plan(&k->info, &d.plan);
   int isolate = 0;
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
   if (s == KS_OK)
@@ -765,8 +759,7 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const ks_template *t,
     for (int i = 1; i < 3; i++)
       if (!k->info.reqntid[i])
         k->info.reqntid[i] = 1;
-  ks_jit_set_coarsen(&k->info, 1, 1);
-  k->info.grid_coarsen = 1;
+  ks_jit_set_plan(&k->info, &(ks_launch_plan){0});
   k->nargs = t->desc.kernels[r->kernel].nargs;
   k->info.maxntid = r->spec.maxntid;
   k->info.minctasm = r->spec.minctasm;

@@ -17,7 +17,7 @@
  * that binding and unrolling made constant (filter taps: c[k + RADIUS] for
  * every k) gets a __constant__ copy: a .const symbol ks_cmem_<argument> of
  * the bytes those loads cover, which ks_launch fills from the argument's
- * buffer before every launch, in the launch's stream (ks_kernel_info's
+ * buffer before every launch, in the launch's stream (ks_launch_plan's
  * const_copy_*). The loads then read it, and ptxas folds them into the
  * arithmetic as constant-bank operands: no load instruction at all, where
  * the non-coherent path still issues one per tap. Only loads that const_nc
@@ -360,7 +360,7 @@ static int cmem_arg(LLVMModuleRef m, LLVMValueRef fn, unsigned i, ks_diag *d) {
     why = moved ? "fewer loads at constant offsets than pay for a copy" : NULL;
   else if (end > CMEM_MAX_BYTES)
     why = "its constant offsets span more than 4096 bytes";
-  else if (d->cmem_n == KS_CMEM_MAX)
+  else if (d->plan.const_copies == KS_CMEM_MAX)
     why = "four buffers already have constant copies";
   else if (LLVMGetNamedGlobal(m, sym))
     why = "the module already has a global of the copy's name";
@@ -399,9 +399,9 @@ static int cmem_arg(LLVMModuleRef m, LLVMValueRef fn, unsigned i, ks_diag *d) {
   }
   LLVMDisposeBuilder(b);
   free(loads);
-  d->cmem_arg[d->cmem_n] = i;
-  d->cmem_bytes[d->cmem_n] = (unsigned)end;
-  d->cmem_n++;
+  d->plan.const_copy_arg[d->plan.const_copies] = i;
+  d->plan.const_copy_bytes[d->plan.const_copies] = (unsigned)end;
+  d->plan.const_copies++;
   ks_explain(d, pass,
              "%s: %zu loads read constant memory (%s, %lld bytes copied from "
              "%s before each launch)",
@@ -419,7 +419,7 @@ int ks_pass_const_promote(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       return 1;
   if (ks_bake_globals(m, fn, s, d) || ks_const_nc(m, fn, d))
     return 1;
-  d->cmem_n = 0;
+  d->plan.const_copies = 0;
   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
   for (unsigned i = 0; i < LLVMCountParams(fn); i++) {
     LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(fn, i));

@@ -18,7 +18,7 @@
  *   v := acc; the rest of the kernel as it was
  *
  * G, the user's grid.x, is a hidden trailing i32 parameter that ks_launch
- * appends; it launches ceil(G/C) blocks (d->coarsen_grid = C).
+ * appends; it launches ceil(G/C) blocks (d->plan.grid_coarsen = C).
  *
  * Why it is sound. The kernel
  *  1. has a fixed block, reads %ctaid.x once and no %ctaid.y/z, %nctaid.*
@@ -1299,7 +1299,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     ks_explain(d, PASS, "declined %s: block size not fixed", s->kernel);
     return 0;
   }
-  if (d->coarsen_x > 1 || d->coarsen_y > 1) {
+  if (d->plan.coarsen_x > 1 || d->plan.coarsen_y > 1) {
     ks_explain(d, PASS, "declined %s: tcoarsen coarsened the block", s->kernel);
     return 0;
   }
@@ -1333,7 +1333,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       return ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
     }
     drop_flags(c);
-    d->coarsen_grid = factor;
+    d->plan.grid_coarsen = factor;
     int fp = LLVMGetTypeKind(LLVMTypeOf(c->v)) != LLVMIntegerTypeKind;
     ks_explain(d, PASS,
                "coarsened the grid by %u: each block sums %s (%d "

@@ -65,23 +65,11 @@ typedef struct ks_diag {
   int est_regs;        /* regpressure: registers per thread estimated on the
                           final IR; 0 when the stage did not run */
   int reg_budget;      /* and the budget the launch bounds give */
-  /* Set by tcoarsen: each real thread runs this many threads of the
-   * launch's block along x (the real block is block.x / coarsen_x); 0 or
-   * 1: none. */
-  unsigned coarsen_x;
-  /* Set by smem_promote's store exchange: each real thread runs this many
-   * rows of the launch's block (the real block is block.y / coarsen_y);
-   * 0 or 1: none. */
-  unsigned coarsen_y;
-  /* Set by gcoarsen: each real block runs this many consecutive blocks of
-   * the user's grid along x (launch ceil(grid.x / coarsen_grid) blocks and
-   * pass grid.x as a trailing i32 argument); 0 or 1: none. */
-  unsigned coarsen_grid;
-  /* Set by const_promote: before each launch, the first cmem_bytes[i]
-   * bytes of the buffer of pointer argument cmem_arg[i] are copied to the
-   * module's .const symbol ks_cmem_<cmem_arg[i]>. */
-  unsigned cmem_n;
-  unsigned cmem_arg[KS_CMEM_MAX], cmem_bytes[KS_CMEM_MAX];
+  /* How the kernel must be launched (kspec.h's ks_launch_plan), set by
+   * the passes that change it: coarsen_x by tcoarsen, coarsen_y by
+   * smem_promote's store exchange, grid_coarsen by gcoarsen, const_copy_*
+   * by const_promote. A coarsening of 0 (as zeroed) means none, as 1. */
+  ks_launch_plan plan;
 } ks_diag;
 
 /* ---- diag.c ------------------------------------------------------------ */
@@ -224,8 +212,8 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * consecutive blocks of the user's grid, evaluating only the region that
  * computes the block's per-thread value C times and summing it, then the
  * rest (tree, atomics) once; the kernel gets a trailing i32 parameter, the
- * user's grid.x (d->coarsen_grid = C). Declines kernels whose result is not
- * a sum of the blocks' values (see gcoarsen.c). */
+ * user's grid.x (d->plan.grid_coarsen = C). Declines kernels whose result
+ * is not a sum of the blocks' values (see gcoarsen.c). */
 int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- tcoarsen.c -------------------------------------------------------- */
@@ -233,7 +221,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Thread coarsening inside a fixed block: each real thread runs K
  * consecutive threads of the block along x (K*tid.x + j), so that loads
  * neighbouring threads share are issued once; the real block is
- * block.x/K (d->coarsen_x = K, .reqntid says the real block). Declines
+ * block.x/K (d->plan.coarsen_x = K, .reqntid: the real block). Declines
  * kernels where threads may interact other than through memory (barriers,
  * warp operations, shared memory, fences, waits on atomics) and kernels
  * without such shared loads. */

@@ -600,12 +600,7 @@ static int retry_unroll(LLVMModuleRef *m, LLVMModuleRef saved,
   free(bestd.explain);
   d->est_regs = bestd.est_regs;
   /* the launch geometry is the copy's, which may have declined */
-  d->coarsen_x = bestd.coarsen_x;
-  d->coarsen_y = bestd.coarsen_y;
-  d->coarsen_grid = bestd.coarsen_grid;
-  d->cmem_n = bestd.cmem_n;
-  memcpy(d->cmem_arg, bestd.cmem_arg, sizeof d->cmem_arg);
-  memcpy(d->cmem_bytes, bestd.cmem_bytes, sizeof d->cmem_bytes);
+  d->plan = bestd.plan;
   if (bestc == 1)
     ks_explain(d, "regpressure",
                "full unroll would need ~%d registers over the budget of %d: "

@@ -687,7 +687,7 @@ static void check_candidates(ctx *C) {
       decline(k, "%s", shape);
     /* the shared copy is set up and merged by the real block's threads,
      * counted from the launch's block: not after thread coarsening */
-    if (C->d->coarsen_x > 1 || C->d->coarsen_y > 1)
+    if (C->d->plan.coarsen_x > 1 || C->d->plan.coarsen_y > 1)
       decline(k, "%s", "the threads were coarsened");
     if (!R)
       decline(k, "%s", "out of memory");

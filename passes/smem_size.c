@@ -190,10 +190,10 @@ ks_ranges *ks_smem_reach_work(const ks_spec *s, const ks_diag *d) {
     return NULL;
   for (int i = 0; i < 3; i++)
     work[0].block[i] = s->block[i] ? s->block[i] : 1;
-  if (d->coarsen_x > 1)
-    work[0].block[0] /= d->coarsen_x;
-  if (d->coarsen_y > 1)
-    work[0].block[1] /= d->coarsen_y;
+  if (d->plan.coarsen_x > 1)
+    work[0].block[0] /= d->plan.coarsen_x;
+  if (d->plan.coarsen_y > 1)
+    work[0].block[1] /= d->plan.coarsen_y;
   memcpy(work[1].block, work[0].block, sizeof work[1].block);
   return work;
 }

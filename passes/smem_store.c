@@ -394,7 +394,7 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
   if (k > 1) {
     if (ks_ir_set_reqntid(c->m, c->fn, 1, rows))
       return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
-    c->d->coarsen_y = k;
+    c->d->plan.coarsen_y = k;
     ks_explain(c->d, PASS,
                "exchanged %s: stores of a %ux%u block go through a shared tile "
                "(%u bytes), each warp writing contiguous memory; each thread "
@@ -447,9 +447,9 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (block[0] != block[1] || block[2] != 1) {
     ks_explain(d, PASS, "declined exchange of %s: block %ux%ux%u is not square",
                c.what, block[0], block[1], block[2]);
-  } else if (d->coarsen_x > 1 || d->coarsen_y > 1) {
+  } else if (d->plan.coarsen_x > 1 || d->plan.coarsen_y > 1) {
     ks_explain(d, PASS, "declined exchange of %s: coarsened by %u", c.what,
-               d->coarsen_x > 1 ? d->coarsen_x : d->coarsen_y);
+               d->plan.coarsen_x > 1 ? d->plan.coarsen_x : d->plan.coarsen_y);
   } else if (why) {
     ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
   } else if (LLVMGetVolatile(c.store) ||

@@ -1440,13 +1440,13 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   wctx c = {.m = m, .fn = fn, .s = s, .d = d};
   for (int i = 0; i < 3; i++)
     c.block[i] = s->block[i] ? s->block[i] : 1;
-  if (d->coarsen_y > 1) {
+  if (d->plan.coarsen_y > 1) {
     ks_explain(d, PASS, "declined window staging: coarsened along y by %u",
-               d->coarsen_y);
+               d->plan.coarsen_y);
     return 0;
   }
   /* tcoarsen ran: the real block is narrower, its threads K times wider */
-  c.k = d->coarsen_x > 1 ? d->coarsen_x : 1;
+  c.k = d->plan.coarsen_x > 1 ? d->plan.coarsen_x : 1;
   if (c.k > 1 && (log2u(c.k) < 0 || c.k > 8 || c.block[0] % c.k)) {
     ks_explain(d, PASS, "declined window staging: coarsened by %u", c.k);
     return 0;

@@ -964,9 +964,9 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       rc = tidy(m, d);
     if (!rc) {
       if (c.dim)
-        d->coarsen_y = (unsigned)c.k;
+        d->plan.coarsen_y = (unsigned)c.k;
       else
-        d->coarsen_x = (unsigned)c.k;
+        d->plan.coarsen_x = (unsigned)c.k;
       ks_explain(d, PASS,
                  "coarsened %c by %d: real block %ux%ux%u runs the %u threads "
                  "of the launch; %d of %d loads along tid.%c shared with a "

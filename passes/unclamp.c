@@ -637,10 +637,10 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   uc u = {.m = m, .fn = fn, .d = d};
   for (int i = 0; i < 3; i++)
     u.block[i] = s->block[i] ? s->block[i] : 1;
-  if (d->coarsen_x > 1)
-    u.block[0] /= d->coarsen_x;
-  if (d->coarsen_y > 1)
-    u.block[1] /= d->coarsen_y;
+  if (d->plan.coarsen_x > 1)
+    u.block[0] /= d->plan.coarsen_x;
+  if (d->plan.coarsen_y > 1)
+    u.block[1] /= d->plan.coarsen_y;
   if (u.block[2] > 1) {
     ks_explain(d, PASS, "declined %s: a 3-D block", s->kernel);
     return 0;

@@ -4,7 +4,9 @@
  * device's name, compute capability, the driver version, the PTX and its
  * key, and not otherwise; entries of each kind round-trip, binary fields
  * included, and a reader never takes another kind's entry or a damaged
- * one; template descriptions round-trip and reject every truncation; a
+ * one; the launch plan round-trips field by field, no byte of it ignored,
+ * and a plan over a field's limit or not fitting its block is refused with
+ * the reason; template descriptions round-trip and reject every truncation; a
  * template loaded from its cached description is the same, bitcode, hash
  * and description, as one parsed now, and compiles to the same PTX; bad
  * templates fail the same way every time and leave no entry.
@@ -192,69 +194,214 @@ static void entry_kinds(void **state) {
   ks_ctx_destroy(ctx);
 }
 
+/* Writes v at byte at of the entry's n bytes at b and makes the checksum
+ * (at byte 40) right again, as damage a checksum cannot see would be. */
+static void patch32(unsigned char *b, size_t n, size_t at, uint32_t v) {
+  uint64_t sum = 0;
+  memcpy(b + at, &v, sizeof v);
+  memcpy(b + 40, &sum, sizeof sum);
+  sum = XXH3_64bits(b, n);
+  memcpy(b + 40, &sum, sizeof sum);
+}
+
 /* An entry's bytes read back are the entry, and encoding what was read
  * gives the same bytes; a header figure the writer never writes (an
- * estimate of registers over INT_MAX) is rejected even under a good
- * checksum. */
+ * estimate of registers over INT_MAX) or a launch plan it never makes is
+ * rejected even under a good checksum. */
 static void entry_exact(void **state) {
   (void)state;
   ks_disk_entry e = {.kind = KS_DISK_KIND_PTX,
                      .key = {1, 2},
                      .str = {"k", "explained", ".version 8.5\n", "why"},
                      .len = {1, 9, 13, 3},
-                     .reqntid = {256, 1, 1},
+                     .reqntid = {256, 4, 1},
                      .est_regs = 40,
-                     .coarsen_x = 2,
-                     .grid_coarsen = 16,
-                     .const_copies = 2,
-                     .const_copy_arg = {1, 3},
-                     .const_copy_bytes = {128, 68},
+                     .plan = {.coarsen_x = 2,
+                              .coarsen_y = 4,
+                              .grid_coarsen = 16,
+                              .const_copies = 2,
+                              .const_copy_arg = {1, 3},
+                              .const_copy_bytes = {128, 68}},
                      .compile_ns = 123456789};
   size_t n = 0;
   unsigned char *b = ks_disk_encode(&e, &n);
   assert_non_null(b);
+  assert_int_equal(n,
+                   KS_DISK_HEADER_BYTES + KS_DISK_PLAN_BYTES + 2 + 10 + 14 + 4);
   ks_disk_entry r;
   char why[128];
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), 0);
   assert_int_equal(r.est_regs, 40);
-  assert_int_equal(r.grid_coarsen, 16);
-  assert_int_equal(r.const_copies, 2);
-  assert_int_equal(r.const_copy_arg[1], 3);
-  assert_int_equal(r.const_copy_bytes[0], 128);
+  assert_memory_equal(&r.plan, &e.plan, sizeof e.plan);
+  assert_string_equal(r.str[KS_DISK_PTX], ".version 8.5\n");
   assert_true(r.compile_ns == 123456789);
   size_t m = 0;
   unsigned char *again = ks_disk_encode(&r, &m);
   assert_int_equal(m, n);
   assert_memory_equal(again, b, n);
   free(again);
-  /* est_regs sits at byte 104, the checksum at byte 40 */
-  uint32_t big = 0x80000000u;
-  uint64_t sum = 0;
-  memcpy(b + 104, &big, sizeof big);
-  memcpy(b + 40, &sum, sizeof sum);
-  sum = XXH3_64bits(b, n);
-  memcpy(b + 40, &sum, sizeof sum);
+  /* est_regs sits at byte 104 */
+  patch32(b, n, 104, 0x80000000u);
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
   assert_non_null(strstr(why, "registers"));
-  /* more constant copies than a kernel can have (byte 120) */
-  uint32_t five = 5;
-  memcpy(b + 104, &(uint32_t){40}, sizeof(uint32_t));
-  memcpy(b + 120, &five, sizeof five);
-  sum = 0;
-  memcpy(b + 40, &sum, sizeof sum);
-  sum = XXH3_64bits(b, n);
-  memcpy(b + 40, &sum, sizeof sum);
+  patch32(b, n, 104, 40);
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), 0);
+  /* the plan's length (byte 108) is not this format's */
+  patch32(b, n, 108, KS_DISK_PLAN_BYTES - 4);
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
-  assert_non_null(strstr(why, "constant copies"));
-  /* grid coarsening (byte 112) without a fixed block is rejected too */
-  e.reqntid[0] = 0;
-  e.coarsen_x = 0;
+  assert_non_null(strstr(why, "launch plan of"));
+  patch32(b, n, 108, KS_DISK_PLAN_BYTES);
+  /* more constant copies than a kernel can have (the plan's 4th word) */
+  patch32(b, n, KS_DISK_HEADER_BYTES + 12, 5);
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
+  assert_string_equal(why, "launch plan: const_copies 5 over 4");
+  /* another format version: refused, saying so */
+  patch32(b, n, KS_DISK_HEADER_BYTES + 12, 2);
+  patch32(b, n, 8, KS_DISK_FORMAT_VERSION - 1);
+  assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
+  assert_non_null(strstr(why, "format version"));
   free(b);
+  /* grid coarsening without a fixed block is rejected too */
+  e.reqntid[0] = e.reqntid[1] = 0;
+  e.plan.coarsen_x = e.plan.coarsen_y = 0;
   b = ks_disk_encode(&e, &n);
   assert_non_null(b);
   assert_int_equal(ks_disk_check(b, n, e.key, &r, why, sizeof why), -1);
   assert_non_null(strstr(why, "grid coarsening"));
   free(b);
+}
+
+/* ---- the launch plan ------------------------------------------------------
+ */
+
+/* A plan with every field at a value of its own, each within its limit. */
+static const ks_launch_plan full_plan = {.coarsen_x = 4,
+                                         .coarsen_y = 2,
+                                         .grid_coarsen = 1024,
+                                         .const_copies = KS_CMEM_MAX,
+                                         .const_copy_arg = {1, 2, 7, 4096},
+                                         .const_copy_bytes = {4, 8, 65536, 12}};
+static const unsigned full_block[3] = {256, 8, 1};
+
+/* Decoding what was encoded gives the plan back, field by field, in
+ * exactly KS_DISK_PLAN_BYTES little-endian bytes; and no byte is ignored:
+ * changing any one of them either is refused, with a reason, or gives
+ * another plan. */
+static void plan_roundtrip(void **state) {
+  (void)state;
+  unsigned char buf[KS_DISK_PLAN_BYTES + 1];
+  memset(buf, 0xa5, sizeof buf);
+  ks_disk_plan_encode(&full_plan, buf);
+  assert_int_equal(buf[KS_DISK_PLAN_BYTES], 0xa5);
+  /* coarsen_x first, little-endian; grid_coarsen (1024) third */
+  static const unsigned char head[12] = {4, 0, 0, 0, 2, 0, 0, 0, 0, 4, 0, 0};
+  assert_memory_equal(buf, head, sizeof head);
+  ks_launch_plan p;
+  char why[128] = "";
+  assert_int_equal(ks_disk_plan_decode(buf, full_block, &p, why, sizeof why),
+                   0);
+  assert_int_equal(p.coarsen_x, 4);
+  assert_int_equal(p.coarsen_y, 2);
+  assert_int_equal(p.grid_coarsen, 1024);
+  assert_int_equal(p.const_copies, KS_CMEM_MAX);
+  for (int i = 0; i < KS_CMEM_MAX; i++) {
+    assert_int_equal(p.const_copy_arg[i], full_plan.const_copy_arg[i]);
+    assert_int_equal(p.const_copy_bytes[i], full_plan.const_copy_bytes[i]);
+  }
+  assert_memory_equal(&p, &full_plan, sizeof p);
+  for (size_t at = 0; at < KS_DISK_PLAN_BYTES; at++) {
+    unsigned char d[KS_DISK_PLAN_BYTES];
+    memcpy(d, buf, sizeof d);
+    d[at] ^= 0x01;
+    why[0] = '\0';
+    if (ks_disk_plan_decode(d, full_block, &p, why, sizeof why) == 0)
+      assert_memory_not_equal(&p, &full_plan, sizeof p);
+    else
+      assert_non_null(strstr(why, "launch plan: "));
+  }
+  /* the plan of a kernel that needs nothing, and of cubin and template
+   * entries: all zero, with or without a fixed block */
+  static const ks_launch_plan none;
+  static const unsigned no_block[3];
+  ks_disk_plan_encode(&none, buf);
+  assert_int_equal(ks_disk_plan_decode(buf, no_block, &p, why, sizeof why), 0);
+  assert_memory_equal(&p, &none, sizeof p);
+}
+
+/* The plan's bytes after damage no checksum sees: refused with a message
+ * naming what is wrong. */
+static void refused(const ks_launch_plan *bad_plan, const unsigned block[3],
+                    const char *want) {
+  unsigned char buf[KS_DISK_PLAN_BYTES];
+  ks_disk_plan_encode(bad_plan, buf);
+  ks_launch_plan p;
+  char why[128] = "";
+  assert_int_equal(ks_disk_plan_decode(buf, block, &p, why, sizeof why), -1);
+  if (!strstr(why, want))
+    fail_msg("refused with '%s', want '%s'", why, want);
+}
+
+static void plan_refused(void **state) {
+  (void)state;
+  ks_launch_plan p = full_plan;
+  p.coarsen_x = 1025; /* over every field's limit */
+  refused(&p, full_block, "launch plan: coarsen_x 1025 over 1024");
+  p = full_plan;
+  p.grid_coarsen = 1025;
+  refused(&p, full_block, "launch plan: grid_coarsen 1025 over 1024");
+  p = full_plan;
+  p.const_copy_arg[3] = 4097;
+  refused(&p, full_block, "launch plan: const_copy_arg 4097 over 4096");
+  p = full_plan;
+  p.const_copy_bytes[1] = 65537;
+  refused(&p, full_block, "launch plan: const_copy_bytes 65537 over 65536");
+  /* within the limits, but not what the block allows */
+  p = full_plan;
+  p.coarsen_x = 3;
+  refused(&p, full_block, "coarsening by 3 of block.x 256");
+  p = full_plan;
+  p.coarsen_y = 16;
+  refused(&p, full_block, "coarsening by 16 of block.y 8");
+  static const unsigned no_block[3];
+  p = full_plan;
+  p.coarsen_x = p.coarsen_y = 1;
+  refused(&p, no_block, "grid coarsening by 1024 without a fixed block");
+  /* constant copies: none of 0 bytes, nothing past const_copies */
+  p = full_plan;
+  p.const_copy_bytes[2] = 0;
+  refused(&p, full_block, "constant copy 2 (of 4) of 0 bytes from argument 7");
+  p = full_plan;
+  p.const_copies = 2;
+  refused(&p, full_block, "constant copy 2 (of 2)");
+}
+
+/* The kernel's info takes a plan in one form: coarsenings of 0 are 1,
+ * elements past const_copies 0, and launch_block the real block. */
+static void plan_in_info(void **state) {
+  (void)state;
+  ks_kernel_info info = {.reqntid = {256, 8, 1}};
+  ks_launch_plan p = {.coarsen_x = 4,
+                      .const_copies = 1,
+                      .const_copy_arg = {1, 2},
+                      .const_copy_bytes = {64, 32}};
+  ks_jit_set_plan(&info, &p);
+  assert_int_equal(info.plan.coarsen_x, 4);
+  assert_int_equal(info.plan.coarsen_y, 1);
+  assert_int_equal(info.plan.grid_coarsen, 1);
+  assert_int_equal(info.plan.const_copy_arg[0], 1);
+  assert_int_equal(info.plan.const_copy_bytes[0], 64);
+  assert_int_equal(info.plan.const_copy_arg[1], 0);
+  assert_int_equal(info.plan.const_copy_bytes[1], 0);
+  assert_int_equal(info.launch_block[0], 64);
+  assert_int_equal(info.launch_block[1], 8);
+  assert_int_equal(info.launch_block[2], 1);
+  /* so what the info holds is what a reader takes */
+  unsigned char buf[KS_DISK_PLAN_BYTES];
+  ks_disk_plan_encode(&info.plan, buf);
+  char why[128];
+  assert_int_equal(ks_disk_plan_decode(buf, info.reqntid, &p, why, sizeof why),
+                   0);
+  assert_memory_equal(&p, &info.plan, sizeof p);
 }
 
 /* ---- template descriptions ----------------------------------------------- */
@@ -527,10 +674,12 @@ int main(void) {
     return 1;
   setenv("KSPEC_CACHE_DIR", base_dir, 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(cubin_key),    cmocka_unit_test(entry_kinds),
-      cmocka_unit_test(entry_exact),  cmocka_unit_test(desc_roundtrip),
-      cmocka_unit_test(desc_unsound), cmocka_unit_test(template_lazy),
-      cmocka_unit_test(template_bad), cmocka_unit_test(template_damaged),
+      cmocka_unit_test(cubin_key),        cmocka_unit_test(entry_kinds),
+      cmocka_unit_test(entry_exact),      cmocka_unit_test(plan_roundtrip),
+      cmocka_unit_test(plan_refused),     cmocka_unit_test(plan_in_info),
+      cmocka_unit_test(desc_roundtrip),   cmocka_unit_test(desc_unsound),
+      cmocka_unit_test(template_lazy),    cmocka_unit_test(template_bad),
+      cmocka_unit_test(template_damaged),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -132,7 +132,7 @@ static void gcoarsened(void **state) {
   ks_kernel *k = spec(f, NULL, &b, 1, (ks_launch_bounds){.block = {256, 1, 1}});
   ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.grid_coarsen, 16);
+  assert_int_equal(info.plan.grid_coarsen, 16);
   int per_sm = 0, n = 4096, blk = 256;
   unsigned most = 0;
   assert_int_equal(ks_kernel_max_active_blocks(k, 256, 0, &per_sm), KS_OK);
@@ -269,7 +269,7 @@ static void coarsened(void **state) {
   ks_kernel *k = spec(f, NULL, &b, 1, (ks_launch_bounds){.block = {32, 8, 1}});
   ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.coarsen_y, 8);
+  assert_int_equal(info.plan.coarsen_y, 8);
   int w = 128, h = 64, radius = 8, per_sm = 0;
   void *args[] = {&f->buf[0], &f->buf[1], &f->buf[2], &w, &h, &radius};
   ks_launch_attrs a = {.cooperative = 1, .smem = 60 * KIB};

@@ -392,8 +392,8 @@ static void tcoarsen_along_y(void **state) {
                      "declined window staging: coarsened along y by 8");
   ks_kernel_info info = {.size = sizeof info};
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.coarsen_x, 1);
-  assert_int_equal(info.coarsen_y, 8);
+  assert_int_equal(info.plan.coarsen_x, 1);
+  assert_int_equal(info.plan.coarsen_y, 8);
   assert_int_equal(info.launch_block[0], 32);
   assert_int_equal(info.launch_block[1], 1);
   TU_ASSERT_CONTAINS(ptx_of(k), ".reqntid 32, 1, 1");
@@ -402,7 +402,7 @@ static void tcoarsen_along_y(void **state) {
   TU_ASSERT_CONTAINS(ks_kernel_explain(k),
                      "tcoarsen: coarsened y by 4: real block 32x1x1");
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.coarsen_y, 4);
+  assert_int_equal(info.plan.coarsen_y, 4);
   /* rows: along x, the real block 8x8 (each warp spans four rows); the
    * lanes' clamped indices are merged: 20 loads of in for 4 outputs at the
    * image's edges (87 unmerged, with the taps); away from them (unclamp)
@@ -413,8 +413,8 @@ static void tcoarsen_along_y(void **state) {
   TU_ASSERT_CONTAINS(ks_kernel_explain(k),
                      "tcoarsen: coarsened x by 4: real block 8x8x1");
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.coarsen_x, 4);
-  assert_int_equal(info.coarsen_y, 1);
+  assert_int_equal(info.plan.coarsen_x, 4);
+  assert_int_equal(info.plan.coarsen_y, 1);
   int loads = 0;
   for (const char *p = ptx_of(k); (p = strstr(p, "ld.global")); p++)
     loads++;
@@ -422,8 +422,8 @@ static void tcoarsen_along_y(void **state) {
   TU_ASSERT_CONTAINS(ks_kernel_explain(k), "unclamp: ");
   TU_ASSERT_CONTAINS(ks_kernel_explain(k), "staged in: coarsened by 4");
   TU_ASSERT_CONTAINS(ptx_of(k), "ld.const");
-  assert_int_equal(info.const_copies, 1);
-  assert_int_equal(info.const_copy_bytes[0], 17 * 4);
+  assert_int_equal(info.plan.const_copies, 1);
+  assert_int_equal(info.plan.const_copy_bytes[0], 17 * 4);
 }
 
 /* conv1d with block 256 and the taps in memory: tcoarsen runs 4 threads

@@ -421,7 +421,7 @@ static void grid_coarsened_launch(void **state) {
   ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
   assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.grid_coarsen, 16);
+  assert_int_equal(info.plan.grid_coarsen, 16);
   assert_non_null(strstr(ks_kernel_explain(k), "gcoarsen: coarsened the grid"));
   ks_devptr x = 0, out = 0;
   assert_int_equal(ks_mem_alloc(ctx, N * sizeof(float), &x), KS_OK);
@@ -449,7 +449,7 @@ static void grid_coarsened_launch(void **state) {
   req.nno_pass = 1;
   assert_int_equal(ks_specialize(ctx, t, &req, &generic), KS_OK);
   assert_int_equal(ks_kernel_info_get(generic, &info), KS_OK);
-  assert_int_equal(info.grid_coarsen, 1);
+  assert_int_equal(info.plan.grid_coarsen, 1);
   assert_int_equal(ks_launch(generic, (ks_dim3){1000, 1, 1},
                              (ks_dim3){BLOCK, 1, 1}, 0, NULL, args),
                    KS_OK);
@@ -482,9 +482,9 @@ static void const_copy_launch(void **state) {
   ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
   assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
-  assert_int_equal(info.const_copies, 1);
-  assert_int_equal(info.const_copy_arg[0], 1);
-  assert_int_equal(info.const_copy_bytes[0], 128);
+  assert_int_equal(info.plan.const_copies, 1);
+  assert_int_equal(info.plan.const_copy_arg[0], 1);
+  assert_int_equal(info.plan.const_copy_bytes[0], 128);
   ks_devptr x = 0, f = 0, y = 0, none = 0;
   float taps[32];
   for (int i = 0; i < 32; i++)
@@ -543,7 +543,7 @@ static void const_copy_launch(void **state) {
   req.nno_pass = 1;
   assert_int_equal(ks_specialize(ctx, t, &req, &off), KS_OK);
   assert_int_equal(ks_kernel_info_get(off, &info), KS_OK);
-  assert_int_equal(info.const_copies, 0);
+  assert_int_equal(info.plan.const_copies, 0);
   assert_int_equal(ks_launch(off, grid, block, 0, NULL, args), KS_OK);
   assert_int_equal(mock_now().const_copies - m0.const_copies, 5);
   assert_int_equal(stream_destroy(st), CUDA_SUCCESS);
@@ -561,9 +561,9 @@ static void const_copy_launch(void **state) {
   assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
   assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
   assert_true(info.from_disk);
-  assert_int_equal(info.const_copies, 1);
-  assert_int_equal(info.const_copy_arg[0], 1);
-  assert_int_equal(info.const_copy_bytes[0], 128);
+  assert_int_equal(info.plan.const_copies, 1);
+  assert_int_equal(info.plan.const_copy_arg[0], 1);
+  assert_int_equal(info.plan.const_copy_bytes[0], 128);
   assert_int_equal(ks_mem_alloc(ctx, (N + 31) * sizeof(float), &x), KS_OK);
   assert_int_equal(ks_mem_alloc(ctx, sizeof taps, &f), KS_OK);
   assert_int_equal(ks_mem_alloc(ctx, N * sizeof(float), &y), KS_OK);

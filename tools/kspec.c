@@ -551,26 +551,27 @@ static void launch_notes(const ks_kernel *k) {
   ks_kernel_info in = {.size = sizeof in};
   if (ks_kernel_info_get(k, &in) != KS_OK)
     return;
-  if (in.coarsen_x > 1 || in.coarsen_y > 1)
+  const ks_launch_plan *p = &in.plan;
+  if (p->coarsen_x > 1 || p->coarsen_y > 1)
     fprintf(stderr,
             "kspec: note: launch with block %ux%ux%u (each thread runs "
             "%ux%u threads of block %ux%ux%u)\n",
             in.launch_block[0], in.launch_block[1], in.launch_block[2],
-            in.coarsen_x, in.coarsen_y, in.reqntid[0], in.reqntid[1],
+            p->coarsen_x, p->coarsen_y, in.reqntid[0], in.reqntid[1],
             in.reqntid[2]);
-  if (in.grid_coarsen > 1)
+  if (p->grid_coarsen > 1)
     fprintf(stderr,
             "kspec: note: launch ceil(grid.x / %u) blocks along x and pass "
             "grid.x (u32) after the arguments\n",
-            in.grid_coarsen);
+            p->grid_coarsen);
   if (in.grid_sync)
     fprintf(stderr, "kspec: note: the kernel synchronizes the grid: launch "
                     "it cooperatively (all its blocks resident at once)\n");
-  for (unsigned i = 0; i < in.const_copies; i++)
+  for (unsigned i = 0; i < p->const_copies; i++)
     fprintf(stderr,
             "kspec: note: before each launch copy the first %u bytes of "
             "argument %u's buffer to .const ks_cmem_%u\n",
-            in.const_copy_bytes[i], in.const_copy_arg[i], in.const_copy_arg[i]);
+            p->const_copy_bytes[i], p->const_copy_arg[i], p->const_copy_arg[i]);
 }
 
 static int cmd_emit(const options *o, int want_ir) {

@@ -308,7 +308,7 @@ static const struct {
  * blocks per SM at the same block times a usual part's SMs. */
 static void measure_coresident(figures *f, const stats_opts *o) {
   ks_res_source calc_src = f->have_ptxas ? KS_RES_PTXAS : KS_RES_ANY;
-  unsigned gc = f->info.grid_coarsen > 1 ? f->info.grid_coarsen : 1;
+  unsigned gc = f->info.plan.grid_coarsen > 1 ? f->info.plan.grid_coarsen : 1;
   ks_occupancy occ = {.size = sizeof occ};
   f->co_block = f->info.reqntid[0] ? f->blocks[0]
                 : f->have_best_drv ? f->best_drv
@@ -465,8 +465,9 @@ static void print_occupancy(const figures *f, const stats_opts *o) {
   if (!f->co_block)
     return;
   char gc[48] = "";
-  if (f->info.grid_coarsen > 1)
-    snprintf(gc, sizeof gc, " x %u (grid-coarsened)", f->info.grid_coarsen);
+  if (f->info.plan.grid_coarsen > 1)
+    snprintf(gc, sizeof gc, " x %u (grid-coarsened)",
+             f->info.plan.grid_coarsen);
   if (f->co_part)
     printf("co-resident grid: %u blocks of %u threads (calculator: %d per SM "
            "x %u SMs%s, those of %s, %s's usual part; no driver)\n",

@@ -4,9 +4,10 @@
  *
  * The first byte of the input chooses the reader, the rest is the file:
  *   0  a disk cache entry as it is (jit/diskcache.c: ks_disk_check)
- *   1  the same with the header's magic, version, length and checksum
- *      made right, so that the checks behind them (kind, strings, figures)
- *      and the template description inside get the bytes
+ *   1  the same with the header's magic, version, length, launch plan's
+ *      length and checksum made right, so that the checks behind them
+ *      (kind, strings, figures, the plan) and the template description
+ *      inside get the bytes
  *   2  a template description alone (jit/tplcache.c: ks_jit_desc_unpack)
  *   3  a tuner's stored results (jit/tune_store.c), for the key "fuzz"
  * Nothing may crash or read outside the input, and what is accepted must
@@ -24,15 +25,18 @@
 #include "fuzz.h"
 #include "jit/ks_jit.h"
 
-/* Where diskcache.c's header keeps what mode 1 makes right. */
+/* Where diskcache.c's header keeps what mode 1 makes right; version and
+ * size come from ks_jit.h, so that a new format does not leave mode 1
+ * writing entries every reader refuses. */
 enum {
   OFF_VERSION = 8,
   OFF_HEADER_BYTES = 12,
   OFF_KEY = 16,
   OFF_FILE_BYTES = 32,
   OFF_CHECKSUM = 40,
-  HEADER_BYTES = 112,
-  FORMAT_VERSION = 4,
+  OFF_PLAN_BYTES = 108,
+  HEADER_BYTES = KS_DISK_HEADER_BYTES,
+  FORMAT_VERSION = KS_DISK_FORMAT_VERSION,
 };
 
 static void put32(unsigned char *p, uint32_t v) { memcpy(p, &v, sizeof v); }
@@ -64,7 +68,8 @@ static void check_entry(const unsigned char *buf, size_t n) {
   KS_FUZZ_CHECK(e.kind < KS_DISK_NKINDS);
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     const unsigned char *s = (const unsigned char *)e.str[i];
-    KS_FUZZ_CHECK(s >= buf + HEADER_BYTES && s + e.len[i] < buf + n);
+    KS_FUZZ_CHECK(s >= buf + HEADER_BYTES + KS_DISK_PLAN_BYTES &&
+                  s + e.len[i] < buf + n);
     KS_FUZZ_CHECK(s[e.len[i]] == '\0');
   }
   size_t m = 0;
@@ -89,6 +94,7 @@ static void check_fixed(const uint8_t *data, size_t n) {
   put32(buf + OFF_VERSION, FORMAT_VERSION);
   put32(buf + OFF_HEADER_BYTES, HEADER_BYTES);
   put64(buf + OFF_FILE_BYTES, n);
+  put32(buf + OFF_PLAN_BYTES, KS_DISK_PLAN_BYTES);
   put64(buf + OFF_CHECKSUM, 0);
   put64(buf + OFF_CHECKSUM, XXH3_64bits(buf, n));
   check_entry(buf, n);

@@ -187,8 +187,8 @@ static void read_kernel(ks_kernel *k, const ks_spec_req *q) {
   KS_FUZZ_CHECK(ks_kernel_name(k) != NULL);
   ks_kernel_info info = {.size = sizeof info};
   KS_FUZZ_CHECK(ks_kernel_info_get(k, &info) == KS_OK);
-  KS_FUZZ_CHECK(info.coarsen_x >= 1);
-  KS_FUZZ_CHECK(info.grid_coarsen >= 1);
+  KS_FUZZ_CHECK(info.plan.coarsen_x >= 1);
+  KS_FUZZ_CHECK(info.plan.grid_coarsen >= 1);
   if (q->dump_stage) {
     const char *ir = NULL;
     KS_FUZZ_CHECK(ks_kernel_ir(k, &ir, &len) == KS_OK && ir);

@@ -75,9 +75,10 @@ int main(void) {
       ks_specialize(ctx, t, &req, &k) != KS_OK ||
       ks_kernel_info_get(k, &info) != KS_OK)
     return fail("conv1d", ctx);
-  if (info.const_copies != 1 || info.const_copy_bytes[0] != TAPS * 4) {
+  if (info.plan.const_copies != 1 ||
+      info.plan.const_copy_bytes[0] != TAPS * 4) {
     fprintf(stderr, "test_cmem: conv1d has %u constant copies, want 1\n",
-            info.const_copies);
+            info.plan.const_copies);
     return 1;
   }
 
