@@ -177,6 +177,24 @@ KS_API ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out);
  * its futures may run concurrently with it. */
 KS_API void ks_ctx_destroy(ks_ctx *ctx);
 
+/* Says that this process's LLVM is kspec's alone, so that kspec may set
+ * LLVM's process-wide command-line options for faster codegen: code
+ * generation then starts after NVPTX's IR passes, which kspec's own last
+ * stage does only where a kernel needs them, and five machine passes whose
+ * work ptxas redoes are skipped. Specialization is faster (BENCHMARKS.md
+ * gives the figures); the PTX differs, not its correctness.
+ * Call it before the first ks_ctx_create of the process, from a program
+ * that uses no other LLVM code: those options would change every compile
+ * of the libLLVM kspec shares with the rest of the process (Mesa's
+ * llvmpipe, a JIT of the program's own), and once set they stay. Without
+ * this call (the default), kspec sets no LLVM option and leaves the
+ * process's LLVM as it found it. With LLVM linked statically into
+ * libkspec (CMake KSPEC_LLVM_STATIC), LLVM is hidden inside it and kspec's
+ * alone: the options are always set there, and this call changes nothing.
+ * Thread-safe. Errors: KS_EINVAL when a context was created before
+ * without the options (they then stay unset for the process's life). */
+KS_API ks_status ks_llvm_own_process(void);
+
 /* The first thing that went wrong without being an error (a refused or
  * unwritable cache directory: caching goes on in memory only), or "" when
  * nothing did. Valid as long as ctx. */

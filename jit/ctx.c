@@ -120,7 +120,8 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
     ks_ctx_destroy(ctx);
     return ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
   }
-  ks_jit_llvm_init();
+  ks_jit_llvm_hold();
+  ctx->llvm_held = 1;
   ks_jit_clear();
   *out = ctx;
   return KS_OK;
@@ -136,6 +137,8 @@ void ks_ctx_destroy(ks_ctx *ctx) {
   ks_drv_close(ctx->drv);
   pthread_mutex_destroy(&ctx->drv_lock);
   pthread_mutex_destroy(&ctx->warn_lock);
+  if (ctx->llvm_held) /* the last context takes LLVM's pools with it */
+    ks_jit_llvm_release();
   free(ctx);
 }
 

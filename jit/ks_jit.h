@@ -97,11 +97,25 @@ unsigned ks_jit_driver_max_ptx(int driver_version);
  * "enable_smem_spilling"` at the start of the entry's body. KS_EPARAM when
  * the PTX has dynamic shared memory (ptxas rejects the pragma then). */
 ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel);
-/* Registers the NVPTX target once (thread-safe). */
+/* Registers the NVPTX target once (thread-safe), and sets LLVM's
+ * command-line options with it where the process's LLVM is kspec's
+ * (ks_llvm_own_process, or the static build): target.c says which and
+ * why. */
 void ks_jit_llvm_init(void);
+/* 1 when LLVM's options are set (codegen starts at
+ * nvptx-lower-unreachable and the lower stage must run), 0 when codegen
+ * runs all of its own passes; fixed from the first call on. */
+int ks_jit_llvm_options(void);
+/* A context holds LLVM's pools (target machines, prepared templates) while
+ * it lives: ks_jit_llvm_release by the last one disposes of them. */
+void ks_jit_llvm_hold(void);
+void ks_jit_llvm_release(void);
+/* How many target machines and prepared templates (LLVM contexts) the
+ * pools keep now (for tests). */
+void ks_jit_llvm_pooled(size_t *machines, size_t *contexts);
 /* A target machine for arch and ISA; NULL with a message on failure. */
 LLVMTargetMachineRef ks_jit_target_machine(const ks_arch *a, unsigned ptx);
-/* A target machine borrowed from a process-wide pool (made when none is
+/* A target machine borrowed from a pool (made when none is
  * free), for one compile at a time; give it back with ks_jit_tm_put, reuse
  * 0 after a failed compile (it is then disposed of). */
 typedef struct ks_jit_tm {
@@ -171,6 +185,7 @@ struct ks_ctx {
   ks_record *record;         /* NULL: requests are not recorded */
   pthread_mutex_t warn_lock; /* guards warning */
   char warning[512];         /* the first warning; never changed after */
+  int llvm_held;             /* ks_jit_llvm_hold was called for it */
 };
 
 /* Records a warning on ctx (ks_ctx_warning) unless it has one already. */
@@ -217,7 +232,7 @@ ks_status ks_jit_arg_of(const ks_template *t, const ks_ir_kernel *k,
 /* A template parsed into an LLVM context of its own, the stages before
  * bind run on it (ks_pipeline_prepare) for one target: what every
  * specialization of the template for that target starts from, as a copy
- * (LLVMCloneModule) in the same context. Borrowed from a process-wide pool
+ * (LLVMCloneModule) in the same context. Borrowed from a pool
  * by one compile at a time, like target machines: ks_jit_tpl_get hands out
  * a free one for (t, a, ptx), else a fresh context with prepared NULL and
  * diag cleared, for the caller to parse and prepare into; ks_jit_tpl_put
@@ -236,6 +251,10 @@ typedef struct ks_jit_tpl {
 ks_status ks_jit_tpl_get(const ks_template *t, const ks_arch *a, unsigned ptx,
                          ks_jit_tpl *out);
 void ks_jit_tpl_put(ks_jit_tpl *t, int reuse);
+/* Disposes of every pooled template (none may be lent), and how many the
+ * pool keeps (ks_jit_llvm_release, ks_jit_llvm_pooled). */
+void ks_jit_tpl_drain(void);
+size_t ks_jit_tpl_pooled(void);
 
 /* ---- kernel and cache (specialize.c, cache.c) --------------------------- */
 

@@ -472,6 +472,7 @@ static ks_status make_request(ks_ctx *ctx, const ks_template *t,
   r->spec.cpu = ctx->arch->name;
   r->spec.features = ctx->features;
   r->spec.dump_stage = req->dump_stage;
+  r->spec.codegen_lowers = !ks_jit_llvm_options();
   r->smem_spill = req->smem_spill != 0;
   /* bounds the kernel declares itself are reconciled by the bind pass */
   ks_status s = KS_OK;
@@ -541,11 +542,13 @@ static void request_key(const ks_ctx *ctx, const ks_template *t, request *r,
     XXH3_128bits_update(&st, r->bakes[i].values,
                         r->bakes[i].n * sizeof r->bakes[i].values[0]);
   }
-  unsigned nums[] = {
-      r->spec.block[0], r->spec.block[1], r->spec.block[2], r->spec.maxntid,
-      r->spec.minctasm, r->spec.maxnreg,  ctx->ptx_isa,     KS_PIPELINE_VERSION,
-      llvm[0],          llvm[1],          llvm[2],          r->spec.disabled,
-      r->smem_spill};
+  unsigned nums[] = {r->spec.block[0], r->spec.block[1],
+                     r->spec.block[2], r->spec.maxntid,
+                     r->spec.minctasm, r->spec.maxnreg,
+                     ctx->ptx_isa,     KS_PIPELINE_VERSION,
+                     llvm[0],          llvm[1],
+                     llvm[2],          r->spec.disabled,
+                     r->smem_spill,    (unsigned)r->spec.codegen_lowers};
   XXH3_128bits_update(&st, nums, sizeof nums);
   XXH3_128bits_update(&st, ctx->arch->name, strlen(ctx->arch->name) + 1);
   size_t idn = 0; /* the code that compiles: a rebuilt library misses */
@@ -823,9 +826,10 @@ static void key_text(const ks_ctx *ctx, const ks_template *t, const request *r,
   for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
     if (r->spec.disabled & (1u << i))
       line(buf, cap, " %s", ks_pipeline_stage_name(i));
-  line(buf, cap, "\narch %s\nptx_isa %u\npipeline %u\nllvm %u.%u.%u\n",
+  line(buf, cap,
+       "\narch %s\nptx_isa %u\npipeline %u\nllvm %u.%u.%u\ncodegen %s\n",
        ctx->arch->name, ctx->ptx_isa, KS_PIPELINE_VERSION, llvm[0], llvm[1],
-       llvm[2]);
+       llvm[2], r->spec.codegen_lowers ? "all of LLVM's" : "from lower");
   size_t idn = 0;
   const unsigned char *id = ks_jit_build_id(&idn);
   line(buf, cap, "build ");

@@ -271,7 +271,9 @@ const char *ks_template_name(const ks_template *t) {
  * 9.4 M); the pool keeps that work. TPL_USES bounds what the compiles leave
  * in a context (constants, metadata nodes, types, none freed before the
  * context); TPL_POOL bounds the contexts kept, the least recently used going
- * first.
+ * first. The pool lives while a context does (ks_jit_llvm_release empties
+ * it), as PostgreSQL's llvmjit recycles its LLVM context and disposes of
+ * it at the end.
  */
 enum { TPL_POOL = 16, TPL_USES = 64 };
 
@@ -332,4 +334,22 @@ void ks_jit_tpl_put(ks_jit_tpl *t, int reuse) {
     t = &old;
   }
   tpl_dispose(t);
+}
+
+void ks_jit_tpl_drain(void) {
+  ks_jit_tpl old[TPL_POOL];
+  pthread_mutex_lock(&tpl_lock);
+  size_t n = tpl_n;
+  memcpy(old, tpl_pool, n * sizeof *old);
+  tpl_n = 0;
+  pthread_mutex_unlock(&tpl_lock);
+  for (size_t i = 0; i < n; i++)
+    tpl_dispose(&old[i]);
+}
+
+size_t ks_jit_tpl_pooled(void) {
+  pthread_mutex_lock(&tpl_lock);
+  size_t n = tpl_n;
+  pthread_mutex_unlock(&tpl_lock);
+  return n;
 }

@@ -51,6 +51,12 @@ typedef struct ks_spec {
   unsigned disabled;      /* bit i set: optional stage i is switched off */
   const ks_spec_bake *bakes;
   size_t nbakes;
+  /* Non-zero: codegen runs its own IR passes (LLVM's options are not set
+   * in this process, jit/target.c), so the lower stage is skipped: its
+   * rewrites are written for a codegen that skips NVPTX's (lower-args,
+   * lower-alloca and the rest would run again on what they produced), and
+   * each would be done twice. */
+  int codegen_lowers;
 } ks_spec;
 
 typedef struct ks_diag {

@@ -472,8 +472,10 @@ static int run_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const ks_spec *s,
     else if (run_llvm(m, tm, st, VECTORIZE, !s->dump_stage, d))
       return 1;
   }
-  if (strcmp(st->name, "lower") == 0 &&
-      lower(m, tm, st, s->dump_stage == NULL, d))
+  if (strcmp(st->name, "lower") == 0 && s->codegen_lowers)
+    ks_explain(d, st->name, "not run: codegen lowers the module itself");
+  else if (strcmp(st->name, "lower") == 0 &&
+           lower(m, tm, st, s->dump_stage == NULL, d))
     return 1;
   if (!off && st->pass == ks_pass_loops && ks_loops_mark(m, s, count, d))
     return 1;

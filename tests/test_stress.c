@@ -17,6 +17,9 @@
  *               cache (so loads go through the driver's linker and cubin
  *               entries); then a second context on the same directory finds
  *               every kernel and cubin on disk
+ *   contexts    4 threads each create a context, specialize and destroy it,
+ *               over and over: LLVM's pools, held by the live contexts, are
+ *               emptied whenever the last one goes, while others start
  */
 #define _GNU_SOURCE /* nftw, setenv */
 #include <setjmp.h>
@@ -578,6 +581,61 @@ static void const_copy_launch(void **state) {
   nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+enum { CTX_THREADS = 4, CTX_ROUNDS = 12 };
+
+typedef struct ctx_worker {
+  unsigned id;
+  unsigned long done;
+  char first_error[512];
+} ctx_worker;
+
+/* Rounds of: a context of its own, a template, one specialization, all
+ * destroyed; every thread's context may be the last one of the moment. */
+static void *contexts_round(void *arg) {
+  ctx_worker *w = arg;
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  for (unsigned i = 0; i < CTX_ROUNDS && !w->first_error[0]; i++) {
+    ks_ctx *ctx = NULL;
+    ks_template *tp = NULL;
+    ks_kernel *k = NULL;
+    ks_binding b = {.name = "FILTER_LEN",
+                    .kind = KS_VALUE_INT,
+                    .v.i = conv_len[(w->id + i) % NCONV]};
+    ks_spec_req req = {.bindings = &b, .nbindings = 1};
+    ks_status s = ks_ctx_create(&o, &ctx);
+    if (s == KS_OK)
+      s = ks_template_load(ctx, "conv1d", &tp);
+    if (s == KS_OK)
+      s = ks_specialize(ctx, tp, &req, &k);
+    if (s != KS_OK)
+      snprintf(w->first_error, sizeof w->first_error, "round %u: %s", i,
+               ks_errmsg(ctx));
+    else
+      w->done++;
+    ks_template_destroy(tp);
+    ks_ctx_destroy(ctx);
+  }
+  return NULL;
+}
+
+static void contexts_come_and_go(void **state) {
+  (void)state;
+  pthread_t th[CTX_THREADS];
+  ctx_worker w[CTX_THREADS];
+  memset(w, 0, sizeof w);
+  for (unsigned i = 0; i < CTX_THREADS; i++) {
+    w[i].id = i;
+    assert_int_equal(pthread_create(&th[i], NULL, contexts_round, &w[i]), 0);
+  }
+  for (unsigned i = 0; i < CTX_THREADS; i++)
+    assert_int_equal(pthread_join(th[i], NULL), 0);
+  for (unsigned i = 0; i < CTX_THREADS; i++) {
+    if (w[i].first_error[0])
+      fail_msg("thread %u: %s", i, w[i].first_error);
+    assert_int_equal(w[i].done, CTX_ROUNDS);
+  }
+}
+
 int main(void) {
   /* the mock, whatever the environment says: kspec opens it on first use,
    * and this handle keeps the same instance (and its counters) alive */
@@ -594,6 +652,7 @@ int main(void) {
       cmocka_unit_test(stress_async),
       cmocka_unit_test(grid_coarsened_launch),
       cmocka_unit_test(const_copy_launch),
+      cmocka_unit_test(contexts_come_and_go),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   dlclose(lib);

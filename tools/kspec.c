@@ -801,6 +801,12 @@ static int cmd_cache(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* This process runs no LLVM code but kspec's: LLVM's options for faster
+   * codegen may be set (KSPEC_LLVM_OPTIONS=off: as a host program gets by
+   * default; include/kspec.h, ks_llvm_own_process). */
+  const char *lo = getenv("KSPEC_LLVM_OPTIONS");
+  if (!lo || strcmp(lo, "off") != 0)
+    ks_llvm_own_process();
   if (argc < 2)
     return bad_usage(NULL, "missing command%s", "");
   const char *cmd = argv[1];

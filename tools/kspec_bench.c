@@ -773,6 +773,12 @@ static int latency_rounds(ks_ctx *ctx, const bench_run *runs, size_t n,
 
 int main(int argc, char **argv) {
   int reps = 50, quick = 0;
+  /* This process runs no LLVM code but kspec's: LLVM's options for faster
+   * codegen may be set (KSPEC_LLVM_OPTIONS=off: as a host program gets by
+   * default; include/kspec.h, ks_llvm_own_process). */
+  const char *lo = getenv("KSPEC_LLVM_OPTIONS");
+  if (!lo || strcmp(lo, "off") != 0)
+    ks_llvm_own_process();
   if (argc == 6 && strcmp(argv[1], "--latency-child") == 0)
     return latency_child(argv);
   if (argc == 2 && strcmp(argv[1], "--latency") == 0)

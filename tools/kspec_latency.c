@@ -16,7 +16,11 @@
  * --no-block (values bound, the passes that need a block decline). With --ptx,
  * the PTX of each from the last round is written to DIR/LABEL.ptx; with
  * --stages, the median time of every pipeline stage follows each template's
- * line. The disk cache is off and no driver is ever opened.
+ * line. The disk cache is off and no driver is ever opened. A context held
+ * for the whole run keeps LLVM's pools (target machines, prepared
+ * templates) from one repetition to the next, as a program that keeps a
+ * context has them (the last context's end empties them). LLVM's options
+ * are set (ks_llvm_own_process) unless KSPEC_LLVM_OPTIONS=off.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +194,12 @@ int main(int argc, char **argv) {
   size_t nruns = 0;
   int reps = 50;
   const char *ptx_dir = NULL;
+  /* This process runs no LLVM code but kspec's: LLVM's options for faster
+   * codegen may be set (KSPEC_LLVM_OPTIONS=off: as a host program gets by
+   * default; include/kspec.h, ks_llvm_own_process). */
+  const char *lo = getenv("KSPEC_LLVM_OPTIONS");
+  if (!lo || strcmp(lo, "off") != 0)
+    ks_llvm_own_process();
   /* cold: no disk cache, or every run after the first would be a hit */
   ks_ctx_opts o = {
       .arch = "sm_90", .ptx_isa = 85, .no_driver = 1, .no_disk_cache = 1};
@@ -226,6 +236,11 @@ int main(int argc, char **argv) {
     if (!(runs[j].t = malloc((size_t)reps * sizeof *runs[j].t)) ||
         !(runs[j].cpu = malloc((size_t)reps * sizeof *runs[j].cpu)))
       return 1;
+  ks_ctx *hold = NULL; /* keeps LLVM's pools between the fresh contexts */
+  if (ks_ctx_create(&o, &hold) != KS_OK) {
+    fprintf(stderr, "kspec-latency: %s\n", ks_errmsg(NULL));
+    return 1;
+  }
   for (int i = -1; i < reps; i++) /* i == -1 warms LLVM up */
     for (size_t j = 0; j < nruns; j++) {
       double cpu = 0;
@@ -238,8 +253,9 @@ int main(int argc, char **argv) {
         runs[j].cpu[i] = cpu;
       }
     }
-  printf("%-28s %9s %9s %9s  (ms, %d cold runs each, %s, PTX ISA %u)\n",
-         "template", "median", "min", "cpu med", reps, o.arch, o.ptx_isa);
+  printf("%-28s %9s %9s %9s  (ms, %d cold runs each, %s, PTX ISA %u%s)\n",
+         "template", "median", "min", "cpu med", reps, o.arch, o.ptx_isa,
+         lo && strcmp(lo, "off") == 0 ? ", KSPEC_LLVM_OPTIONS=off" : "");
   for (size_t j = 0; j < nruns; j++) {
     double med = median(runs[j].t, reps);
     printf("%-28s %9.3f %9.3f %9.3f\n", runs[j].label, med, runs[j].t[0],
@@ -251,5 +267,6 @@ int main(int argc, char **argv) {
     free(runs[j].t);
     free(runs[j].cpu);
   }
+  ks_ctx_destroy(hold);
   return 0;
 }
