@@ -181,8 +181,8 @@ KS_API void ks_ctx_destroy(ks_ctx *ctx);
  * LLVM's process-wide command-line options for faster codegen: code
  * generation then starts after NVPTX's IR passes, which kspec's own last
  * stage does only where a kernel needs them, and five machine passes whose
- * work ptxas redoes are skipped. Specialization is faster (BENCHMARKS.md
- * gives the figures); the PTX differs, not its correctness.
+ * work ptxas redoes are skipped. Specialization is faster and ptxas's
+ * machine code of most kernels shorter (BENCHMARKS.md gives the figures).
  * Call it before the first ks_ctx_create of the process, from a program
  * that uses no other LLVM code: those options would change every compile
  * of the libLLVM kspec shares with the rest of the process (Mesa's

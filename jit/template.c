@@ -266,14 +266,13 @@ const char *ks_template_name(const ks_template *t) {
 
 /* ---- prepared templates ----------------------------------------------------
  *
- * Parsing a template and inlining its helpers took 10-25% of a small
- * kernel's specialization (transpose: 1.2 M instructions of parsing in
- * 9.4 M); the pool keeps that work. TPL_USES bounds what the compiles leave
- * in a context (constants, metadata nodes, types, none freed before the
- * context); TPL_POOL bounds the contexts kept, the least recently used going
- * first. The pool lives while a context does (ks_jit_llvm_release empties
- * it), as PostgreSQL's llvmjit recycles its LLVM context and disposes of
- * it at the end.
+ * Parsing a template and inlining its helpers was a large part of a small
+ * kernel's specialization (BENCHMARKS.md); the pool keeps that work. TPL_USES
+ * bounds what the compiles leave in a context (constants, metadata nodes,
+ * types, none freed before the context); TPL_POOL bounds the contexts kept, the
+ * least recently used going first. The pool lives while a context does
+ * (ks_jit_llvm_release empties it), as PostgreSQL's llvmjit recycles its LLVM
+ * context and disposes of it at the end.
  */
 enum { TPL_POOL = 16, TPL_USES = 64 };
 
