@@ -1,11 +1,14 @@
 /*
  * ks_passes.h - internal interface of passes/: kspec's own LLVM passes and
  * the pipeline that runs them with LLVM's. Plain C over LLVMModuleRef; knows
- * nothing of CUDA. Every pass has the signature
+ * nothing of CUDA. A pass has the signature
  *
  *   int ks_pass_NAME(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  *
- * returning 0 on success and non-zero with d filled on failure.
+ * returning 0 on success and non-zero with d filled on failure; a stage
+ * that needs more of the pipeline (the target machine, LLVM's own passes,
+ * the unroll count, what other stages will run) takes the stage's context
+ * instead, int ks_pass_NAME(ks_stage_ctx *c) (see pipeline.c below).
  */
 #ifndef KS_PASSES_H
 #define KS_PASSES_H
@@ -18,6 +21,8 @@
 
 #include "ir/ks_ir.h"
 #include "kspec.h"
+
+typedef struct ks_stage_ctx ks_stage_ctx; /* pipeline.c, below */
 
 /* One value to fold: argument arg_index of the kernel becomes a constant. */
 typedef struct ks_spec_value {
@@ -110,9 +115,11 @@ int ks_pass_redux_guard(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- loops.c ----------------------------------------------------------- */
 
-/* Marks every loop of spec->kernel llvm.loop.unroll.full, so that loops
- * whose trip count binding made constant unroll fully. */
-int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* The loops stage: marks every loop of spec->kernel for the unroll stage
+ * (ks_loops_mark with c->unroll); before a full unroll, keeps tcoarsen the
+ * rolled body its serial copy comes from (ks_tcoarsen_keep_rolled) when
+ * c->tcoarsen. */
+int ks_pass_loops(ks_stage_ctx *c);
 /* The same with llvm.loop.unroll.count = count instead (count 1: unroll
  * disabled; 0: full, as ks_pass_loops). */
 int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
@@ -164,6 +171,9 @@ enum {
   KS_LOWER_VARIADIC = 64,   /* expand-variadics (then early-cse, sroa) */
   KS_LOWER_CONSTANTS = 128, /* lower-constant-intrinsics */
 };
+/* The lower stage: the lowering above, in codegen's order, LLVM's passes
+ * and codegen's straight-line passes where m has work for them. */
+int ks_pass_lower(ks_stage_ctx *c);
 /* Which of LLVM's passes above m needs (KS_LOWER_* bits). */
 int ks_lower_needs(LLVMModuleRef m);
 /* Local symbols with '.' or '@' renamed ("_$_"); 1 on no memory. */
@@ -231,14 +241,12 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * kernels where threads may interact other than through memory (barriers,
  * warp operations, shared memory, fences, waits on atomics) and kernels
  * without such shared loads. */
-int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
-/* Before unrolling (the pipeline calls it after the loops stage): keeps a
- * clone of spec->kernel with loops, <kernel>.ks.rolled, marked to stay
- * rolled, from which ks_pass_tcoarsen makes its serial copy; nothing when
- * the kernel has no loop or its block rules coarsening out. */
+int ks_pass_tcoarsen(ks_stage_ctx *c);
+/* Before unrolling (the loops stage calls it): keeps a clone of
+ * spec->kernel with loops, <kernel>.ks.rolled, marked to stay rolled, from
+ * which ks_pass_tcoarsen makes its serial copy (and then deletes it);
+ * nothing when the kernel has no loop or its block rules coarsening out. */
 int ks_tcoarsen_keep_rolled(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
-/* Deletes that clone if it is still there. */
-void ks_tcoarsen_drop_rolled(LLVMModuleRef m, const ks_spec *s);
 
 /* ---- smem_promote.c, smem_window.c, smem_store.c ------------------------ */
 
@@ -342,6 +350,31 @@ int ks_bake_globals(LLVMModuleRef m, LLVMValueRef fn, const ks_spec *s,
                     ks_diag *d);
 
 /* ---- pipeline.c -------------------------------------------------------- */
+
+/* What a stage works on, made by the pipeline for each run of it (a trial
+ * run with a smaller unroll count has its own). */
+struct ks_stage_ctx {
+  LLVMModuleRef m;         /* the kernel's whole module */
+  LLVMTargetMachineRef tm; /* the target, for LLVM's passes */
+  const ks_spec *spec;     /* the request */
+  ks_diag *diag;           /* failures, explanations, what a launch needs */
+  const char *name;        /* the stage running, for its messages */
+  unsigned unroll;         /* unroll count for the loops stage: 0 full */
+  int keep_names;          /* an IR dump was asked for: new values named */
+  int tcoarsen;            /* the tcoarsen stage will run */
+  int const_promote;       /* the const_promote stage will run */
+};
+
+/* Runs LLVM's pass pipeline `passes` (the new pass manager's syntax,
+ * "function(early-cse)") on c->m with c->tm: the one way kspec runs LLVM's
+ * passes. On failure d says "<stage>: <LLVM's message>"; returns 1. */
+int ks_pipeline_llvm(ks_stage_ctx *c, const char *passes);
+/* The same with the names of the values it makes discarded, unless
+ * c->keep_names: LLVM names them after their source ("mul7.12"), which
+ * nothing but the dumps and explanations read. */
+int ks_pipeline_llvm_unnamed(ks_stage_ctx *c, const char *passes);
+/* Is a loop left in m's functions (or did memory run out looking)? */
+int ks_pipeline_loops_left(LLVMModuleRef m);
 
 /* Stage names, in pipeline order. */
 size_t ks_pipeline_stage_count(void);

@@ -9,7 +9,7 @@
  * whose trip count is known, up to its much larger pragma threshold, and
  * leaves loops with run-time trip counts alone. When that goes over the
  * register budget, the pipeline asks for a smaller unroll count instead
- * (ks_loops_mark, see pipeline.c and regpressure.c).
+ * (the stage context's unroll, see pipeline.c and regpressure.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +197,10 @@ void ks_loops_release(LLVMModuleRef m) {
     }
 }
 
-int ks_pass_loops(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
-  return ks_loops_mark(m, s, 0, d);
+int ks_pass_loops(ks_stage_ctx *c) {
+  if (ks_loops_mark(c->m, c->spec, c->unroll, c->diag))
+    return 1;
+  /* the serial copy of tcoarsen comes from the body before unrolling */
+  return c->unroll == 0 && c->tcoarsen &&
+         ks_tcoarsen_keep_rolled(c->m, c->spec, c->diag);
 }

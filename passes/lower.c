@@ -565,3 +565,139 @@ int ks_lower_needs(LLVMModuleRef m) {
   }
   return need | (atomics && !refused ? KS_LOWER_ATOMICS : 0);
 }
+
+/* ---- the stage ------------------------------------------------------------
+ *
+ * What NVPTX's codegen did to the module before instruction selection,
+ * which jit/target.c has codegen skip (it starts at
+ * nvptx-lower-unreachable), in codegen's order: LLVM's intrinsic and wide
+ * division expansions where the module has them, PTX-valid local names,
+ * generic globals moved to the global space, kernel arguments lowered, SROA
+ * and the local space for allocas, address-space inference, atomics on
+ * local memory lowered, then atomic-expand, expand-variadics and
+ * lower-constant-intrinsics where the module has what they expand (see the
+ * top of this file for what else is skipped).
+ *
+ * Codegen's straight-line passes (separate-const-offset-from-gep ..
+ * nary-reassociate, with their early-cse) run only where a loop is left or
+ * straight.c finds strength to reduce: only kernels with a loop had SASS
+ * they shortened; without one they found nothing that ptxas does not, and
+ * their ScalarEvolution cost up to a sixth of a specialization. Where they
+ * run, slsr and nary-reassociate (and the early-cse after
+ * nary-reassociate) run only where straight.c's screens find a candidate
+ * for them, which their ScalarEvolution would look for in vain otherwise.
+ * The transpose's store exchange (smem_store.c) builds its slots
+ * strength-reduced, and slsr's screen tells a base that moves with a loop
+ * from one that does not: slsr is not run there either. (Measured:
+ * BENCHMARKS.md, "Why the pipeline is as it is".)
+ */
+#define STRAIGHT_LINE "separate-const-offset-from-gep,speculative-execution"
+#define SPLIT_GEP "separate-const-offset-from-gep,early-cse"
+
+/* The rest of codegen's straight-line passes, after STRAIGHT_LINE: slsr
+ * where it has a candidate, early-cse, then nary-reassociate and early-cse
+ * where nary-reassociate has one. nary-reassociate's screen looks at the
+ * module before slsr first: where it finds a candidate there, all run at
+ * once; else it looks again after slsr and early-cse, which may make
+ * one. */
+static int straight_rest(ks_stage_ctx *c) {
+  int slsr = ks_lower_slsr(c->m);
+  if (!slsr)
+    ks_explain(c->diag, c->name,
+               "no candidate for straight-line strength reduction: slsr "
+               "not run");
+  const char *first = slsr ? "slsr,early-cse" : "early-cse";
+  char passes[128];
+  if (ks_lower_nary(c->m)) {
+    snprintf(passes, sizeof passes, "function(%s,nary-reassociate,early-cse)",
+             first);
+    return ks_pipeline_llvm_unnamed(c, passes);
+  }
+  snprintf(passes, sizeof passes, "function(%s)", first);
+  if (ks_pipeline_llvm_unnamed(c, passes))
+    return 1;
+  if (!ks_lower_nary(c->m)) {
+    ks_explain(c->diag, c->name,
+               "no candidate for n-ary reassociation: nary-reassociate not "
+               "run");
+    return 0;
+  }
+  return ks_pipeline_llvm_unnamed(c, "function(nary-reassociate,early-cse)");
+}
+
+/* atomic-expand, expand-variadics and lower-constant-intrinsics, those of
+ * `need` (KS_LOWER_* bits). */
+static int expand(ks_stage_ctx *c, int need) {
+  if (!(need & (KS_LOWER_ATOMICS | KS_LOWER_VARIADIC | KS_LOWER_CONSTANTS)))
+    return 0;
+  char passes[256];
+  snprintf(passes, sizeof passes, "%s%s%s%s",
+           need & KS_LOWER_ATOMICS ? "function(atomic-expand)," : "",
+           need & KS_LOWER_VARIADIC ? "expand-variadics," : "",
+           need & KS_LOWER_CONSTANTS ? "function(lower-constant-intrinsics),"
+                                     : "",
+           need & KS_LOWER_VARIADIC ? "function(early-cse,sroa)," : "");
+  passes[strlen(passes) - 1] = '\0'; /* the last comma */
+  return ks_pipeline_llvm_unnamed(c, passes);
+}
+
+/* The first part: up to and with the allocas moved to the local space;
+ * *allocas says whether the module has any. */
+static int lower_front(ks_stage_ctx *c, int need, int *allocas) {
+  LLVMModuleRef m = c->m;
+  int copied = 0;
+  if ((need & KS_LOWER_INTRINSICS) &&
+      ks_pipeline_llvm_unnamed(c, "pre-isel-intrinsic-lowering"))
+    return 1;
+  if ((need & KS_LOWER_WIDE) &&
+      ks_pipeline_llvm_unnamed(
+          c, "function(expand-large-div-rem,expand-large-fp-convert)"))
+    return 1;
+  if (ks_lower_names(m))
+    return ks_diag_fail(c->diag, KS_ENOMEM, "lower: out of memory");
+  if ((need & KS_LOWER_GENERIC) &&
+      ks_pipeline_llvm_unnamed(c, "generic-to-nvvm"))
+    return 1;
+  if (ks_lower_args(m, &copied))
+    return ks_diag_fail(c->diag, KS_ENOMEM, "lower: out of memory");
+  *allocas = ks_lower_has_allocas(m);
+  if (*allocas &&
+      (ks_pipeline_llvm_unnamed(c, "function(sroa)") || ks_lower_allocas(m)))
+    return c->diag->status
+               ? 1
+               : ks_diag_fail(c->diag, KS_ENOMEM, "lower: out of memory");
+  return 0;
+}
+
+int ks_pass_lower(ks_stage_ctx *c) {
+  if (c->spec->codegen_lowers) {
+    ks_explain(c->diag, c->name, "not run: codegen lowers the module itself");
+    return 0;
+  }
+  int need = ks_lower_needs(c->m), allocas = 0;
+  if (lower_front(c, need, &allocas))
+    return 1;
+  int sl = ks_lower_straight_line(c->m);
+  const char *group = NULL;
+  int full = ks_pipeline_loops_left(c->m) || (sl & KS_LOWER_STRENGTH);
+  if (full)
+    group = STRAIGHT_LINE;
+  else if (sl & KS_LOWER_SPLIT_GEP)
+    group = SPLIT_GEP;
+  else
+    ks_explain(c->diag, c->name,
+               "no loop, no strength to reduce: codegen's straight-line "
+               "passes not run");
+  char passes[256];
+  snprintf(passes, sizeof passes, "function(infer-address-spaces%s%s)",
+           group && !allocas ? "," : "", group && !allocas ? group : "");
+  if (ks_pipeline_llvm_unnamed(c, passes))
+    return 1;
+  snprintf(passes, sizeof passes, "function(%s)", group ? group : "");
+  if (allocas && (ks_lower_local_atomics(c->m, c->diag) ||
+                  (group && ks_pipeline_llvm_unnamed(c, passes))))
+    return 1;
+  if (full && straight_rest(c))
+    return 1;
+  return expand(c, need);
+}

@@ -44,9 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Error.h>
-#include <llvm-c/Transforms/PassBuilder.h>
-
 #include "passes/ks_passes.h"
 
 #define PASS "tcoarsen"
@@ -144,6 +141,7 @@ static int writes(LLVMValueRef i) {
  */
 
 typedef struct tc {
+  ks_stage_ctx *st; /* the stage: what else runs, LLVM's passes */
   LLVMModuleRef m;
   LLVMValueRef fn;
   const ks_spec *s;
@@ -423,8 +421,8 @@ static LLVMValueRef mapped(const tc *c, const copy *k, int lane,
  * The lanes' copies of an instruction are adjacent, so a load reads what
  * lane 0's read (a write of another thread in between would race). CSE
  * would merge the copies after tidy's instcombine; not making them spares
- * both (conv1d: its taps f[k] and their addresses, the same in every lane;
- * 1.3 M instructions a specialization, the same PTX). */
+ * both (conv1d: its taps f[k] and their addresses, the same in every lane):
+ * the same PTX, sooner (BENCHMARKS.md, "Why the pipeline is as it is"). */
 static int same_in_lanes(const tc *c, const copy *k, int l, LLVMValueRef i) {
   if (writes(i) || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
     return 0;
@@ -661,10 +659,8 @@ done:
  * threads' writes, unordered with the loads (a race were they to meet), as
  * const_nc reasons. The copies keep the loads' !invariant.load. */
 static int read_only(tc *c) {
-  for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
-    if (!strcmp(ks_pipeline_stage_name(i), "const_promote") &&
-        (c->s->disabled & (1u << i)))
-      return 0;
+  if (!c->st->const_promote)
+    return 0;
   ks_diag quiet = {0};
   int rc = ks_const_nc(c->m, c->fn, &quiet);
   free(quiet.explain);
@@ -677,18 +673,9 @@ static int read_only(tc *c) {
 /* Lane j's index is  uniform + (K*t + j) + k: reassociation brings the
  * constants together, so that loads of different lanes at the same
  * element have one address, which CSE merges. */
-static int tidy(LLVMModuleRef m, ks_diag *d) {
-  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef e = LLVMRunPasses(
-      m, "function(reassociate,instcombine<no-verify-fixpoint>,early-cse)",
-      NULL, o);
-  LLVMDisposePassBuilderOptions(o);
-  if (!e)
-    return 0;
-  char *msg = LLVMGetErrorMessage(e);
-  ks_diag_fail(d, KS_EPASS, PASS ": %s", msg);
-  LLVMDisposeErrorMessage(msg);
-  return 1;
+static int tidy(ks_stage_ctx *st) {
+  return ks_pipeline_llvm(
+      st, "function(reassociate,instcombine<no-verify-fixpoint>,early-cse)");
 }
 
 /* Is a (X + C), an add or a disjoint or of an instruction and a constant? */
@@ -714,8 +701,8 @@ static int plus_const(LLVMValueRef a, LLVMValueRef *x, LLVMValueRef *k) {
  * X + (C + D), without poison flags (in modular arithmetic the same value),
  * until no such sum is left; early-cse then merges the lanes' equal rows
  * and what they load. */
-static int float_constants(LLVMModuleRef m, LLVMContextRef lc, LLVMValueRef fn,
-                           ks_diag *d) {
+static int float_constants(ks_stage_ctx *st, LLVMContextRef lc,
+                           LLVMValueRef fn) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(lc);
   for (int round = 0, changed = 1; changed && round < 32; round++) {
     changed = 0;
@@ -749,15 +736,7 @@ static int float_constants(LLVMModuleRef m, LLVMContextRef lc, LLVMValueRef fn,
       }
   }
   LLVMDisposeBuilder(b);
-  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef e = LLVMRunPasses(m, "function(early-cse)", NULL, o);
-  LLVMDisposePassBuilderOptions(o);
-  if (!e)
-    return 0;
-  char *msg = LLVMGetErrorMessage(e);
-  ks_diag_fail(d, KS_EPASS, PASS ": %s", msg);
-  LLVMDisposeErrorMessage(msg);
-  return 1;
+  return ks_pipeline_llvm(st, "function(early-cse)");
 }
 
 /* Rows per real thread along y: 8 where the block's rows allow (the loads
@@ -792,9 +771,9 @@ static const char *block_why(const ks_spec *s, int dim, char *buf, size_t cap) {
     snprintf(buf, cap, "a real block of %ux%ux%u would hold less than a warp",
              bx / FACTOR, by, bz);
   /* A real block narrower than a warp spreads each warp over rows: that
-   * is fine once the lanes' shared loads are merged (sepfilter_rows, 32x8
-   * coarsened to 8x8 on the H100: 0.46 -> 0.33 ms; before the constants
-   * were floated out for CSE, 0.47 -> 0.68 ms). */
+   * is fine once the lanes' shared loads are merged (sepfilter_rows' 32x8
+   * coarsened to 8x8 runs faster; before the constants were floated out
+   * for CSE, slower: BENCHMARKS.md, "Why the pipeline is as it is"). */
   else
     return NULL;
   return buf;
@@ -854,7 +833,8 @@ int ks_tcoarsen_keep_rolled(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   return rc;
 }
 
-void ks_tcoarsen_drop_rolled(LLVMModuleRef m, const ks_spec *s) {
+/* Deletes that clone if it is still there. */
+static void drop_rolled(LLVMModuleRef m, const ks_spec *s) {
   char name[256];
   LLVMValueRef r =
       rolled_name(s, name, sizeof name) ? LLVMGetNamedFunction(m, name) : NULL;
@@ -872,7 +852,8 @@ static int serial_source(tc *c, tc *r, tc **sc) {
   *sc = c;
   if (!fn || LLVMIsDeclaration(fn))
     return 0;
-  *r = (tc){.m = c->m,
+  *r = (tc){.st = c->st,
+            .m = c->m,
             .fn = fn,
             .s = c->s,
             .d = c->d,
@@ -892,10 +873,15 @@ static int serial_source(tc *c, tc *r, tc **sc) {
   return 0;
 }
 
-int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+int ks_pass_tcoarsen(ks_stage_ctx *st) {
+  LLVMModuleRef m = st->m;
+  const ks_spec *s = st->spec;
+  ks_diag *d = st->diag;
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
-  if (!fn || LLVMIsDeclaration(fn))
+  if (!fn || LLVMIsDeclaration(fn)) {
+    drop_rolled(m, s);
     return 0;
+  }
   const char *name = s->kernel;
   char buf[160], xbuf[160], ybuf[160], msg[400];
   unsigned bx = s->block[0], by = s->block[1] ? s->block[1] : 1,
@@ -908,10 +894,15 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       ks_explain(d, PASS, "declined %s: %s; along y: %s", name, xwhy, ywhy);
     else
       ks_explain(d, PASS, "declined %s: %s", name, xwhy);
-    ks_tcoarsen_drop_rolled(m, s);
+    drop_rolled(m, s);
     return 0;
   }
-  tc c = {.m = m, .fn = fn, .s = s, .d = d, .lc = LLVMGetModuleContext(m)};
+  tc c = {.st = st,
+          .m = m,
+          .fn = fn,
+          .s = s,
+          .d = d,
+          .lc = LLVMGetModuleContext(m)};
   tc r = {0};
   c.i32 = LLVMInt32TypeInContext(c.lc);
   int rc = 0, n_tid = 0, reused = 0;
@@ -954,14 +945,14 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     rc = rc ? rc : serial_source(&c, &r, &sc);
     rc = rc ? rc : transform(&c, sc);
     LLVMDisposeBuilder(c.b);
-    ks_tcoarsen_drop_rolled(m, s); /* before tidy, which would work on it */
+    drop_rolled(m, s); /* before tidy, which would work on it */
     /* not for 1-D blocks along x: conv1d's lanes share loads through
      * their GEP offsets already, and window staging wants its index form
      * (P + 4*tid.x + c) */
     if (!rc && (c.dim || by * bz > 1))
-      rc = float_constants(m, c.lc, fn, d);
+      rc = float_constants(st, c.lc, fn);
     if (!rc)
-      rc = tidy(m, d);
+      rc = tidy(st);
     if (!rc) {
       if (c.dim)
         d->plan.coarsen_y = (unsigned)c.k;
@@ -977,7 +968,7 @@ int ks_pass_tcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                  sc != &c ? "; the serial copy keeps its loops rolled" : "");
     }
   }
-  ks_tcoarsen_drop_rolled(m, s);
+  drop_rolled(m, s);
   free(c.bbs), free(c.inst), free(c.slot);
   free(r.bbs), free(r.inst), free(r.slot);
   return rc;

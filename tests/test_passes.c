@@ -12,7 +12,6 @@
 #include <cmocka.h>
 
 #include <llvm-c/Analysis.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ir/ks_ir.h"
 #include "jit/ks_jit.h"
@@ -372,6 +371,15 @@ static void bind_removes_markings(void **state) {
 
 /* ---- the pipeline ------------------------------------------------------- */
 
+/* The index of stage `name`, for ks_spec.disabled. */
+static unsigned stage_index(const char *name) {
+  for (size_t i = 0; i < ks_pipeline_stage_count(); i++)
+    if (!strcmp(ks_pipeline_stage_name(i), name))
+      return (unsigned)i;
+  fail_msg("no stage %s", name);
+  return 0;
+}
+
 /* Runs the pipeline as jit/ does: the target's data layout first. */
 static int run_pipeline(fixture *f, const ks_spec *s) {
   const ks_arch *a = ks_jit_arch_find("sm_90");
@@ -447,6 +455,78 @@ static void pipeline_dump_stage(void **state) {
   assert_non_null(f->d.dump);
   TU_ASSERT_CONTAINS(f->d.dump, "define");
   TU_ASSERT_NOT_CONTAINS(f->d.dump, "@llvm.global.annotations");
+}
+
+/* The loops stage keeps tcoarsen its rolled clone of the kernel, only when
+ * tcoarsen will run; tcoarsen deletes it. */
+static void pipeline_rolled_clone(void **state) {
+  fixture *f = *state;
+  static const char *const dumps[] = {"loops", "unroll", "tcoarsen", "loops"};
+  for (size_t k = 0; k < 4; k++) {
+    parse_template(f, "conv1d");
+    const ks_spec_value v = {.arg_index = 4, .type = KS_TYPE_I32, .i = 12};
+    ks_spec s = spec_for("conv1d");
+    s.values = &v;
+    s.nvalues = 1;
+    s.block[0] = 128;
+    s.dump_stage = dumps[k];
+    if (k == 3)
+      s.disabled |= 1u << stage_index("tcoarsen");
+    if (run_pipeline(f, &s))
+      fail_msg("%s", f->d.msg);
+    assert_non_null(f->d.dump);
+    if (k < 2)
+      TU_ASSERT_CONTAINS(f->d.dump, "@conv1d.ks.rolled(");
+    else
+      TU_ASSERT_NOT_CONTAINS(f->d.dump, "ks.rolled");
+    free(f->d.dump);
+    f->d.dump = NULL;
+    LLVMDisposeModule(f->m);
+    f->m = NULL;
+  }
+}
+
+/* tcoarsen marks its kernel's read-only loads ld.global.nc only when the
+ * const_promote stage (the read-only path) will run. */
+static void pipeline_tcoarsen_readonly(void **state) {
+  fixture *f = *state;
+  for (int off = 0; off < 2; off++) {
+    parse_template(f, "conv1d");
+    const ks_spec_value v = {.arg_index = 4, .type = KS_TYPE_I32, .i = 12};
+    ks_spec s = spec_for("conv1d");
+    s.values = &v;
+    s.nvalues = 1;
+    s.block[0] = 128;
+    s.dump_stage = "tcoarsen";
+    if (off)
+      s.disabled |= 1u << stage_index("const_promote");
+    if (run_pipeline(f, &s))
+      fail_msg("%s", f->d.msg);
+    TU_ASSERT_CONTAINS(f->d.explain, "tcoarsen: coarsened x by 4");
+    if (off)
+      TU_ASSERT_NOT_CONTAINS(f->d.dump, "!invariant.load");
+    else
+      TU_ASSERT_CONTAINS(f->d.dump, "!invariant.load");
+    free(f->d.dump);
+    f->d.dump = NULL;
+    LLVMDisposeModule(f->m);
+    f->m = NULL;
+  }
+}
+
+/* LLVM's passes through the stage's context: a failure names the stage;
+ * the context's setting for value names is left as it was. */
+static void stage_llvm(void **state) {
+  fixture *f = *state;
+  parse(f, module_k);
+  ks_stage_ctx c = {.m = f->m, .diag = &f->d, .name = "mystage"};
+  assert_int_equal(ks_pipeline_llvm(&c, "function(early-cse)"), 0);
+  assert_int_equal(ks_pipeline_llvm_unnamed(&c, "function(early-cse)"), 0);
+  assert_false(LLVMContextShouldDiscardValueNames(f->c));
+  assert_int_equal(ks_pipeline_llvm(&c, "function(no-such-pass)"), 1);
+  assert_int_equal(f->d.status, KS_EPASS);
+  TU_ASSERT_CONTAINS(f->d.msg, "mystage: ");
+  TU_ASSERT_CONTAINS(f->d.msg, "no-such-pass");
 }
 
 static void pipeline_failure(void **state) {
@@ -609,13 +689,10 @@ static const sl_case sl_cases[] = {
 static int pass_changes(LLVMModuleRef m, LLVMTargetMachineRef tm,
                         const char *pass) {
   char *before = LLVMPrintModuleToString(m);
-  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef e = LLVMRunPasses(m, pass, tm, o);
-  LLVMDisposePassBuilderOptions(o);
-  if (e) {
-    char *msg = LLVMGetErrorMessage(e);
-    fail_msg("%s: %s", pass, msg);
-  }
+  ks_diag d = {0};
+  ks_stage_ctx c = {.m = m, .tm = tm, .diag = &d, .name = "test"};
+  if (ks_pipeline_llvm(&c, pass))
+    fail_msg("%s", d.msg);
   char *after = LLVMPrintModuleToString(m);
   int changed = strcmp(before, after) != 0;
   LLVMDisposeMessage(before);
@@ -712,6 +789,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(pipeline_conv1d_generic, setup, teardown),
       cmocka_unit_test_setup_teardown(pipeline_dump_stage, setup, teardown),
       cmocka_unit_test_setup_teardown(pipeline_failure, setup, teardown),
+      cmocka_unit_test_setup_teardown(pipeline_rolled_clone, setup, teardown),
+      cmocka_unit_test_setup_teardown(pipeline_tcoarsen_readonly, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(stage_llvm, setup, teardown),
       cmocka_unit_test_setup_teardown(straight_screens, setup, teardown),
       cmocka_unit_test_setup_teardown(bake_global_offset_overflow, setup,
                                       teardown),
