@@ -223,8 +223,15 @@ static void own_process_first(void **state) {
   in_child(own_mode);
 }
 
-/* Bytes the heap holds now (a sanitizer's allocator counts its own). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+/* Bytes the heap holds now (a sanitizer's allocator counts its own: gcc
+ * says so by a macro, clang by __has_feature). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define KS_SANITIZED_HEAP 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) ||           \
+    defined(KS_SANITIZED_HEAP)
 #include <sanitizer/allocator_interface.h>
 static size_t heap_in_use(void) {
   return __sanitizer_get_current_allocated_bytes();
