@@ -115,7 +115,9 @@ part_fuzz() {
 }
 
 part_static() {
-  # ./build's kspec is the reference: build it first where part build did not
+  # ./build's kspec is the reference: build it first where part build did not.
+  # Both tools set LLVM's options (the shared one by ks_llvm_own_process, the
+  # static library always): the same codegen, built and linked two ways.
   d=$(mktemp -d) &&
     cmake -S "$root" -B "$root/build-check-static" -DKSPEC_LLVM_STATIC=ON \
       -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&

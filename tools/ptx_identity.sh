@@ -10,7 +10,9 @@
 # each with no pass switched off and with each optional pass switched off;
 # the defaults also for sm_70 and sm_80 and with launch bounds. A request
 # that fails leaves its error message and exit status instead. The disk
-# cache is off.
+# cache is off. The kspec tool sets LLVM's options (ks_llvm_own_process);
+# KSPEC_LLVM_OPTIONS=off in the environment gives the code a host program
+# gets by default from the shared build (BENCHMARKS.md).
 set -u
 kspec=$1
 out=$2
