@@ -37,14 +37,14 @@ struct ks_cache {
   _Atomic uint64_t ctr[KS_CTR_COUNT];
 };
 
-ks_cache *ks_cache_create(void) {
+ks_cache *ks_jit_cache_create(void) {
   ks_cache *c = calloc(1, sizeof *c);
   if (c)
     pthread_mutex_init(&c->lock, NULL);
   return c;
 }
 
-void ks_kernel_free(ks_kernel *k, ks_drv *drv) {
+void ks_jit_kernel_free(ks_kernel *k, ks_drv *drv) {
   if (!k)
     return;
   if (k->loaded && drv)
@@ -68,14 +68,14 @@ static void entry_free(entry *e) {
 
 /* Only ready entries remain when the context goes: a pending one would mean
  * a ks_specialize still running, which destroying the context forbids. */
-void ks_cache_destroy(ks_cache *c, ks_drv *drv) {
+void ks_jit_cache_destroy(ks_cache *c, ks_drv *drv) {
   if (!c)
     return;
   for (size_t i = 0; i < NBUCKETS; i++) {
     entry *e = c->buckets[i];
     while (e) {
       entry *next = e->next;
-      ks_kernel_free(e->kernel, drv);
+      ks_jit_kernel_free(e->kernel, drv);
       entry_free(e);
       e = next;
     }
@@ -84,11 +84,11 @@ void ks_cache_destroy(ks_cache *c, ks_drv *drv) {
   free(c);
 }
 
-void ks_cache_count(ks_cache *c, ks_counter which, uint64_t n) {
+void ks_jit_cache_count(ks_cache *c, ks_counter which, uint64_t n) {
   atomic_fetch_add_explicit(&c->ctr[which], n, memory_order_relaxed);
 }
 
-uint64_t ks_cache_counter(const ks_cache *c, ks_counter which) {
+uint64_t ks_jit_cache_counter(const ks_cache *c, ks_counter which) {
   return atomic_load_explicit(&((ks_cache *)c)->ctr[which],
                               memory_order_relaxed);
 }
@@ -108,7 +108,7 @@ static uint64_t ms_to_ns(double ms) {
  * returns with the lock held. */
 static ks_status await(ks_cache *c, entry *e, ks_kernel **out) {
   if (e->state == PENDING) {
-    ks_cache_count(c, KS_CTR_WAITS, 1);
+    ks_jit_cache_count(c, KS_CTR_WAITS, 1);
     e->waiters++;
     while (e->state == PENDING)
       pthread_cond_wait(&e->done, &c->lock);
@@ -116,8 +116,9 @@ static ks_status await(ks_cache *c, entry *e, ks_kernel **out) {
   }
   if (e->state == READY) {
     *out = e->kernel;
-    ks_cache_count(c, KS_CTR_MEMORY_HITS, 1);
-    ks_cache_count(c, KS_CTR_SAVED_NS, ms_to_ns(e->kernel->info.compile_ms));
+    ks_jit_cache_count(c, KS_CTR_MEMORY_HITS, 1);
+    ks_jit_cache_count(c, KS_CTR_SAVED_NS,
+                       ms_to_ns(e->kernel->info.compile_ms));
     return KS_OK;
   }
   ks_status s = e->msg ? ks_jit_fail(e->status, "%s", e->msg)
@@ -127,8 +128,8 @@ static ks_status await(ks_cache *c, entry *e, ks_kernel **out) {
   return s;
 }
 
-ks_status ks_cache_acquire(ks_cache *c, const uint64_t key[2], ks_kernel **out,
-                           int *claimed) {
+ks_status ks_jit_cache_acquire(ks_cache *c, const uint64_t key[2],
+                               ks_kernel **out, int *claimed) {
   *out = NULL;
   *claimed = 0;
   pthread_mutex_lock(&c->lock);
@@ -152,8 +153,8 @@ ks_status ks_cache_acquire(ks_cache *c, const uint64_t key[2], ks_kernel **out,
   return KS_OK;
 }
 
-void ks_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
-                     ks_status s) {
+void ks_jit_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
+                         ks_status s) {
   /* copied before taking the lock: the message is this thread's */
   char *msg = k ? NULL : strdup(ks_errmsg(NULL));
   pthread_mutex_lock(&c->lock);
@@ -182,22 +183,22 @@ ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out) {
     return ks_jit_fail(KS_EINVAL, "cache: NULL argument");
   const ks_cache *c = ctx->cache;
   ks_cache_counters full = {
-      .memory_hits = ks_cache_counter(c, KS_CTR_MEMORY_HITS),
-      .waits = ks_cache_counter(c, KS_CTR_WAITS),
-      .disk_hits = ks_cache_counter(c, KS_CTR_DISK_HITS),
-      .misses = ks_cache_counter(c, KS_CTR_MISSES),
-      .compiles = ks_cache_counter(c, KS_CTR_COMPILES),
-      .corrupt = ks_cache_counter(c, KS_CTR_CORRUPT),
-      .disk_writes = ks_cache_counter(c, KS_CTR_DISK_WRITES),
-      .evictions = ks_cache_counter(c, KS_CTR_EVICTIONS),
-      .cubin_hits = ks_cache_counter(c, KS_CTR_CUBIN_HITS),
-      .cubin_misses = ks_cache_counter(c, KS_CTR_CUBIN_MISSES),
-      .cubin_dropped = ks_cache_counter(c, KS_CTR_CUBIN_DROPPED),
-      .template_hits = ks_cache_counter(c, KS_CTR_TEMPLATE_HITS),
-      .template_misses = ks_cache_counter(c, KS_CTR_TEMPLATE_MISSES),
+      .memory_hits = ks_jit_cache_counter(c, KS_CTR_MEMORY_HITS),
+      .waits = ks_jit_cache_counter(c, KS_CTR_WAITS),
+      .disk_hits = ks_jit_cache_counter(c, KS_CTR_DISK_HITS),
+      .misses = ks_jit_cache_counter(c, KS_CTR_MISSES),
+      .compiles = ks_jit_cache_counter(c, KS_CTR_COMPILES),
+      .corrupt = ks_jit_cache_counter(c, KS_CTR_CORRUPT),
+      .disk_writes = ks_jit_cache_counter(c, KS_CTR_DISK_WRITES),
+      .evictions = ks_jit_cache_counter(c, KS_CTR_EVICTIONS),
+      .cubin_hits = ks_jit_cache_counter(c, KS_CTR_CUBIN_HITS),
+      .cubin_misses = ks_jit_cache_counter(c, KS_CTR_CUBIN_MISSES),
+      .cubin_dropped = ks_jit_cache_counter(c, KS_CTR_CUBIN_DROPPED),
+      .template_hits = ks_jit_cache_counter(c, KS_CTR_TEMPLATE_HITS),
+      .template_misses = ks_jit_cache_counter(c, KS_CTR_TEMPLATE_MISSES),
       .disk = ks_disk_usable(ctx->disk),
-      .compile_ms = ks_cache_counter(c, KS_CTR_COMPILE_NS) / 1e6,
-      .saved_ms = ks_cache_counter(c, KS_CTR_SAVED_NS) / 1e6,
+      .compile_ms = ks_jit_cache_counter(c, KS_CTR_COMPILE_NS) / 1e6,
+      .saved_ms = ks_jit_cache_counter(c, KS_CTR_SAVED_NS) / 1e6,
   };
   ks_jit_out_put(out, &full, sizeof full);
   return KS_OK;
@@ -260,4 +261,4 @@ ks_status ks_cache_clear(ks_ctx *ctx, uint64_t *removed) {
   return s;
 }
 
-ks_disk *ks_cache_disk_for(ks_ctx *ctx) { return need_disk(ctx); }
+ks_disk *ks_jit_cache_disk_for(ks_ctx *ctx) { return need_disk(ctx); }

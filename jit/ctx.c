@@ -106,7 +106,7 @@ ks_status ks_ctx_create(const ks_ctx_opts *opts, ks_ctx **out) {
   ctx->no_driver = o->no_driver;
   pthread_mutex_init(&ctx->drv_lock, NULL);
   pthread_mutex_init(&ctx->warn_lock, NULL);
-  ctx->cache = ks_cache_create();
+  ctx->cache = ks_jit_cache_create();
   ks_status s = ctx->cache ? choose_target(ctx, o)
                            : ks_jit_fail(KS_ENOMEM, "ctx: out of memory");
   if (s != KS_OK) {
@@ -132,7 +132,7 @@ void ks_ctx_destroy(ks_ctx *ctx) {
     return;
   ks_async_destroy(ctx->async); /* first: its workers use everything else */
   ks_record_close(ctx->record);
-  ks_cache_destroy(ctx->cache, ctx->drv);
+  ks_jit_cache_destroy(ctx->cache, ctx->drv);
   ks_disk_close(ctx->disk);
   ks_drv_close(ctx->drv);
   pthread_mutex_destroy(&ctx->drv_lock);

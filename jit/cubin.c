@@ -65,7 +65,7 @@ static int from_entry(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
   free(buf);
   if (!ok) {
     ks_disk_drop(ctx->disk, key);
-    ks_cache_count(ctx->cache, KS_CTR_CUBIN_DROPPED, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_DROPPED, 1);
     err[0] = '\0'; /* not an error: the PTX is loaded instead */
   }
   return ok;
@@ -105,11 +105,11 @@ ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   uint64_t key[2];
   ks_jit_cubin_key(k, &ctx->dev, key);
   if (from_entry(k, drv, key, err, cap)) {
-    ks_cache_count(ctx->cache, KS_CTR_CUBIN_HITS, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_HITS, 1);
     k->info.from_cubin = 1;
     return KS_OK;
   }
-  ks_cache_count(ctx->cache, KS_CTR_CUBIN_MISSES, 1);
+  ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_MISSES, 1);
   void *cubin = NULL;
   size_t n = 0;
   ks_status s = ks_drv_link_ptx(drv, k->ptx, k->ptx_len, &cubin, &n, err, cap);

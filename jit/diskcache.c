@@ -506,7 +506,7 @@ int ks_disk_read(ks_ctx *ctx, ks_disk *d, unsigned kind, const uint64_t key[2],
     *buf = b;
     return 1;
   }
-  ks_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
+  ks_jit_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
   free(b);
   close(fd);
   return 0;
@@ -536,7 +536,7 @@ int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
       k->info.from_disk = 1;
     }
   } else {
-    ks_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
   }
   free(buf);
   return ok;
@@ -683,7 +683,7 @@ static void evict(ks_ctx *ctx, ks_disk *d) {
     for (size_t i = 0; i < n && total > goal; i++)
       if (unlinkat(d->dirfd, v[i].name, 0) == 0) {
         total -= v[i].bytes;
-        ks_cache_count(ctx->cache, KS_CTR_EVICTIONS, 1);
+        ks_jit_cache_count(ctx->cache, KS_CTR_EVICTIONS, 1);
       } else if (errno == ENOENT) {
         total -= v[i].bytes; /* another process evicted it */
       }
@@ -746,7 +746,7 @@ void ks_disk_write(ks_ctx *ctx, ks_disk *d, const ks_disk_entry *e) {
     if (err != ENOENT) /* ENOENT: `kspec cache clear` took the file */
       give_up(ctx, d, "write", err);
   } else {
-    ks_cache_count(ctx->cache, KS_CTR_DISK_WRITES, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_DISK_WRITES, 1);
     uint64_t since = atomic_fetch_add(&d->since_scan, n) + n;
     if (since > d->limit / 16)
       evict(ctx, d);

@@ -337,7 +337,7 @@ ks_status ks_cache_why_miss(ks_ctx *ctx, const ks_template *t,
   ks_jit_clear();
   if (!ctx || !t || !req || !buf || !cap)
     return ks_jit_fail(KS_EINVAL, "cache: NULL argument");
-  ks_disk *d = ks_cache_disk_for(ctx);
+  ks_disk *d = ks_jit_cache_disk_for(ctx);
   if (!d)
     return KS_EINVAL;
   ks_request r;

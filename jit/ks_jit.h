@@ -319,26 +319,26 @@ typedef enum ks_counter {
   KS_CTR_COUNT
 } ks_counter;
 
-ks_cache *ks_cache_create(void);
-/* Frees every kernel; no ks_cache_acquire may be in progress. */
-void ks_cache_destroy(ks_cache *c, ks_drv *drv);
+ks_cache *ks_jit_cache_create(void);
+/* Frees every kernel; no ks_jit_cache_acquire may be in progress. */
+void ks_jit_cache_destroy(ks_cache *c, ks_drv *drv);
 /* Single flight. The kernel under key (a memory hit; *claimed = 0); or,
  * while another thread compiles key, waits for it and returns its kernel or
  * its failure (status and message); or, when key is new, claims it
  * (*claimed = 1, *out = NULL): the caller builds the kernel and must then
- * call ks_cache_finish once. KS_ENOMEM when no entry can be made. */
-ks_status ks_cache_acquire(ks_cache *c, const uint64_t key[2], ks_kernel **out,
-                           int *claimed);
+ * call ks_jit_cache_finish once. KS_ENOMEM when no entry can be made. */
+ks_status ks_jit_cache_acquire(ks_cache *c, const uint64_t key[2],
+                               ks_kernel **out, int *claimed);
 /* Ends a claim: k becomes the kernel of key (the cache owns it now) and
  * waiters get it; or k is NULL and waiters get status s with the calling
  * thread's message, and the key is forgotten. */
-void ks_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
-                     ks_status s);
-void ks_cache_count(ks_cache *c, ks_counter which, uint64_t n);
+void ks_jit_cache_finish(ks_cache *c, const uint64_t key[2], ks_kernel *k,
+                         ks_status s);
+void ks_jit_cache_count(ks_cache *c, ks_counter which, uint64_t n);
 /* ctx's disk cache, or NULL with the message of KS_EINVAL saying why. */
-ks_disk *ks_cache_disk_for(ks_ctx *ctx);
-uint64_t ks_cache_counter(const ks_cache *c, ks_counter which);
-void ks_kernel_free(ks_kernel *k, ks_drv *drv);
+ks_disk *ks_jit_cache_disk_for(ks_ctx *ctx);
+uint64_t ks_jit_cache_counter(const ks_cache *c, ks_counter which);
+void ks_jit_kernel_free(ks_kernel *k, ks_drv *drv);
 
 /* ---- diskcache.c ------------------------------------------------------- */
 
@@ -561,60 +561,63 @@ enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64 };
  * bound dim, KS_TUNE_ARG_NONE for what binds nothing (no dim there, an
  * unknown name). */
 enum { KS_TUNE_ARG_BOUND = -1, KS_TUNE_ARG_NONE = -2 };
-typedef struct ks_tune_args {
+typedef struct ks_jit_tune_args {
   int dim[KS_TUNE_MAX_DIMS];
   int fixed[KS_TUNE_MAX_FIXED];
-} ks_tune_args;
+} ks_jit_tune_args;
 /* Resolves sp's dims and fixed values on kernel ki of t (at most
  * KS_TUNE_MAX_DIMS and KS_TUNE_MAX_FIXED of them are read). */
-void ks_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
-                     ks_tune_args *out);
+void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
+                         ks_jit_tune_args *out);
 
 /* The variant's key in the store: its threads, bounds and the swept
  * parameters' values by argument position ("threads=256;block=0,0,0;
  * maxntid=256;...;@4=32"). */
-void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_args *args,
-                  const ks_tune_point *p, char *buf, size_t cap);
+void ks_jit_tune_vkey(const ks_tune_space *sp, const ks_jit_tune_args *args,
+                      const ks_tune_point *p, char *buf, size_t cap);
 /* Checks, warms up and times variant k under o (defaults filled in),
  * filling e's class, runs, statistics and reason. */
-void ks_tune_measure_one(const ks_tune_opts *o, ks_kernel *k, ks_tune_entry *e);
+void ks_jit_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
+                             ks_tune_entry *e);
 /* The noise rule: does challenger c beat best? */
-int ks_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
-                  double min_gain);
+int ks_jit_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
+                      double min_gain);
 
-typedef struct ks_tune_store ks_tune_store;
+typedef struct ks_jit_tune_store ks_jit_tune_store;
 /* Opens (and reads) the store of the problem; *out NULL when there is no
  * store (store_dir "", or no disk cache). Errors: KS_EIO, KS_ENOMEM. */
-ks_status ks_tune_store_open(ks_ctx *ctx, const ks_template *t,
-                             const ks_tune_space *sp, const ks_tune_opts *o,
-                             ks_tune_store **out);
-const char *ks_tune_store_path(const ks_tune_store *st);
+ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
+                                 const ks_tune_space *sp, const ks_tune_opts *o,
+                                 ks_jit_tune_store **out);
+const char *ks_jit_tune_store_path(const ks_jit_tune_store *st);
 /* A stored entry of a variant that ran, or NULL. */
-const ks_tune_entry *ks_tune_store_find(ks_tune_store *st, const char *vkey);
+const ks_tune_entry *ks_jit_tune_store_find(ks_jit_tune_store *st,
+                                            const char *vkey);
 /* Records e under vkey (when both are given) and best (when given), then
  * rewrites the file atomically. */
-void ks_tune_store_put(ks_tune_store *st, const char *vkey,
-                       const ks_tune_entry *e, const char *best);
-void ks_tune_store_close(ks_tune_store *st);
+void ks_jit_tune_store_put(ks_jit_tune_store *st, const char *vkey,
+                           const ks_tune_entry *e, const char *best);
+void ks_jit_tune_store_close(ks_jit_tune_store *st);
 /* A store of key with no file behind it, read from f as a store's file is
  * read (the fuzz harness reads its input so). NULL when out of memory. */
-ks_tune_store *ks_tune_store_read(const char *key, FILE *f);
+ks_jit_tune_store *ks_jit_tune_store_read(const char *key, FILE *f);
 /* The stored winner into *out (zeroed by the caller): 0, or -1 when none
  * is stored or its variant key does not parse. */
-int ks_tune_store_best(ks_tune_store *st, ks_tune_best *out);
+int ks_jit_tune_store_best(ks_jit_tune_store *st, ks_tune_best *out);
 
 /* A measuring child process; pid -1 when none runs. */
-typedef struct ks_tune_worker {
+typedef struct ks_jit_tune_worker {
   int pid;
   int fd;
-} ks_tune_worker;
+} ks_jit_tune_worker;
 /* What the child runs for variant idx: fills e. */
-typedef void (*ks_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
+typedef void (*ks_jit_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
 /* Runs fn(sweep, idx, e) in the worker (started when none runs) and waits
  * timeout_ms at most; a hang or a dead child classifies e (timeout, device
  * fault) and ends the child. */
-void ks_tune_worker_run(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep,
-                        size_t idx, double timeout_ms, ks_tune_entry *e);
-void ks_tune_worker_stop(ks_tune_worker *w);
+void ks_jit_tune_worker_run(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn,
+                            void *sweep, size_t idx, double timeout_ms,
+                            ks_tune_entry *e);
+void ks_jit_tune_worker_stop(ks_jit_tune_worker *w);
 
 #endif /* KS_JIT_H */

@@ -233,20 +233,20 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   int disk = ks_disk_usable(ctx->disk) && !r->spec.dump_stage;
   if (disk && ks_disk_get(ctx, ctx->disk, k)) {
     ks_jit_ptx_launch_needs(k);
-    ks_cache_count(ctx->cache, KS_CTR_DISK_HITS, 1);
-    ks_cache_count(ctx->cache, KS_CTR_SAVED_NS,
-                   (uint64_t)(k->info.compile_ms * 1e6));
+    ks_jit_cache_count(ctx->cache, KS_CTR_DISK_HITS, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_SAVED_NS,
+                       (uint64_t)(k->info.compile_ms * 1e6));
     *out = k;
     return KS_OK;
   }
-  ks_cache_count(ctx->cache, KS_CTR_MISSES, 1);
+  ks_jit_cache_count(ctx->cache, KS_CTR_MISSES, 1);
   ks_status s = compile(ctx, t, r, k);
   k->info.compile_ms = now_ms() - t0;
-  ks_cache_count(ctx->cache, KS_CTR_COMPILES, 1);
-  ks_cache_count(ctx->cache, KS_CTR_COMPILE_NS,
-                 (uint64_t)(k->info.compile_ms * 1e6));
+  ks_jit_cache_count(ctx->cache, KS_CTR_COMPILES, 1);
+  ks_jit_cache_count(ctx->cache, KS_CTR_COMPILE_NS,
+                     (uint64_t)(k->info.compile_ms * 1e6));
   if (s != KS_OK) {
-    ks_kernel_free(k, NULL);
+    ks_jit_kernel_free(k, NULL);
     return s;
   }
   ks_jit_ptx_launch_needs(k);
@@ -275,10 +275,10 @@ ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
   ks_key_hash(&in, key);
   ks_kernel *k = NULL;
   int claimed = 0;
-  s = ks_cache_acquire(ctx->cache, key, &k, &claimed);
+  s = ks_jit_cache_acquire(ctx->cache, key, &k, &claimed);
   if (s == KS_OK && claimed) {
     s = build(ctx, t, &r, &in, key, &k);
-    ks_cache_finish(ctx->cache, key, k, s);
+    ks_jit_cache_finish(ctx->cache, key, k, s);
     if (s == KS_OK)
       ks_record_request(ctx, t, req);
   }

@@ -138,7 +138,7 @@ static ks_status load_bytes(ks_ctx *ctx, const char *name, const void *data,
   if (disk) {
     ks_jit_template_key(data, len, key);
     if (ks_jit_template_get(ctx, key, t)) {
-      ks_cache_count(ctx->cache, KS_CTR_TEMPLATE_HITS, 1);
+      ks_jit_cache_count(ctx->cache, KS_CTR_TEMPLATE_HITS, 1);
       *out = t;
       return KS_OK;
     }
@@ -151,7 +151,7 @@ static ks_status load_bytes(ks_ctx *ctx, const char *name, const void *data,
     return s;
   }
   if (disk) {
-    ks_cache_count(ctx->cache, KS_CTR_TEMPLATE_MISSES, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_TEMPLATE_MISSES, 1);
     ks_jit_template_put(ctx, key, t);
   }
   *out = t;

@@ -379,7 +379,7 @@ int ks_jit_template_get(ks_ctx *ctx, const uint64_t key[2], ks_template *t) {
     t->desc = d;
   } else {
     free(bc);
-    ks_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
+    ks_jit_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
   }
   free(buf);
   return ok;

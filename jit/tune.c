@@ -55,7 +55,7 @@ typedef struct sweep {
   const ks_tune_space *space;
   ks_tune_opts o;
   long kernel;
-  ks_tune_args args; /* the positions the dims and fixed values bind */
+  ks_jit_tune_args args; /* the positions the dims and fixed values bind */
   variant *vars;
   ks_tune_result *res;
 } sweep;
@@ -83,8 +83,8 @@ static long param_at(const ks_template *t, long ki, int arg,
   return -1;
 }
 
-void ks_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
-                     ks_tune_args *out) {
+void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
+                         ks_jit_tune_args *out) {
   const ks_ir_kernel *k = &t->desc.kernels[ki];
   for (size_t d = 0; d < KS_TUNE_MAX_DIMS; d++) {
     unsigned arg = 0;
@@ -116,7 +116,7 @@ static ks_status check_shape(sweep *w) {
     if (!sp->dims[d].name || !sp->dims[d].n || !sp->dims[d].values)
       return ks_jit_fail(KS_EINVAL, "tune: dim %zu (%s) has no values", d,
                          sp->dims[d].name ? sp->dims[d].name : "unnamed");
-  ks_tune_args_of(w->t, w->kernel, sp, &w->args);
+  ks_jit_tune_args_of(w->t, w->kernel, sp, &w->args);
   return KS_OK;
 }
 
@@ -244,7 +244,7 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     }
   }
   p->threads = launch_threads(w, p);
-  ks_tune_vkey(sp, &w->args, p, v->vkey, sizeof v->vkey);
+  ks_jit_tune_vkey(sp, &w->args, p, v->vkey, sizeof v->vkey);
   /* a baseline with arguments left to the launch is no point of the
    * space, whose values it would otherwise read as 0 in the store */
   size_t used = strlen(v->vkey);
@@ -252,8 +252,8 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     snprintf(v->vkey + used, sizeof v->vkey - used, ";generic");
 }
 
-void ks_tune_vkey(const ks_tune_space *sp, const ks_tune_args *args,
-                  const ks_tune_point *p, char *buf, size_t cap) {
+void ks_jit_tune_vkey(const ks_tune_space *sp, const ks_jit_tune_args *args,
+                      const ks_tune_point *p, char *buf, size_t cap) {
   const ks_launch_bounds *b = &p->bounds;
   size_t n = (size_t)snprintf(
       buf, cap, "threads=%u;block=%u,%u,%u;maxntid=%u;minctasm=%u;maxnreg=%u",
@@ -506,8 +506,8 @@ static void classify(ks_tune_entry *e, ks_status s, const char *what,
              why);
 }
 
-void ks_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
-                         ks_tune_entry *e) {
+void ks_jit_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
+                             ks_tune_entry *e) {
   char why[160] = "";
   const ks_tune_point *p = &e->point;
   ks_status s = KS_OK;
@@ -559,8 +559,8 @@ void ks_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
              n);
 }
 
-int ks_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
-                  double min_gain) {
+int ks_jit_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
+                      double min_gain) {
   double noise =
       fmax(fmax(c->q3 - c->q1, best->q3 - best->q1), min_gain * best->median);
   return c->median < best->median - noise;
@@ -571,7 +571,7 @@ static long pick_best(const ks_tune_result *r, double min_gain) {
   for (size_t i = 0; i < r->n; i++) {
     const ks_tune_entry *e = &r->entries[i];
     if (e->cls == KS_TUNE_MEASURED &&
-        (best < 0 || ks_tune_beats(e, &r->entries[best], min_gain)))
+        (best < 0 || ks_jit_tune_beats(e, &r->entries[best], min_gain)))
       best = (long)i;
   }
   return best;
@@ -580,18 +580,18 @@ static long pick_best(const ks_tune_result *r, double min_gain) {
 /* The worker's child measures variant idx of its copy of the sweep. */
 static void measure_in_child(void *arg, size_t idx, ks_tune_entry *e) {
   sweep *w = arg;
-  ks_tune_measure_one(&w->o, w->vars[idx].kernel, e);
+  ks_jit_tune_measure_one(&w->o, w->vars[idx].kernel, e);
 }
 
 /* Measures variant i (or takes it from the store), storing it. */
-static void settle(sweep *w, ks_tune_store *st, ks_tune_worker *worker,
+static void settle(sweep *w, ks_jit_tune_store *st, ks_jit_tune_worker *worker,
                    size_t i) {
   ks_tune_result *r = w->res;
   ks_tune_entry *e = &r->entries[i];
   if (!alive(e))
     return;
   const ks_tune_entry *old =
-      st && !w->o.fresh ? ks_tune_store_find(st, w->vars[i].vkey) : NULL;
+      st && !w->o.fresh ? ks_jit_tune_store_find(st, w->vars[i].vkey) : NULL;
   if (old) {
     ks_tune_entry keep = *e;
     *e = *old;
@@ -606,20 +606,20 @@ static void settle(sweep *w, ks_tune_store *st, ks_tune_worker *worker,
     return;
   }
   if (w->o.isolate)
-    ks_tune_worker_run(worker, measure_in_child, w, i, w->o.timeout_ms, e);
+    ks_jit_tune_worker_run(worker, measure_in_child, w, i, w->o.timeout_ms, e);
   else
-    ks_tune_measure_one(&w->o, w->vars[i].kernel, e);
+    ks_jit_tune_measure_one(&w->o, w->vars[i].kernel, e);
   r->measured++;
   r->best = pick_best(r, w->o.min_gain);
   if (st)
-    ks_tune_store_put(st, w->vars[i].vkey, e,
-                      r->best >= 0 ? w->vars[r->best].vkey : NULL);
+    ks_jit_tune_store_put(st, w->vars[i].vkey, e,
+                          r->best >= 0 ? w->vars[r->best].vkey : NULL);
 }
 
 /* Measures the baseline (when asked for), then the survivors. */
-static void measure_all(sweep *w, ks_tune_store *st) {
+static void measure_all(sweep *w, ks_jit_tune_store *st) {
   ks_tune_result *r = w->res;
-  ks_tune_worker worker = {.pid = -1, .fd = -1};
+  ks_jit_tune_worker worker = {.pid = -1, .fd = -1};
   if (r->baseline)
     settle(w, st, &worker, r->n);
   for (size_t i = 0; i < r->n; i++) {
@@ -627,10 +627,10 @@ static void measure_all(sweep *w, ks_tune_store *st) {
     if (w->o.progress && w->o.progress(w->o.arg, i + 1, r->n, &r->entries[i]))
       break;
   }
-  ks_tune_worker_stop(&worker);
+  ks_jit_tune_worker_stop(&worker);
   r->best = pick_best(r, w->o.min_gain);
   if (st && r->best >= 0)
-    ks_tune_store_put(st, NULL, NULL, w->vars[r->best].vkey);
+    ks_jit_tune_store_put(st, NULL, NULL, w->vars[r->best].vkey);
 }
 
 /* ---- ks_tune ----------------------------------------------------------- */
@@ -692,12 +692,12 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
   if (w.kernel < 0)
     return KS_ENOKERNEL;
   ks_status s = setup(&w, out);
-  ks_tune_store *st = NULL;
+  ks_jit_tune_store *st = NULL;
   if (s == KS_OK)
-    s = ks_tune_store_open(ctx, t, space, &w.o, &st);
+    s = ks_jit_tune_store_open(ctx, t, space, &w.o, &st);
   if (s == KS_OK) {
     if (st)
-      snprintf(out->store, sizeof out->store, "%s", ks_tune_store_path(st));
+      snprintf(out->store, sizeof out->store, "%s", ks_jit_tune_store_path(st));
     compile_all(&w);
     for (size_t i = 0; i < out->n + (out->baseline != NULL); i++)
       if (alive(&out->entries[i]))
@@ -705,7 +705,7 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
     prune(&w);
     measure_all(&w, st);
   }
-  ks_tune_store_close(st);
+  ks_jit_tune_store_close(st);
   for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++)
     ks_future_free(w.vars[i].future);
   free(w.vars);

@@ -37,7 +37,7 @@ typedef struct stored {
   ks_tune_entry e;
 } stored;
 
-struct ks_tune_store {
+struct ks_jit_tune_store {
   char path[1024];
   char key[KEY_CAP];
   char best[KS_TUNE_VKEY_CAP];
@@ -108,8 +108,8 @@ static void number_text(ks_type ty, const ks_binding *b, char *buf,
  * they are spelled. */
 static size_t fixed_text(const ks_template *t, long ki, const ks_tune_space *sp,
                          char *buf, size_t cap, size_t n) {
-  ks_tune_args args;
-  ks_tune_args_of(t, ki, sp, &args);
+  ks_jit_tune_args args;
+  ks_jit_tune_args_of(t, ki, sp, &args);
   char v[128];
   for (int last = -1;;) {
     int next = -1;
@@ -163,14 +163,14 @@ static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
       *s = ' ';
 }
 
-static stored *find(ks_tune_store *st, const char *vkey) {
+static stored *find(ks_jit_tune_store *st, const char *vkey) {
   for (size_t i = 0; i < st->n; i++)
     if (strcmp(st->items[i].vkey, vkey) == 0)
       return &st->items[i];
   return NULL;
 }
 
-static stored *add(ks_tune_store *st, const char *vkey) {
+static stored *add(ks_jit_tune_store *st, const char *vkey) {
   stored *s = find(st, vkey);
   if (s)
     return s;
@@ -189,7 +189,7 @@ static stored *add(ks_tune_store *st, const char *vkey) {
 }
 
 /* Parses one "v ..." line into st; malformed lines are skipped. */
-static void parse_entry(ks_tune_store *st, const char *line) {
+static void parse_entry(ks_jit_tune_store *st, const char *line) {
   char vkey[KS_TUNE_VKEY_CAP];
   int cls, used = 0;
   unsigned runs;
@@ -208,7 +208,7 @@ static void parse_entry(ks_tune_store *st, const char *line) {
 }
 
 /* Reads a store's lines from f when they belong to st's key. */
-static void read_lines(ks_tune_store *st, FILE *f) {
+static void read_lines(ks_jit_tune_store *st, FILE *f) {
   char *line = malloc(MAX_LINE);
   int ok = line && fgets(line, MAX_LINE, f) &&
            strcmp(line, "kspec-tune-2\n") == 0 && fgets(line, MAX_LINE, f) &&
@@ -226,7 +226,7 @@ static void read_lines(ks_tune_store *st, FILE *f) {
 }
 
 /* Reads the file when it exists and belongs to this key. */
-static void load(ks_tune_store *st) {
+static void load(ks_jit_tune_store *st) {
   FILE *f = fopen(st->path, "r");
   if (!f)
     return;
@@ -234,8 +234,8 @@ static void load(ks_tune_store *st) {
   fclose(f);
 }
 
-ks_tune_store *ks_tune_store_read(const char *key, FILE *f) {
-  ks_tune_store *st = calloc(1, sizeof *st);
+ks_jit_tune_store *ks_jit_tune_store_read(const char *key, FILE *f) {
+  ks_jit_tune_store *st = calloc(1, sizeof *st);
   if (!st)
     return NULL;
   snprintf(st->key, sizeof st->key, "%s", key);
@@ -245,7 +245,7 @@ ks_tune_store *ks_tune_store_read(const char *key, FILE *f) {
 
 static ks_status open_store(ks_ctx *ctx, const ks_template *t,
                             const ks_tune_space *sp, const ks_tune_opts *o,
-                            int create, ks_tune_store **out) {
+                            int create, ks_jit_tune_store **out) {
   *out = NULL;
   char dir[900];
   const char *cache = ks_cache_dir(ctx);
@@ -260,7 +260,7 @@ static ks_status open_store(ks_ctx *ctx, const ks_template *t,
   if (create && mkdir(dir, 0700) != 0 && errno != EEXIST)
     return ks_jit_fail(KS_EIO, "tune: cannot create %s: %s", dir,
                        strerror(errno));
-  ks_tune_store *st = calloc(1, sizeof *st);
+  ks_jit_tune_store *st = calloc(1, sizeof *st);
   if (!st)
     return ks_jit_fail(KS_ENOMEM, "tune: store");
   key_text(ctx, t, sp, o, st->key, sizeof st->key);
@@ -271,13 +271,15 @@ static ks_status open_store(ks_ctx *ctx, const ks_template *t,
   return KS_OK;
 }
 
-ks_status ks_tune_store_open(ks_ctx *ctx, const ks_template *t,
-                             const ks_tune_space *sp, const ks_tune_opts *o,
-                             ks_tune_store **out) {
+ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
+                                 const ks_tune_space *sp, const ks_tune_opts *o,
+                                 ks_jit_tune_store **out) {
   return open_store(ctx, t, sp, o, 1, out);
 }
 
-const char *ks_tune_store_path(const ks_tune_store *st) { return st->path; }
+const char *ks_jit_tune_store_path(const ks_jit_tune_store *st) {
+  return st->path;
+}
 
 /* Variants that ran: measured, or failed when launched. */
 static int runtime_class(ks_tune_class c) {
@@ -286,13 +288,14 @@ static int runtime_class(ks_tune_class c) {
          c == KS_TUNE_DEVICE_FAULT;
 }
 
-const ks_tune_entry *ks_tune_store_find(ks_tune_store *st, const char *vkey) {
+const ks_tune_entry *ks_jit_tune_store_find(ks_jit_tune_store *st,
+                                            const char *vkey) {
   stored *s = find(st, vkey);
   return s && runtime_class(s->e.cls) ? &s->e : NULL;
 }
 
 /* Writes the whole store to a temporary file and renames it over. */
-static int save(const ks_tune_store *st) {
+static int save(const ks_jit_tune_store *st) {
   char tmp[1100];
   snprintf(tmp, sizeof tmp, "%s.XXXXXX", st->path);
   int fd = mkstemp(tmp);
@@ -321,8 +324,8 @@ static int save(const ks_tune_store *st) {
   return 0;
 }
 
-void ks_tune_store_put(ks_tune_store *st, const char *vkey,
-                       const ks_tune_entry *e, const char *best) {
+void ks_jit_tune_store_put(ks_jit_tune_store *st, const char *vkey,
+                           const ks_tune_entry *e, const char *best) {
   if (vkey && e && runtime_class(e->cls)) {
     stored *s = add(st, vkey);
     if (s) {
@@ -335,7 +338,7 @@ void ks_tune_store_put(ks_tune_store *st, const char *vkey,
   save(st); /* a failed write loses only the resume point */
 }
 
-void ks_tune_store_close(ks_tune_store *st) {
+void ks_jit_tune_store_close(ks_jit_tune_store *st) {
   if (!st)
     return;
   free(st->items);
@@ -344,7 +347,7 @@ void ks_tune_store_close(ks_tune_store *st) {
 
 /* ---- ks_tune_lookup ------------------------------------------------------ */
 
-/* Fills out from a variant key (ks_tune_vkey's format). */
+/* Fills out from a variant key (ks_jit_tune_vkey's format). */
 static int parse_vkey(const char *vkey, ks_tune_best *out) {
   ks_launch_bounds *b = &out->bounds;
   int used = 0;
@@ -370,7 +373,7 @@ static int parse_vkey(const char *vkey, ks_tune_best *out) {
   return 0;
 }
 
-int ks_tune_store_best(ks_tune_store *st, ks_tune_best *out) {
+int ks_jit_tune_store_best(ks_jit_tune_store *st, ks_tune_best *out) {
   const stored *b = st->best[0] ? find(st, st->best) : NULL;
   if (!b || parse_vkey(b->vkey, out) != 0)
     return -1;
@@ -406,20 +409,20 @@ static ks_status tune_lookup(ks_ctx *ctx, const ks_template *t,
     return ks_jit_fail(KS_EINVAL, "tune: lookup: NULL argument");
   if (ks_jit_kernel_index(t, space->kernel) < 0)
     return KS_ENOKERNEL;
-  ks_tune_store *st = NULL;
+  ks_jit_tune_store *st = NULL;
   ks_status s = open_store(ctx, t, space, opts, 0, &st);
   if (s != KS_OK)
     return s;
   if (!st)
     return ks_jit_fail(KS_EINVAL, "tune: lookup: no store (no disk cache)");
-  if (ks_tune_store_best(st, out) != 0)
+  if (ks_jit_tune_store_best(st, out) != 0)
     s = ks_jit_fail(KS_EINVAL,
                     "tune: lookup: nothing stored for this "
                     "problem in %s",
                     st->path);
   else
     name_bindings(t, ks_jit_kernel_index(t, space->kernel), out);
-  ks_tune_store_close(st);
+  ks_jit_tune_store_close(st);
   return s;
 }
 

@@ -49,7 +49,7 @@ static int full_io(int fd, void *buf, size_t n, int writing) {
   return 0;
 }
 
-static void child_loop(int fd, ks_tune_run_fn fn, void *sweep) {
+static void child_loop(int fd, ks_jit_tune_run_fn fn, void *sweep) {
   uint64_t idx;
   while (full_io(fd, &idx, sizeof idx, 0) == 0) {
     ks_tune_entry e;
@@ -63,7 +63,7 @@ static void child_loop(int fd, ks_tune_run_fn fn, void *sweep) {
   _exit(0);
 }
 
-static int start(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep) {
+static int start(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn, void *sweep) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return -1;
@@ -88,7 +88,7 @@ static int start(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep) {
 }
 
 /* Waits for the child and describes how it ended. */
-static void reap(ks_tune_worker *w, char *how, size_t cap) {
+static void reap(ks_jit_tune_worker *w, char *how, size_t cap) {
   int st = 0;
   if (w->fd >= 0)
     close(w->fd);
@@ -128,8 +128,9 @@ static int answer(int fd, ks_tune_entry *e, double deadline) {
   return 0;
 }
 
-void ks_tune_worker_run(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep,
-                        size_t idx, double timeout_ms, ks_tune_entry *e) {
+void ks_jit_tune_worker_run(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn,
+                            void *sweep, size_t idx, double timeout_ms,
+                            ks_tune_entry *e) {
   uint64_t i = idx;
   if (w->pid <= 0 && start(w, fn, sweep) != 0) {
     snprintf(e->reason, sizeof e->reason, "cannot start a worker: %s",
@@ -162,7 +163,7 @@ void ks_tune_worker_run(ks_tune_worker *w, ks_tune_run_fn fn, void *sweep,
   }
 }
 
-void ks_tune_worker_stop(ks_tune_worker *w) {
+void ks_jit_tune_worker_stop(ks_jit_tune_worker *w) {
   if (w->pid > 0)
     reap(w, NULL, 0); /* closing the socket ends the child's loop */
 }

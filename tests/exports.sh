@@ -1,11 +1,16 @@
 #!/bin/sh
-# tests/exports.sh LIBRARY HEADER - the functions the shared library
-# exports are exactly the ones the public header declares (KS_API): an
-# internal function that loses its `static` or gains the default
-# visibility, or a declared function that is not built, fails here.
+# tests/exports.sh LIBRARY HEADER [INTERNAL_ARCHIVE] - the functions the
+# shared library exports are exactly the ones the public header declares
+# (KS_API): an internal function that loses its `static` or gains the
+# default visibility, or a declared function that is not built, fails here.
+# With the archive of every object (kspec_internal), also: each internal
+# function shared between files has a module prefix of its own (ks_jit_,
+# ks_ir_, ks_drv_, ...) that no public function has (ks_cache_, ks_tune_,
+# ks_kernel_ ... are the API's), so the two can be told apart by name.
 set -eu
 lib=$1
 hdr=$2
+archive=${3:-}
 tmp=${TMPDIR:-/tmp}/ks_exports.$$
 trap 'rm -f "$tmp".*' EXIT
 # defined functions (T, W, i) of the dynamic symbol table; the linker's
@@ -26,3 +31,21 @@ if [ -n "$other" ]; then
   exit 1
 fi
 echo "exports: $(wc -l <"$tmp.exported") functions, exactly kspec.h's KS_API ones"
+[ -n "$archive" ] || exit 0
+nm -g --defined-only "$archive" 2>/dev/null | awk '$2 ~ /^[TW]$/ { print $3 }' |
+  sort -u | comm -23 - "$tmp.declared" >"$tmp.internal"
+sed 's/^\(ks_[a-z0-9]*_\).*/\1/' "$tmp.declared" | sort -u >"$tmp.prefixes"
+# passes/ and ir/ still have three unprefixed helpers (issue 32): allowed
+# here by name until they are renamed
+bad=$(grep -v -x -e ks_fail -e ks_room -e ks_explain "$tmp.internal" |
+  while read -r f; do
+    p=$(echo "$f" | sed -n 's/^\(ks_[a-z0-9]*_\).*/\1/p')
+    if [ -z "$p" ] || grep -q -x "$p" "$tmp.prefixes"; then echo "$f"; fi
+  done)
+if [ -n "$bad" ]; then
+  echo "exports: internal functions without a prefix of their own (one no" \
+    "public function has):"
+  echo "$bad"
+  exit 1
+fi
+echo "exports: $(wc -l <"$tmp.internal") internal functions, each with a module prefix"

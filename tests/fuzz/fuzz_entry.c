@@ -107,24 +107,24 @@ static void check_store(const uint8_t *data, size_t n) {
   FILE *f = fmemopen((void *)data, n, "r");
   if (!f)
     return;
-  ks_tune_store *st = ks_tune_store_read("fuzz", f);
+  ks_jit_tune_store *st = ks_jit_tune_store_read("fuzz", f);
   fclose(f);
   if (!st)
     return;
   ks_tune_best best;
   memset(&best, 0, sizeof best);
-  if (ks_tune_store_best(st, &best) == 0) {
+  if (ks_jit_tune_store_best(st, &best) == 0) {
     KS_FUZZ_CHECK(best.nbindings <= KS_TUNE_MAX_DIMS);
     for (size_t i = 0; i < best.nbindings; i++)
       KS_FUZZ_CHECK(best.bindings[i].name == best.names[i] &&
                     memchr(best.names[i], '\0', sizeof best.names[i]));
   }
-  const ks_tune_entry *e = ks_tune_store_find(
+  const ks_tune_entry *e = ks_jit_tune_store_find(
       st, "threads=256;block=0,0,0;maxntid=256;minctasm=0;maxnreg=0");
   if (e)
     KS_FUZZ_CHECK(e->cls < KS_TUNE_CLASS_COUNT &&
                   memchr(e->reason, '\0', sizeof e->reason));
-  ks_tune_store_close(st);
+  ks_jit_tune_store_close(st);
 }
 
 static int run(const uint8_t *data, size_t size) {
