@@ -61,8 +61,8 @@
  * instructions), a loop first evaluates it for each of the C blocks;
  * where all go the same way (a triangle's arm, a diamond's first side),
  * the C copies run that side without the branch: straight-line code, C
- * loads in flight, and far fewer blocks for codegen (reduce_sum's kernel:
- * 31 instead of 61). The copies compute what they would have computed:
+ * loads in flight, and far fewer blocks for codegen (reduce_sum's kernel
+ * about half as many). The copies compute what they would have computed:
  * every branch goes the way the check saw it go. The check runs the
  * condition's instructions ahead of the blocks' loads, as the blocks
  * compute them before they branch (and nothing in them can trap). A group

@@ -167,16 +167,16 @@ void ks_gc_drop_flags(gc *c) {
 
 /* ---- the fast loop kept rolled -------------------------------------------
  *
- * Unrolled by the optimize stage, the C copies of the region were most of
- * what it and codegen then worked on (reduce_sum: 6 M of 31 M instructions
- * a specialization). Kept rolled, ptxas unrolls the loop itself, but it
- * cannot fold the copies' addresses into one base and constant offsets:
+ * Unrolled by the optimize stage, the C copies of the region were much of
+ * what it and codegen then worked on (reduce_sum: about a fifth of a
+ * specialization; BENCHMARKS.md). Kept rolled, ptxas unrolls the loop itself,
+ * but it cannot fold the copies' addresses into one base and constant offsets:
  * base[sext(idx)] with a 32-bit idx that may wrap from one block to the
  * next. Where each load's idx grows by a constant step per virtual block
  * and the group's 32-bit indices provably do not wrap (checked at run time,
  * from the first block's), the loop reads through a pointer that moves by
  * that step instead, and ptxas makes the same machine code as from the
- * unrolled copies (reduce_sum BLOCK=256: as many instructions).
+ * unrolled copies.
  *
  * Why it is exact. idx is built from %ctaid.x by add, sub, disjoint or,
  * and mul or shl by a constant, with values the same for every block, so

@@ -602,13 +602,13 @@ static int other_loads(const wctx *c, const wgroup *g) {
   return n;
 }
 
-/* The cost rule, from the H100: along x, the loads of a warp's neighbouring
- * threads already hit the same L1 lines, so a staged load replaces an L1
- * hit one for one; staging pays only when those loads are most of what the
- * block issues (e.g. conv1d with baked taps: 0.49 -> 0.41 ms), and loses
- * when as many other global loads remain (conv1d with taps in memory: 0.64
- * -> 0.69 ms). Along y each load is another cache line: always staged
- * (sepfilter_cols: 0.66 -> 0.48 ms). */
+/* The cost rule, from the H100 (BENCHMARKS.md, "Why the passes are as they
+ * are"): along x, the loads of a warp's neighbouring threads already hit
+ * the same L1 lines, so a staged load replaces an L1 hit one for one;
+ * staging pays only when those loads are most of what the block issues
+ * (conv1d with baked taps), and loses when as many other global loads
+ * remain (conv1d with taps in memory). Along y each load is another cache
+ * line: always staged (sepfilter_cols). */
 static void weigh(wctx *c, wgroup *g) {
   if (g->dim != 0)
     return;

@@ -7,10 +7,10 @@
  * nary-reassociate and early-cse; the lower stage (passes/pipeline.c) runs
  * them itself, only where these screens say they could change something.
  * slsr and nary-reassociate ask ScalarEvolution about every addition,
- * multiplication and address of a function, which cost up to a sixth of a
- * specialization where a loop is left (the histogram: 4.6 M instructions of
- * 27.4). Their screens look for the shapes those passes rewrite (LLVM 19's
- * StraightLineStrengthReduce.cpp and NaryReassociate.cpp) without
+ * multiplication and address of a function, which costs a good part of a
+ * specialization where a loop is left (BENCHMARKS.md, "Why the passes are
+ * as they are"). Their screens look for the shapes those passes rewrite (LLVM
+ * 19's StraightLineStrengthReduce.cpp and NaryReassociate.cpp) without
  * ScalarEvolution. Each is a necessary condition: a module that fails it
  * would leave the pass unchanged, so the PTX is the same either way.
  */
