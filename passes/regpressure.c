@@ -139,8 +139,8 @@ typedef struct live {
   vmap map;
   unsigned *regs; /* per value id */
   int nvals;
-  size_t nw; /* words per set */
-  LLVMBasicBlockRef *blocks;
+  size_t nw;  /* words per set */
+  ks_cfg cfg; /* the blocks, numbered in the function's order */
   size_t nblocks;
   word *use, *def, *in, *out; /* nblocks sets each */
 } live;
@@ -149,7 +149,7 @@ static void live_free(live *L) {
   free(L->map.keys);
   free(L->map.ids);
   free(L->regs);
-  free(L->blocks);
+  ks_cfg_free(&L->cfg);
   free(L->use);
   free(L->def);
   free(L->in);
@@ -175,8 +175,7 @@ static int number(live *L, LLVMValueRef fn, LLVMTargetDataRef dl) {
   L->map.keys = calloc(L->map.cap, sizeof *L->map.keys);
   L->map.ids = calloc(L->map.cap, sizeof *L->map.ids);
   L->regs = calloc(n + 1, sizeof *L->regs);
-  L->blocks = calloc(L->nblocks + 1, sizeof *L->blocks);
-  if (!L->map.keys || !L->map.ids || !L->regs || !L->blocks)
+  if (!L->map.keys || !L->map.ids || !L->regs || ks_cfg_build(&L->cfg, fn))
     return 1;
   int id = 0;
   for (unsigned a = 0; a < LLVMCountParams(fn); a++) {
@@ -184,10 +183,8 @@ static int number(live *L, LLVMValueRef fn, LLVMTargetDataRef dl) {
     L->regs[id] = type_regs(dl, LLVMTypeOf(p));
     vmap_put(&L->map, p, id++);
   }
-  size_t bi = 0;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
        b = LLVMGetNextBasicBlock(b)) {
-    L->blocks[bi++] = b;
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
          i = LLVMGetNextInstruction(i))
       if (is_value(i)) {
@@ -205,19 +202,12 @@ static int number(live *L, LLVMValueRef fn, LLVMTargetDataRef dl) {
   return !L->use || !L->def || !L->in || !L->out;
 }
 
-static size_t block_index(const live *L, LLVMBasicBlockRef b) {
-  for (size_t i = 0; i < L->nblocks; i++)
-    if (L->blocks[i] == b)
-      return i;
-  return L->nblocks;
-}
-
 /* use: values read before any definition in the block (phi operands
  * excluded); def: values defined in it (phis included). */
 static void local_sets(live *L) {
   for (size_t bi = 0; bi < L->nblocks; bi++) {
     word *use = L->use + bi * L->nw, *def = L->def + bi * L->nw;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(L->blocks[bi]); i;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(L->cfg.bb[bi]); i;
          i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsAPHINode(i)) {
         int n = LLVMGetNumOperands(i);
@@ -241,14 +231,14 @@ static void dataflow(live *L) {
   while (changed) {
     changed = 0;
     for (size_t r = L->nblocks; r-- > 0;) {
-      LLVMBasicBlockRef b = L->blocks[r];
+      LLVMBasicBlockRef b = L->cfg.bb[r];
       word *out = L->out + r * L->nw, *in = L->in + r * L->nw;
       LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
       unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
       for (unsigned s = 0; s < ns; s++) {
         LLVMBasicBlockRef sb = LLVMGetSuccessor(t, s);
-        size_t si = block_index(L, sb);
-        if (si == L->nblocks)
+        unsigned si = ks_cfg_index(&L->cfg, sb);
+        if (si == KS_CFG_NONE)
           continue;
         const word *sin = L->in + si * L->nw;
         for (size_t w = 0; w < L->nw; w++)
@@ -287,7 +277,7 @@ static unsigned block_peak(const live *L, size_t bi, word *cur) {
     if (bit_get(cur, v))
       w += L->regs[v];
   peak = w;
-  for (LLVMValueRef i = LLVMGetLastInstruction(L->blocks[bi]); i;
+  for (LLVMValueRef i = LLVMGetLastInstruction(L->cfg.bb[bi]); i;
        i = LLVMGetPreviousInstruction(i)) {
     int v = vmap_get(&L->map, i);
     if (v >= 0) {
@@ -327,7 +317,7 @@ int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn) {
       for (size_t bi = 0; bi < L.nblocks; bi++) {
         unsigned p = block_peak(&L, bi, cur), nl = 0;
         peak = p > peak ? p : peak;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(L.blocks[bi]); i;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(L.cfg.bb[bi]); i;
              i = LLVMGetNextInstruction(i))
           nl += LLVMIsALoadInst(i) != NULL || LLVMIsAAtomicRMWInst(i) != NULL;
         loads = nl > loads ? nl : loads;

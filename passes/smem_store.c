@@ -135,7 +135,7 @@ static const char *scan(xctx *c, int *nstores, char *buf, size_t cap) {
 /* Does the graph have a cycle, or a load after the store? 0: neither. */
 static const char *check_cfg(xctx *c) {
   LLVMBasicBlockRef bbs[MAX_BLOCKS];
-  int state[MAX_BLOCKS] = {0}; /* 0 new, 1 on the stack, 2 done */
+  int state[MAX_BLOCKS] = {0}; /* 3: reached from the store */
   int n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
@@ -143,34 +143,14 @@ static const char *check_cfg(xctx *c) {
       return "too many basic blocks";
     bbs[n++] = bb;
   }
-  /* iterative depth-first search from the entry: a back edge is a cycle */
-  int stack[MAX_BLOCKS], edge[MAX_BLOCKS], sp = 0;
-  stack[sp] = 0;
-  edge[sp++] = 0;
-  state[0] = 1;
-  while (sp) {
-    int v = stack[sp - 1];
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[v]);
-    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-    if ((unsigned)edge[sp - 1] == ns) {
-      state[v] = 2;
-      sp--;
-      continue;
-    }
-    LLVMBasicBlockRef s = LLVMGetSuccessor(term, (unsigned)edge[sp - 1]++);
-    int w = 0;
-    while (w < n && bbs[w] != s)
-      w++;
-    if (w == n)
-      return "a branch to an unknown block";
-    if (state[w] == 1)
-      return "the store may run in a loop";
-    if (state[w] == 0) {
-      state[w] = 1;
-      stack[sp] = w;
-      edge[sp++] = 0;
-    }
-  }
+  /* a back edge of the walk from the entry (ir/cfg.c) is a cycle */
+  ks_cfg g;
+  if (ks_cfg_build(&g, c->fn))
+    return "out of memory";
+  unsigned cyclic = g.nback;
+  ks_cfg_free(&g);
+  if (cyclic)
+    return "the store may run in a loop";
   /* nothing may read memory after the store: the rest of its block, then
    * every block reachable from it (marked 3) */
   LLVMBasicBlockRef sb = LLVMGetInstructionParent(c->store);

@@ -181,51 +181,19 @@ static int inst_index(const tc *c, LLVMValueRef v) {
   }
 }
 
-/* Reverse post-order of the blocks; 1 when the graph has a cycle. */
+/* The blocks the entry reaches, in reverse post-order (ir/cfg.c); *cyclic
+ * when the walk met a back edge. 1 when out of memory. */
 static int order(tc *c, int *cyclic) {
-  int n = (int)LLVMCountBasicBlocks(c->fn);
-  LLVMBasicBlockRef *all = calloc((size_t)n, sizeof *all);
-  int *state = calloc((size_t)n, sizeof *state); /* 1 open, 2 done */
-  int *stack = calloc((size_t)n, sizeof *stack);
-  unsigned *next = calloc((size_t)n, sizeof *next);
-  c->bbs = calloc((size_t)n, sizeof *c->bbs);
-  if (!all || !state || !stack || !next || !c->bbs) {
-    free(all), free(state), free(stack), free(next);
+  ks_cfg g;
+  if (ks_cfg_build(&g, c->fn))
     return 1;
-  }
-  LLVMGetBasicBlocks(c->fn, all);
-  int sp = 0, done = n;
-  *cyclic = 0;
-  stack[sp++] = 0;
-  state[0] = 1;
-  while (sp) {
-    int v = stack[sp - 1];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(all[v]);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    if (next[v] < ns) {
-      LLVMBasicBlockRef s = LLVMGetSuccessor(t, next[v]++);
-      int w = 0;
-      while (w < n && all[w] != s)
-        w++;
-      if (w == n)
-        continue;
-      if (state[w] == 1)
-        *cyclic = 1;
-      if (!state[w]) {
-        state[w] = 1;
-        stack[sp++] = w;
-      }
-      continue;
-    }
-    state[v] = 2;
-    c->bbs[--done] = all[v];
-    sp--;
-  }
-  /* unreachable blocks are left out */
-  memmove(c->bbs, c->bbs + done, (size_t)(n - done) * sizeof *c->bbs);
-  c->nb = n - done;
-  free(all), free(state), free(stack), free(next);
-  return 0;
+  c->bbs = calloc(g.nrpo ? g.nrpo : 1, sizeof *c->bbs);
+  for (unsigned k = 0; c->bbs && k < g.nrpo; k++)
+    c->bbs[k] = g.bb[g.rpo[k]];
+  c->nb = (int)g.nrpo;
+  *cyclic = g.nback > 0;
+  ks_cfg_free(&g);
+  return !c->bbs;
 }
 
 static int number(tc *c) {
