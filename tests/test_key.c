@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/request.h"
+#include "jit/request/request.h"
 #include "test_util.h"
 
 typedef struct fixture {

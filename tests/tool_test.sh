@@ -358,7 +358,7 @@ out_has "const_promote: f: 1 loads kept: baked value not a float"
 expect_usage ptx conv1d $TARGET -D FILTER_LEN=2 --bake f=1e999,0.5
 
 # ---- codegen without its vectorizer and loop strength reduction ------------------
-# (jit/target.c). Adjacent constant taps, which the optimize stage's screen
+# (jit/codegen/target.c). Adjacent constant taps, which the optimize stage's screen
 # passes by: codegen's vectorizer would have merged them.
 IRDIR=$DATA/../ir
 expect 0 ptx "$IRDIR/vectorize_declines.ll" --kernel taps $TARGET

@@ -12,7 +12,7 @@ add_ks_test(gpu_occupancy SOURCES ${ks_gpu}/test_occupancy.c LIBS cmocka
             LABELS gpu SKIP_RETURN_CODE 77)
 
 # The driver's cubin in the disk cache: stored, loaded by a fresh process,
-# refused or damaged entries falling back to the PTX (jit/cubin.c).
+# refused or damaged entries falling back to the PTX (jit/cache/cubin.c).
 add_ks_test(gpu_cubin SOURCES ${ks_gpu}/test_cubin.c INTERNAL LIBS m
             LABELS gpu SKIP_RETURN_CODE 77)
 

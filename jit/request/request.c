@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/request.h"
+#include "jit/request/request.h"
 
 enum { MAX_BAKE_VALUES = 65536 };
 

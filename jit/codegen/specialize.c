@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "jit/request.h"
+#include "jit/request/request.h"
 
 static double now_ms(void) {
   struct timespec ts;

@@ -12,7 +12,7 @@
 #define XXH_INLINE_ALL /* header-only: no run-time dependency */
 #include <xxhash.h>
 
-#include "jit/request.h"
+#include "jit/request/request.h"
 
 /* Appends a line to the key's components text (cap bytes at buf). */
 static void line(char *buf, size_t cap, const char *fmt, ...)
