@@ -218,7 +218,7 @@ int main(int argc, char **argv) {
   if (rc)
     return rc;
   /* the lower stage is tested as it runs where LLVM's options are set
-   * (expand-variadics told to lower, jit/target.c) */
+   * (expand-variadics told to lower, jit/codegen/target.c) */
   ks_llvm_own_process();
   size_t len = 0;
   unsigned char *text = tu_read_file(o.file, &len);

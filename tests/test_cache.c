@@ -37,7 +37,7 @@
 
 enum { NKEYS = 20, NTHREADS = 8, PER_THREAD = 200 };
 
-/* The disk entry's header (jit/diskcache.c), before its strings. */
+/* The disk entry's header (jit/cache/diskcache.c), before its strings. */
 enum { HEADER_BYTES = 160 };
 
 typedef struct fixture {

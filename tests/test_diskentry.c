@@ -1,7 +1,7 @@
 /*
  * test_diskentry.c - the disk cache's cubin and template entries (jit/
- * cubin.c, jit/tplcache.c) without a driver: the cubin key changes with the
- * device's name, compute capability, the driver version, the PTX and its
+ * cubin.c, jit/cache/tplcache.c) without a driver: the cubin key changes with
+ * the device's name, compute capability, the driver version, the PTX and its
  * key, and not otherwise; entries of each kind round-trip, binary fields
  * included, and a reader never takes another kind's entry or a damaged
  * one; the launch plan round-trips field by field, no byte of it ignored,

@@ -1,5 +1,5 @@
 /*
- * test_key.c - the cache key's one list of fields (jit/request.h's
+ * test_key.c - the cache key's one list of fields (jit/request/request.h's
  * KS_KEY_FIELDS): for every field of the list, a key that differs in that
  * field alone hashes differently and its text differs in a line that
  * --why-miss names. A field added to the list without a way to hash or

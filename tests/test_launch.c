@@ -1,5 +1,5 @@
 /*
- * test_launch.c - jit/launch.c over the mocked CUDA driver (mock/
+ * test_launch.c - jit/kernel/launch.c over the mocked CUDA driver (mock/
  * cuda_mock.c, opened through KSPEC_LIBCUDA): what ks_launch_ex hands the
  * driver and what it refuses before the driver sees it.
  *

@@ -1,8 +1,8 @@
 /*
- * test_resources.c - jit/resources.c and jit/occupancy.c on the CPU: the
- * ptxas report parser on canned outputs of several ptxas versions, running
- * ptxas (fake ones written as shell scripts: success, unknown arch, errors,
- * a hang), finding it, the offline occupancy calculator against cases
+ * test_resources.c - jit/kernel/resources.c and jit/kernel/occupancy.c on the
+ * CPU: the ptxas report parser on canned outputs of several ptxas versions,
+ * running ptxas (fake ones written as shell scripts: success, unknown arch,
+ * errors, a hang), finding it, the offline occupancy calculator against cases
  * worked out by hand, and the public calls on a specialized kernel. Never
  * opens the CUDA driver; the tests with the real ptxas skip without it.
  */

@@ -3,13 +3,13 @@
  * files, which another process, a full disk or a person may have damaged.
  *
  * The first byte of the input chooses the reader, the rest is the file:
- *   0  a disk cache entry as it is (jit/diskcache.c: ks_disk_check)
+ *   0  a disk cache entry as it is (jit/cache/diskcache.c: ks_disk_check)
  *   1  the same with the header's magic, version, length, launch plan's
  *      length and checksum made right, so that the checks behind them
  *      (kind, strings, figures, the plan) and the template description
  *      inside get the bytes
- *   2  a template description alone (jit/tplcache.c: ks_jit_desc_unpack)
- *   3  a tuner's stored results (jit/tune_store.c), for the key "fuzz"
+ *   2  a template description alone (jit/cache/tplcache.c: ks_jit_desc_unpack)
+ *   3  a tuner's stored results (jit/tune/tune_store.c), for the key "fuzz"
  * Nothing may crash or read outside the input, and what is accepted must
  * be exactly what the writer writes: an accepted entry or description is
  * written back (ks_disk_encode, ks_jit_desc_pack) to the same bytes.
