@@ -83,14 +83,8 @@ static wgroup *group_of(wctx *c, LLVMValueRef base, LLVMBasicBlockRef bb,
   for (int i = 0; i < c->ng; i++)
     if (c->g[i].base == base && c->g[i].bb == bb && c->g[i].ty == ty)
       return &c->g[i];
-  if (c->ng == c->capg) {
-    int cap = c->capg ? 2 * c->capg : 8;
-    wgroup *g = realloc(c->g, (size_t)cap * sizeof *g);
-    if (!g)
-      return NULL;
-    c->g = g;
-    c->capg = cap;
-  }
+  if (!ks_room(&c->g, &c->capg, (size_t)c->ng, sizeof *c->g, 8))
+    return NULL;
   wgroup *g = &c->g[c->ng++];
   memset(g, 0, sizeof *g);
   g->base = base;
@@ -130,14 +124,8 @@ static int add_load(wctx *c, LLVMValueRef ld) {
       snprintf(g->why, sizeof g->why, "%s", ks_wx_why(c->x));
     return 0;
   }
-  if (g->n == g->cap) {
-    int cap = g->cap ? 2 * g->cap : 32;
-    wload *l = realloc(g->ld, (size_t)cap * sizeof *l);
-    if (!l)
-      return 1;
-    g->ld = l;
-    g->cap = cap;
-  }
+  if (!ks_room(&g->ld, &g->cap, (size_t)g->n, sizeof *g->ld, 32))
+    return 1;
   g->ld[g->n++] = (wload){ld, nf, 0};
   return 0;
 }

@@ -37,7 +37,8 @@ typedef struct wgroup {
   LLVMBasicBlockRef bb;
   LLVMTypeRef ty;
   wload *ld;
-  int n, cap;
+  int n;
+  size_t cap;
   char why[200]; /* a load that was not understood */
   /* the window */
   int dim;
@@ -71,7 +72,8 @@ typedef struct wctx {
   unsigned block[3]; /* the real block */
   unsigned k;        /* tcoarsen's factor: virtual thread K*tid.x + j */
   wgroup *g;
-  int ng, capg;
+  int ng;
+  size_t capg;
   ks_cfg cfg;          /* the function's, before the transformation */
   unsigned char *mark; /* check_unwritten's: the blocks that reach the loads */
   /* find_guard: the branch conditions on the way to the group's loads */

@@ -84,9 +84,11 @@ typedef struct uc {
   ks_wx *x;
   unsigned block[3]; /* the real block */
   cand *c;
-  int n, cap;
+  int n;
+  size_t cap;
   widen *w;
-  int nw, capw;
+  int nw;
+  size_t capw;
 } uc;
 
 static int signed_order(LLVMIntPredicate p) {
@@ -128,14 +130,8 @@ static int affine_one(uc *u, LLVMValueRef v, int *dim, int64_t *coef) {
 }
 
 static int push(uc *u, const cand *c) {
-  if (u->n == u->cap) {
-    int cap = u->cap ? 2 * u->cap : 32;
-    cand *p = realloc(u->c, (size_t)cap * sizeof *p);
-    if (!p)
-      return 0;
-    u->c = p;
-    u->cap = cap;
-  }
+  if (!ks_room(&u->c, &u->cap, (size_t)u->n, sizeof *u->c, 32))
+    return 0;
   u->c[u->n++] = *c;
   return 1;
 }
@@ -493,14 +489,8 @@ static int collect_widen(uc *u, LLVMBasicBlockRef bb) {
     if (!affine_one(u, x, &w.dim, &w.coef) || (!w.k && !w.zext))
       continue;
     w.x = x;
-    if (u->nw == u->capw) {
-      int cap = u->capw ? 2 * u->capw : 32;
-      widen *p = realloc(u->w, (size_t)cap * sizeof *p);
-      if (!p)
-        return 0;
-      u->w = p;
-      u->capw = cap;
-    }
+    if (!ks_room(&u->w, &u->capw, (size_t)u->nw, sizeof *u->w, 32))
+      return 0;
     u->w[u->nw++] = w;
   }
   return 1;
