@@ -57,7 +57,7 @@ typedef struct ks_spec {
   const ks_spec_bake *bakes;
   size_t nbakes;
   /* Non-zero: codegen runs its own IR passes (LLVM's options are not set
-   * in this process, jit/target.c), so the lower stage is skipped: its
+   * in this process, jit/codegen/target.c), so the lower stage is skipped: its
    * rewrites are written for a codegen that skips NVPTX's (lower-args,
    * lower-alloca and the rest would run again on what they produced), and
    * each would be done twice. */
@@ -160,7 +160,7 @@ int ks_regpressure_budget(const ks_spec *s, char *why, size_t cap);
 /* ---- lower.c ----------------------------------------------------------- */
 
 /* NVPTX's lowering before instruction selection, which codegen no longer
- * does (jit/target.c starts it at nvptx-lower-unreachable); the
+ * does (jit/codegen/target.c starts it at nvptx-lower-unreachable); the
  * pipeline's last stage runs these with LLVM's own passes
  * (passes/pipeline.c). */
 enum {

@@ -1,7 +1,7 @@
 /*
  * lower.c - the lowering NVPTX's codegen does to a module before
  * instruction selection, done here so that codegen can start at
- * nvptx-lower-unreachable (jit/target.c) and skip its straight-line
+ * nvptx-lower-unreachable (jit/codegen/target.c) and skip its straight-line
  * scalar passes where they find nothing to do.
  *
  * NVPTX's codegen (LLVM 19) runs these IR passes before
@@ -569,7 +569,7 @@ int ks_lower_needs(LLVMModuleRef m) {
 /* ---- the stage ------------------------------------------------------------
  *
  * What NVPTX's codegen did to the module before instruction selection,
- * which jit/target.c has codegen skip (it starts at
+ * which jit/codegen/target.c has codegen skip (it starts at
  * nvptx-lower-unreachable), in codegen's order: LLVM's intrinsic and wide
  * division expansions where the module has them, PTX-valid local names,
  * generic globals moved to the global space, kernel arguments lowered, SROA

@@ -156,8 +156,8 @@
   "cgscc(function-attrs),globaldce"
 
 /* The optimize stage ends with LLVM's load/store vectorizer, run here
- * rather than in codegen (jit/target.c switches codegen's off), and only
- * where ks_vectorize_worth finds two accesses it could merge: the machine
+ * rather than in codegen (jit/codegen/target.c switches codegen's off), and
+ * only where ks_vectorize_worth finds two accesses it could merge: the machine
  * code ptxas makes (tools/sass_identity.sh) is the same as with codegen's
  * vectorizer, and the requests where it finds nothing (most) do not pay
  * for it. */
