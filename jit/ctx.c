@@ -163,6 +163,8 @@ const char *ks_ctx_warning(const ks_ctx *ctx) {
   return w;
 }
 
+int ks_jit_ctx_no_driver(const ks_ctx *ctx) { return ctx->no_driver; }
+
 const char *ks_ctx_arch(const ks_ctx *ctx) {
   return ctx ? ctx->arch->name : NULL;
 }

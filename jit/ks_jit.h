@@ -18,47 +18,8 @@
 #include "kspec.h"
 #include "passes/ks_passes.h"
 
-/* ---- errors.c ---------------------------------------------------------- */
-
-/* Sets the calling thread's message and returns s. */
-ks_status ks_jit_fail(ks_status s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* The calling thread's message buffer, for modules that write it directly. */
-char *ks_jit_errbuf(size_t *cap);
-/* Clears the calling thread's message. */
-void ks_jit_clear(void);
-
-/* ---- api.c ------------------------------------------------------------- */
-
-/* The end of field f of T: the size of T's first version when f was its
- * last field. */
-#define KS_OUT_END(T, f) (offsetof(T, f) + sizeof(((T *)0)->f))
-/* The first version's size of each struct the library fills (kspec.h,
- * "Conventions"): a field appended later leaves these as they are, so that
- * programs built before it go on working. */
-#define KS_OUT_MIN_ks_device_info KS_OUT_END(ks_device_info, cluster_launch)
-#define KS_OUT_MIN_ks_param_info KS_OUT_END(ks_param_info, sign_unknown)
-#define KS_OUT_MIN_ks_global_info KS_OUT_END(ks_global_info, has_init)
-#define KS_OUT_MIN_ks_kernel_info KS_OUT_END(ks_kernel_info, grid_sync)
-#define KS_OUT_MIN_ks_kernel_resources                                         \
-  KS_OUT_END(ks_kernel_resources, const_bytes)
-#define KS_OUT_MIN_ks_occupancy KS_OUT_END(ks_occupancy, smem_per_block)
-#define KS_OUT_MIN_ks_cache_counters                                           \
-  KS_OUT_END(ks_cache_counters, template_misses)
-#define KS_OUT_MIN_ks_cache_usage KS_OUT_END(ks_cache_usage, limit)
-#define KS_OUT_MIN_ks_prewarm_result KS_OUT_END(ks_prewarm_result, failed)
-#define KS_OUT_MIN_ks_tune_result KS_OUT_END(ks_tune_result, store)
-#define KS_OUT_MIN_ks_tune_best KS_OUT_END(ks_tune_best, names)
-
-/* KS_OK when out is not NULL and its size reaches T's first version; else
- * KS_EINVAL with a message naming stage and T. */
-ks_status ks_jit_out_check(const void *out, size_t min, const char *stage,
-                           const char *type);
-#define KS_OUT_CHECK(out, stage, T)                                            \
-  ks_jit_out_check((out), KS_OUT_MIN_##T, (stage), #T)
-/* Copies the library's filled struct full (full_size bytes, its size field
- * aside) into out as far as out's size reaches, zeros past full_size. */
-void ks_jit_out_put(void *out, const void *full, size_t full_size);
+/* errors.c and api.c, and what tune/ may use of the rest: */
+#include "jit/tune/shim.h"
 
 /* ---- target.c ---------------------------------------------------------- */
 
@@ -208,11 +169,9 @@ struct ks_template {
 
 /* ---- describe.c -------------------------------------------------------- */
 
-/* Index of kernel name in t, or -1 with a message (KS_ENOKERNEL): name is
- * its symbol, its demangled name with or without the argument list
- * (blanks after commas do not matter) or an unambiguous prefix of the
- * demangled name; NULL: the template's only kernel. */
-long ks_jit_kernel_index(const ks_template *t, const char *name);
+/* ks_jit_kernel_index (shim.h): name is a kernel's symbol, its demangled
+ * name with or without the argument list (blanks after commas do not
+ * matter) or an unambiguous prefix of the demangled name. */
 
 /* A parameter's range as text, "[1, 128]": an unmarked integer's exactly
  * (its type's limits; a double would round 2^63 - 1). */
@@ -551,73 +510,5 @@ ks_status ks_jit_occupancy(const ks_occ_limits *l, const ks_occ_input *in,
  * chooses; *blocks gets its blocks per SM. KS_EBOUNDS when none fits. */
 ks_status ks_jit_best_block(const ks_occ_limits *l, int regs, unsigned smem,
                             unsigned limit, unsigned *block, int *blocks);
-
-/* ---- tune.c, tune_store.c, tune_worker.c --------------------------------- */
-
-enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64 };
-
-/* The argument position each dim and fixed value of a space binds, so
- * that "n" and "@3" are one: a position, KS_TUNE_ARG_BOUND for a launch
- * bound dim, KS_TUNE_ARG_NONE for what binds nothing (no dim there, an
- * unknown name). */
-enum { KS_TUNE_ARG_BOUND = -1, KS_TUNE_ARG_NONE = -2 };
-typedef struct ks_jit_tune_args {
-  int dim[KS_TUNE_MAX_DIMS];
-  int fixed[KS_TUNE_MAX_FIXED];
-} ks_jit_tune_args;
-/* Resolves sp's dims and fixed values on kernel ki of t (at most
- * KS_TUNE_MAX_DIMS and KS_TUNE_MAX_FIXED of them are read). */
-void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
-                         ks_jit_tune_args *out);
-
-/* The variant's key in the store: its threads, bounds and the swept
- * parameters' values by argument position ("threads=256;block=0,0,0;
- * maxntid=256;...;@4=32"). */
-void ks_jit_tune_vkey(const ks_tune_space *sp, const ks_jit_tune_args *args,
-                      const ks_tune_point *p, char *buf, size_t cap);
-/* Checks, warms up and times variant k under o (defaults filled in),
- * filling e's class, runs, statistics and reason. */
-void ks_jit_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
-                             ks_tune_entry *e);
-/* The noise rule: does challenger c beat best? */
-int ks_jit_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
-                      double min_gain);
-
-typedef struct ks_jit_tune_store ks_jit_tune_store;
-/* Opens (and reads) the store of the problem; *out NULL when there is no
- * store (store_dir "", or no disk cache). Errors: KS_EIO, KS_ENOMEM. */
-ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
-                                 const ks_tune_space *sp, const ks_tune_opts *o,
-                                 ks_jit_tune_store **out);
-const char *ks_jit_tune_store_path(const ks_jit_tune_store *st);
-/* A stored entry of a variant that ran, or NULL. */
-const ks_tune_entry *ks_jit_tune_store_find(ks_jit_tune_store *st,
-                                            const char *vkey);
-/* Records e under vkey (when both are given) and best (when given), then
- * rewrites the file atomically. */
-void ks_jit_tune_store_put(ks_jit_tune_store *st, const char *vkey,
-                           const ks_tune_entry *e, const char *best);
-void ks_jit_tune_store_close(ks_jit_tune_store *st);
-/* A store of key with no file behind it, read from f as a store's file is
- * read (the fuzz harness reads its input so). NULL when out of memory. */
-ks_jit_tune_store *ks_jit_tune_store_read(const char *key, FILE *f);
-/* The stored winner into *out (zeroed by the caller): 0, or -1 when none
- * is stored or its variant key does not parse. */
-int ks_jit_tune_store_best(ks_jit_tune_store *st, ks_tune_best *out);
-
-/* A measuring child process; pid -1 when none runs. */
-typedef struct ks_jit_tune_worker {
-  int pid;
-  int fd;
-} ks_jit_tune_worker;
-/* What the child runs for variant idx: fills e. */
-typedef void (*ks_jit_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
-/* Runs fn(sweep, idx, e) in the worker (started when none runs) and waits
- * timeout_ms at most; a hang or a dead child classifies e (timeout, device
- * fault) and ends the child. */
-void ks_jit_tune_worker_run(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn,
-                            void *sweep, size_t idx, double timeout_ms,
-                            ks_tune_entry *e);
-void ks_jit_tune_worker_stop(ks_jit_tune_worker *w);
 
 #endif /* KS_JIT_H */

@@ -384,3 +384,13 @@ ks_status ks_jit_arg_of(const ks_template *t, const ks_ir_kernel *k,
                        k->nargs ? "" : " (none to bind)");
   return scalar_arg(t, k, (unsigned)pos, arg);
 }
+
+ks_status ks_jit_arg_at(const ks_template *t, long ki, const char *name,
+                        int pos, unsigned *arg) {
+  return ks_jit_arg_of(t, &t->desc.kernels[ki], name, pos, arg);
+}
+
+void ks_jit_template_hash(const ks_template *t, uint64_t hash[2]) {
+  hash[0] = t->hash[0];
+  hash[1] = t->hash[1];
+}

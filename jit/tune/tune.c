@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/ks_jit.h"
+#include "jit/tune/tune.h"
 
 enum { MAX_POINTS = 100000, DEF_WARMUP = 3, DEF_WINDOW = 5, DEF_RUNS = 100 };
 
@@ -85,20 +85,19 @@ static long param_at(const ks_template *t, long ki, int arg,
 
 void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
                          ks_jit_tune_args *out) {
-  const ks_ir_kernel *k = &t->desc.kernels[ki];
   for (size_t d = 0; d < KS_TUNE_MAX_DIMS; d++) {
     unsigned arg = 0;
     const char *nm = d < sp->ndims && sp->dims ? sp->dims[d].name : NULL;
     out->dim[d] = !nm                  ? KS_TUNE_ARG_NONE
                   : bound_dim(nm) >= 0 ? KS_TUNE_ARG_BOUND
-                  : ks_jit_arg_of(t, k, nm, 0, &arg) == KS_OK
+                  : ks_jit_arg_at(t, ki, nm, 0, &arg) == KS_OK
                       ? (int)arg
                       : KS_TUNE_ARG_NONE;
   }
   for (size_t f = 0; f < KS_TUNE_MAX_FIXED; f++) {
     unsigned arg = 0;
     const ks_binding *b = f < sp->nfixed && sp->fixed ? &sp->fixed[f] : NULL;
-    out->fixed[f] = b && ks_jit_arg_of(t, k, b->name, b->arg, &arg) == KS_OK
+    out->fixed[f] = b && ks_jit_arg_at(t, ki, b->name, b->arg, &arg) == KS_OK
                         ? (int)arg
                         : KS_TUNE_ARG_NONE;
   }

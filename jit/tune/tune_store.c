@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jit/ks_jit.h"
+#include "jit/tune/tune.h"
 
 enum { KEY_CAP = 2048, MAX_LINE = 4096 };
 
@@ -58,7 +58,7 @@ static void device_of(ks_ctx *ctx, const ks_tune_opts *o, char *name,
   *drv = o->driver_version;
   if (o->device) {
     snprintf(name, cap, "%s", o->device);
-  } else if (!o->isolate && !ctx->no_driver &&
+  } else if (!o->isolate && !ks_jit_ctx_no_driver(ctx) &&
              ks_device_query(ctx, &info) == KS_OK) {
     snprintf(name, cap, "%s", info.name);
     if (!*drv)
@@ -146,13 +146,15 @@ static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
   int drv;
   device_of(ctx, o, dev, sizeof dev, &drv);
   long ki = ks_jit_kernel_index(t, sp->kernel);
+  uint64_t hash[2];
+  ks_jit_template_hash(t, hash);
   const ks_launch_bounds *b = &sp->bounds;
   size_t n = (size_t)snprintf(
       buf, cap,
       "dev=%s;drv=%d;arch=%s;tmpl=%016llx%016llx;kernel=%s;bounds=%u,%u,%u,"
       "%u,%u,%u;problem=%s",
-      dev, drv, ks_ctx_arch(ctx), (unsigned long long)t->hash[0],
-      (unsigned long long)t->hash[1],
+      dev, drv, ks_ctx_arch(ctx), (unsigned long long)hash[0],
+      (unsigned long long)hash[1],
       ki >= 0 ? ks_template_kernel_name(t, (size_t)ki) : "?", b->block[0],
       b->block[1], b->block[2], b->maxntid, b->minctasm, b->maxnreg,
       o->problem ? o->problem : "");

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jit/ks_jit.h"
+#include "jit/tune/tune.h"
 
 static double now_ms(void) {
   struct timespec ts;

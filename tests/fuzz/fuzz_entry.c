@@ -24,6 +24,7 @@
 
 #include "fuzz.h"
 #include "jit/ks_jit.h"
+#include "jit/tune/tune.h"
 
 /* Where diskcache.c's header keeps what mode 1 makes right; version and
  * size come from ks_jit.h, so that a new format does not leave mode 1

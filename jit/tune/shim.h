@@ -1,0 +1,73 @@
+/*
+ * shim.h - all that tune/ uses of the library besides kspec.h: the
+ * per-thread message (errors.c), the size check of the structs it fills
+ * (api.c), and four questions about a template and a context. tune/ holds
+ * no pointer into the library's internals; ks_jit.h includes this too, so
+ * that the definitions are checked against it.
+ */
+#ifndef KS_JIT_TUNE_SHIM_H
+#define KS_JIT_TUNE_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kspec.h"
+
+/* ---- errors.c ---------------------------------------------------------- */
+
+/* Sets the calling thread's message and returns s. */
+ks_status ks_jit_fail(ks_status s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The calling thread's message buffer, for modules that write it directly. */
+char *ks_jit_errbuf(size_t *cap);
+/* Clears the calling thread's message. */
+void ks_jit_clear(void);
+
+/* ---- api.c ------------------------------------------------------------- */
+
+/* The end of field f of T: the size of T's first version when f was its
+ * last field. */
+#define KS_OUT_END(T, f) (offsetof(T, f) + sizeof(((T *)0)->f))
+/* The first version's size of each struct the library fills (kspec.h,
+ * "Conventions"): a field appended later leaves these as they are, so that
+ * programs built before it go on working. */
+#define KS_OUT_MIN_ks_device_info KS_OUT_END(ks_device_info, cluster_launch)
+#define KS_OUT_MIN_ks_param_info KS_OUT_END(ks_param_info, sign_unknown)
+#define KS_OUT_MIN_ks_global_info KS_OUT_END(ks_global_info, has_init)
+#define KS_OUT_MIN_ks_kernel_info KS_OUT_END(ks_kernel_info, grid_sync)
+#define KS_OUT_MIN_ks_kernel_resources                                         \
+  KS_OUT_END(ks_kernel_resources, const_bytes)
+#define KS_OUT_MIN_ks_occupancy KS_OUT_END(ks_occupancy, smem_per_block)
+#define KS_OUT_MIN_ks_cache_counters                                           \
+  KS_OUT_END(ks_cache_counters, template_misses)
+#define KS_OUT_MIN_ks_cache_usage KS_OUT_END(ks_cache_usage, limit)
+#define KS_OUT_MIN_ks_prewarm_result KS_OUT_END(ks_prewarm_result, failed)
+#define KS_OUT_MIN_ks_tune_result KS_OUT_END(ks_tune_result, store)
+#define KS_OUT_MIN_ks_tune_best KS_OUT_END(ks_tune_best, names)
+
+/* KS_OK when out is not NULL and its size reaches T's first version; else
+ * KS_EINVAL with a message naming stage and T. */
+ks_status ks_jit_out_check(const void *out, size_t min, const char *stage,
+                           const char *type);
+#define KS_OUT_CHECK(out, stage, T)                                            \
+  ks_jit_out_check((out), KS_OUT_MIN_##T, (stage), #T)
+/* Copies the library's filled struct full (full_size bytes, its size field
+ * aside) into out as far as out's size reaches, zeros past full_size. */
+void ks_jit_out_put(void *out, const void *full, size_t full_size);
+
+/* ---- for tune/ (template/describe.c, ctx.c) -------------------------- */
+
+/* The index of t's kernel name (NULL: the only one), or -1 with
+ * KS_ENOKERNEL's message. */
+long ks_jit_kernel_index(const ks_template *t, const char *name);
+/* The argument position of kernel ki of t that name (or "@N", or pos when
+ * name is NULL) binds, as a request's binding would; KS_EPARAM (with the
+ * message) when there is none. */
+ks_status ks_jit_arg_at(const ks_template *t, long ki, const char *name,
+                        int pos, unsigned *arg);
+/* The hash of t's bytes. */
+void ks_jit_template_hash(const ks_template *t, uint64_t hash[2]);
+/* Non-zero when ctx was made with no_driver. */
+int ks_jit_ctx_no_driver(const ks_ctx *ctx);
+
+#endif /* KS_JIT_TUNE_SHIM_H */

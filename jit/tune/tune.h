@@ -1,0 +1,81 @@
+/*
+ * tune.h - the auto-tuner's own interface between its files (tune.c: the
+ * sweep, tune_store.c: the store of measurements, tune_worker.c: the
+ * measuring child). tune/ is built on the public API and shim.h alone.
+ */
+#ifndef KS_JIT_TUNE_H
+#define KS_JIT_TUNE_H
+
+#include <stdio.h>
+
+#include "jit/tune/shim.h"
+
+/* ---- tune.c, tune_store.c, tune_worker.c --------------------------------- */
+
+enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64 };
+
+/* The argument position each dim and fixed value of a space binds, so
+ * that "n" and "@3" are one: a position, KS_TUNE_ARG_BOUND for a launch
+ * bound dim, KS_TUNE_ARG_NONE for what binds nothing (no dim there, an
+ * unknown name). */
+enum { KS_TUNE_ARG_BOUND = -1, KS_TUNE_ARG_NONE = -2 };
+typedef struct ks_jit_tune_args {
+  int dim[KS_TUNE_MAX_DIMS];
+  int fixed[KS_TUNE_MAX_FIXED];
+} ks_jit_tune_args;
+/* Resolves sp's dims and fixed values on kernel ki of t (at most
+ * KS_TUNE_MAX_DIMS and KS_TUNE_MAX_FIXED of them are read). */
+void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
+                         ks_jit_tune_args *out);
+
+/* The variant's key in the store: its threads, bounds and the swept
+ * parameters' values by argument position ("threads=256;block=0,0,0;
+ * maxntid=256;...;@4=32"). */
+void ks_jit_tune_vkey(const ks_tune_space *sp, const ks_jit_tune_args *args,
+                      const ks_tune_point *p, char *buf, size_t cap);
+/* Checks, warms up and times variant k under o (defaults filled in),
+ * filling e's class, runs, statistics and reason. */
+void ks_jit_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
+                             ks_tune_entry *e);
+/* The noise rule: does challenger c beat best? */
+int ks_jit_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
+                      double min_gain);
+
+typedef struct ks_jit_tune_store ks_jit_tune_store;
+/* Opens (and reads) the store of the problem; *out NULL when there is no
+ * store (store_dir "", or no disk cache). Errors: KS_EIO, KS_ENOMEM. */
+ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
+                                 const ks_tune_space *sp, const ks_tune_opts *o,
+                                 ks_jit_tune_store **out);
+const char *ks_jit_tune_store_path(const ks_jit_tune_store *st);
+/* A stored entry of a variant that ran, or NULL. */
+const ks_tune_entry *ks_jit_tune_store_find(ks_jit_tune_store *st,
+                                            const char *vkey);
+/* Records e under vkey (when both are given) and best (when given), then
+ * rewrites the file atomically. */
+void ks_jit_tune_store_put(ks_jit_tune_store *st, const char *vkey,
+                           const ks_tune_entry *e, const char *best);
+void ks_jit_tune_store_close(ks_jit_tune_store *st);
+/* A store of key with no file behind it, read from f as a store's file is
+ * read (the fuzz harness reads its input so). NULL when out of memory. */
+ks_jit_tune_store *ks_jit_tune_store_read(const char *key, FILE *f);
+/* The stored winner into *out (zeroed by the caller): 0, or -1 when none
+ * is stored or its variant key does not parse. */
+int ks_jit_tune_store_best(ks_jit_tune_store *st, ks_tune_best *out);
+
+/* A measuring child process; pid -1 when none runs. */
+typedef struct ks_jit_tune_worker {
+  int pid;
+  int fd;
+} ks_jit_tune_worker;
+/* What the child runs for variant idx: fills e. */
+typedef void (*ks_jit_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
+/* Runs fn(sweep, idx, e) in the worker (started when none runs) and waits
+ * timeout_ms at most; a hang or a dead child classifies e (timeout, device
+ * fault) and ends the child. */
+void ks_jit_tune_worker_run(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn,
+                            void *sweep, size_t idx, double timeout_ms,
+                            ks_tune_entry *e);
+void ks_jit_tune_worker_stop(ks_jit_tune_worker *w);
+
+#endif /* KS_JIT_TUNE_H */
