@@ -1,5 +1,5 @@
 /*
- * test_isolate.c - LLVM work in a child process (jit/codegen/isolate.c) from a
+ * test_isolate.c - LLVM work in a child process (jit/isolate.c) from a
  * process that holds a lot of memory, as a real application does (a CUDA
  * context alone maps hundreds of MiB): the child's memory limit counts
  * what the child allocates after the fork, never what it inherited.
