@@ -21,7 +21,7 @@
 /* errors.c and api.c, and what tune/ may use of the rest: */
 #include "jit/tune/shim.h"
 
-/* ---- target.c ---------------------------------------------------------- */
+/* ---- arch.c, codegen/target.c ------------------------------------------ */
 
 /* One GPU architecture: data, not scattered ifs. */
 typedef struct ks_arch {
