@@ -98,9 +98,9 @@ static unsigned long long bound_limit(const char *key, unsigned len) {
 static ks_status check_entry(LLVMValueRef *f, unsigned k, unsigned i,
                              const char *tname, char *err, size_t cap) {
   if (k == 0)
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: !nvvm.annotations entry %u is empty", tname,
-                   i);
+    return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                      "template: %s: !nvvm.annotations entry %u is empty",
+                      tname, i);
   if (!f[0] || !LLVMIsAGlobalValue(f[0]))
     return KS_OK;
   for (unsigned j = 1; j < k; j += 2) {
@@ -109,16 +109,16 @@ static ks_status check_entry(LLVMValueRef *f, unsigned k, unsigned i,
     LLVMValueRef v = j + 1 < k ? f[j + 1] : NULL;
     if (!key || !v || !LLVMIsAConstantInt(v) ||
         LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
-      return ks_fail(err, cap, KS_ETEMPLATE,
-                     "template: %s: !nvvm.annotations entry %u is not a "
-                     "global followed by \"key\", integer pairs",
-                     tname, i);
+      return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                        "template: %s: !nvvm.annotations entry %u is not a "
+                        "global followed by \"key\", integer pairs",
+                        tname, i);
     unsigned long long x = LLVMConstIntGetZExtValue(v);
     if (bound_flag(key, len) && (x == 0 || x > bound_limit(key, len)))
-      return ks_fail(err, cap, KS_ETEMPLATE,
-                     "template: %s: !nvvm.annotations entry %u: %.*s=%llu "
-                     "outside [1, %llu]",
-                     tname, i, (int)len, key, x, bound_limit(key, len));
+      return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                        "template: %s: !nvvm.annotations entry %u: %.*s=%llu "
+                        "outside [1, %llu]",
+                        tname, i, (int)len, key, x, bound_limit(key, len));
   }
   return KS_OK;
 }
@@ -328,44 +328,47 @@ static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
   char *extra = strtok_r(NULL, " ", &save);
   if (!name || !parse_num(w[0], &p->def) || !parse_num(w[1], &p->min) ||
       !parse_num(w[2], &p->max) || extra)
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: kernel '%s': malformed parameter marking "
-                   "(want NAME DEFAULT MIN MAX [block_x|block_xy])",
-                   tname, k->name);
+    return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                      "template: %s: kernel '%s': malformed parameter marking "
+                      "(want NAME DEFAULT MIN MAX [block_x|block_xy])",
+                      tname, k->name);
   if (!find_arg(fn, name, &p->arg_index))
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: kernel '%s': parameter '%s' is not an "
-                   "argument of the kernel%s",
-                   tname, k->name, name,
-                   args_unnamed(fn) ? " (its arguments have no names in the "
-                                      "IR: compile the template with clang's "
-                                      "-fno-discard-value-names)"
-                                    : "");
+    return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                      "template: %s: kernel '%s': parameter '%s' is not an "
+                      "argument of the kernel%s",
+                      tname, k->name, name,
+                      args_unnamed(fn)
+                          ? " (its arguments have no names in the "
+                            "IR: compile the template with clang's "
+                            "-fno-discard-value-names)"
+                          : "");
   if (!arg_type(LLVMGetParam(fn, p->arg_index), &p->type))
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: kernel '%s': parameter '%s' must be a "
-                   "32/64-bit integer, float or double",
-                   tname, k->name, name);
+    return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                      "template: %s: kernel '%s': parameter '%s' must be a "
+                      "32/64-bit integer, float or double",
+                      tname, k->name, name);
   p->flags = 0;
   if (w[3] && strcmp(w[3], "block_x") == 0)
     p->flags = KS_PARAM_BLOCK_X;
   else if (w[3] && strcmp(w[3], "block_xy") == 0)
     p->flags = KS_PARAM_BLOCK_X | KS_PARAM_BLOCK_Y;
   else if (w[3])
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: parameter '%s': unknown flag '%s'", tname,
-                   name, w[3]);
+    return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                      "template: %s: parameter '%s': unknown flag '%s'", tname,
+                      name, w[3]);
   if (!(p->min <= p->def && p->def <= p->max) || !fits(p->type, p->min) ||
       !fits(p->type, p->max) || !fits(p->type, p->def) ||
       (p->flags && p->min < 1))
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: parameter '%s': need MIN <= DEFAULT <= MAX "
-                   "within its type (got %.15g %.15g %.15g)",
-                   tname, name, p->def, p->min, p->max);
+    return ks_ir_fail(
+        err, cap, KS_ETEMPLATE,
+        "template: %s: parameter '%s': need MIN <= DEFAULT <= MAX "
+        "within its type (got %.15g %.15g %.15g)",
+        tname, name, p->def, p->min, p->max);
   for (size_t i = 0; i < k->nparams; i++)
     if (k->params[i].arg_index == p->arg_index)
-      return ks_fail(err, cap, KS_ETEMPLATE,
-                     "template: %s: parameter '%s' marked twice", tname, name);
+      return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                        "template: %s: parameter '%s' marked twice", tname,
+                        name);
   p->name = strdup(name);
   return p->name ? KS_OK : KS_ENOMEM;
 }
@@ -382,9 +385,9 @@ static ks_status apply_marking(LLVMValueRef fn, ks_ir_kernel *k,
   }
   if (len < sizeof param - 1 || memcmp(text, param, sizeof param - 1) != 0) {
     if (len > 6 && memcmp(text, "kspec.", 6) == 0)
-      return ks_fail(err, cap, KS_ETEMPLATE,
-                     "template: %s: kernel '%s': unknown marking '%.*s'", tname,
-                     k->name, (int)strcspn(text, " "), text);
+      return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                        "template: %s: kernel '%s': unknown marking '%.*s'",
+                        tname, k->name, (int)strcspn(text, " "), text);
     return KS_OK; /* someone else's annotation */
   }
   char *words = strndup(text + sizeof param - 1, len - (sizeof param - 1));
@@ -393,7 +396,7 @@ static ks_status apply_marking(LLVMValueRef fn, ks_ir_kernel *k,
     free(words);
     if (grown)
       k->params = grown;
-    return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
+    return ks_ir_fail(err, cap, KS_ENOMEM, "template: out of memory");
   }
   k->params = grown;
   ks_ir_param *p = &k->params[k->nparams];
@@ -442,10 +445,10 @@ static ks_status read_markings(LLVMModuleRef m, ks_ir_desc *d,
     ks_ir_kernel *k = find_kernel(d, fname);
     if (!k) {
       if (len > 6 && memcmp(text, "kspec.", 6) == 0)
-        return ks_fail(err, cap, KS_ETEMPLATE,
-                       "template: %s: '%s' has kspec markings but is not a "
-                       "kernel",
-                       tname, fname);
+        return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                          "template: %s: '%s' has kspec markings but is not a "
+                          "kernel",
+                          tname, fname);
       continue;
     }
     ks_status s = apply_marking(fn, k, text, len, tname, err, cap);
@@ -521,17 +524,19 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                                     : NULL;
     if (why) {
       ks_ir_desc_free(out);
-      return ks_fail(err, cap, KS_ETEMPLATE, "template: %s: kernel '%.*s' %s",
-                     name, (int)len, fname, why);
+      return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                        "template: %s: kernel '%.*s' %s", name, (int)len, fname,
+                        why);
     }
     if (add_kernel(out, fn, own) != KS_OK) {
       ks_ir_desc_free(out);
-      return ks_fail(err, cap, KS_ENOMEM, "template: out of memory");
+      return ks_ir_fail(err, cap, KS_ENOMEM, "template: out of memory");
     }
   }
   if (out->nkernels == 0)
-    return ks_fail(err, cap, KS_ETEMPLATE,
-                   "template: %s: no kernels (no __global__ function)", name);
+    return ks_ir_fail(err, cap, KS_ETEMPLATE,
+                      "template: %s: no kernels (no __global__ function)",
+                      name);
   ks_status s = read_markings(m, out, name, err, cap);
   if (s != KS_OK)
     ks_ir_desc_free(out);

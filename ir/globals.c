@@ -510,7 +510,7 @@ ks_status ks_ir_globals(LLVMModuleRef m, const char *name, ks_ir_desc *d,
   if (!bad)
     return KS_OK;
   ks_ir_globals_free(d);
-  return ks_fail(err, cap, KS_ENOMEM, "template: %s: out of memory", name);
+  return ks_ir_fail(err, cap, KS_ENOMEM, "template: %s: out of memory", name);
 }
 
 void ks_ir_globals_free(ks_ir_desc *d) {

@@ -17,7 +17,7 @@
 
 #include "ir/ks_ir.h"
 
-ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...) {
+ks_status ks_ir_fail(char *err, size_t cap, ks_status s, const char *fmt, ...) {
   if (err && cap) {
     va_list ap;
     va_start(ap, fmt);
@@ -27,7 +27,7 @@ ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...) {
   return s;
 }
 
-int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first) {
+int ks_ir_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first) {
   if (n < *cap)
     return 1;
   size_t c = *cap ? 2 * *cap : first;
@@ -72,7 +72,7 @@ ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
                       size_t cap) {
   *out = NULL;
   if (len == 0)
-    return ks_fail(err, cap, KS_EIO, "parse: %s: empty input", name);
+    return ks_ir_fail(err, cap, KS_EIO, "parse: %s: empty input", name);
   /* LLVM's text parser stops at a NUL, parsing what comes before it as
    * the whole module; bitcode starts with its magic number. */
   const unsigned char *bytes = data;
@@ -80,9 +80,9 @@ ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
   int bitcode = len >= 4 && (memcmp(bytes, "BC\xc0\xde", 4) == 0 ||
                              memcmp(bytes, "\xde\xc0\x17\x0b", 4) == 0);
   if (nul && !bitcode)
-    return ks_fail(err, cap, KS_EPARSE,
-                   "parse: %s: a NUL byte at offset %zu of text IR", name,
-                   (size_t)((const unsigned char *)nul - bytes));
+    return ks_ir_fail(err, cap, KS_EPARSE,
+                      "parse: %s: a NUL byte at offset %zu of text IR", name,
+                      (size_t)((const unsigned char *)nul - bytes));
   /* Text IR must be NUL-terminated for the parser: the range copy adds it. */
   LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, name);
@@ -92,7 +92,7 @@ ks_status ks_ir_parse(LLVMContextRef ctx, const void *data, size_t len,
     copy_line(line, sizeof line, msg ? msg : "unknown error");
     LLVMDisposeMessage(msg);
     *out = NULL;
-    return ks_fail(err, cap, KS_EPARSE, "parse: %s: %s", name, line);
+    return ks_ir_fail(err, cap, KS_EPARSE, "parse: %s: %s", name, line);
   }
   return KS_OK;
 }
@@ -107,7 +107,7 @@ ks_status ks_ir_verify(LLVMModuleRef m, const char *name, char *err,
   char line[KS_IR_DIAG_CAP];
   copy_line(line, sizeof line, msg ? msg : "invalid module");
   LLVMDisposeMessage(msg);
-  return ks_fail(err, cap, KS_EVERIFY, "verify: %s: %s", name, line);
+  return ks_ir_fail(err, cap, KS_EVERIFY, "verify: %s: %s", name, line);
 }
 
 ks_status ks_ir_check_target(LLVMModuleRef m, const char *name, char *err,
@@ -115,10 +115,10 @@ ks_status ks_ir_check_target(LLVMModuleRef m, const char *name, char *err,
   const char *triple = LLVMGetTarget(m);
   if (strncmp(triple, "nvptx64-", 8) == 0 || strncmp(triple, "nvptx-", 6) == 0)
     return KS_OK;
-  return ks_fail(err, cap, KS_ETARGET,
-                 "parse: %s: target triple '%s' is not NVPTX "
-                 "(compile the template with --cuda-device-only)",
-                 name, triple[0] ? triple : "(none)");
+  return ks_ir_fail(err, cap, KS_ETARGET,
+                    "parse: %s: target triple '%s' is not NVPTX "
+                    "(compile the template with --cuda-device-only)",
+                    name, triple[0] ? triple : "(none)");
 }
 
 ks_status ks_ir_to_bitcode(LLVMModuleRef m, unsigned char **out, size_t *len,
@@ -128,7 +128,7 @@ ks_status ks_ir_to_bitcode(LLVMModuleRef m, unsigned char **out, size_t *len,
   unsigned char *p = malloc(n ? n : 1);
   if (!p) {
     LLVMDisposeMemoryBuffer(buf);
-    return ks_fail(err, cap, KS_ENOMEM, "parse: out of memory");
+    return ks_ir_fail(err, cap, KS_ENOMEM, "parse: out of memory");
   }
   memcpy(p, LLVMGetBufferStart(buf), n);
   LLVMDisposeMemoryBuffer(buf);

@@ -22,15 +22,15 @@
 #include "kspec.h"
 
 /* printf into err, never overflowing; returns s so callers can
- * `return ks_fail(err, cap, KS_EPARSE, "...")`. */
-ks_status ks_fail(char *err, size_t cap, ks_status s, const char *fmt, ...)
+ * `return ks_ir_fail(err, cap, KS_EPARSE, "...")`. */
+ks_status ks_ir_fail(char *err, size_t cap, ks_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Room for one more element in a growable array: when n, the elements in
  * use, has reached *cap, the array whose pointer is at pp (a T **, elements
  * of elem bytes) is reallocated to twice *cap, or to first when empty.
  * 0 when memory ran out, the array and *cap as they were. */
-int ks_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first);
+int ks_ir_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* ---- ir.c -------------------------------------------------------------- */
 

@@ -280,8 +280,8 @@ static ks_status reject(screen *sc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return ks_fail(sc->err, sc->cap, KS_ECODEGEN, "codegen: %s: %s", sc->tname,
-                 what);
+  return ks_ir_fail(sc->err, sc->cap, KS_ECODEGEN, "codegen: %s: %s", sc->tname,
+                    what);
 }
 
 /* A value's name for messages (at most 64 bytes of it). */

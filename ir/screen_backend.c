@@ -78,10 +78,10 @@ static ks_status reject(screen *s, const char *fmt, ...) {
   const char *fn = s->fn ? LLVMGetValueName2(s->fn, &len) : NULL;
   static const char tail[] = ", which the NVPTX backend cannot compile";
   if (fn)
-    return ks_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: '%.*s' %s%s",
-                   s->tname, (int)(len > 64 ? 64 : len), fn, what, tail);
-  return ks_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: %s%s", s->tname,
-                 what, tail);
+    return ks_ir_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: '%.*s' %s%s",
+                      s->tname, (int)(len > 64 ? 64 : len), fn, what, tail);
+  return ks_ir_fail(s->err, s->cap, KS_ECODEGEN, "codegen: %s: %s%s", s->tname,
+                    what, tail);
 }
 
 /* ---- types ---------------------------------------------------------------

@@ -176,7 +176,7 @@ static int collect(LLVMValueRef g, LLVMValueRef fn, LLVMValueRef **loads,
                    size_t *n, size_t *cap) {
   LLVMValueRef *work = NULL;
   size_t nw = 0, cw = 0;
-  int bad = !ks_room(&work, &cw, nw, sizeof *work, 16);
+  int bad = !ks_ir_room(&work, &cw, nw, sizeof *work, 16);
   if (!bad)
     work[nw++] = g;
   while (nw && !bad) {
@@ -185,14 +185,14 @@ static int collect(LLVMValueRef g, LLVMValueRef fn, LLVMValueRef **loads,
       LLVMValueRef user = LLVMGetUser(u);
       int gep = 0;
       if (address_step(user, &gep)) {
-        bad = !ks_room(&work, &cw, nw, sizeof *work, 16);
+        bad = !ks_ir_room(&work, &cw, nw, sizeof *work, 16);
         if (!bad)
           work[nw++] = user;
       } else if (LLVMIsALoadInst(user) && !LLVMGetVolatile(user) &&
                  LLVMGetOrdering(user) == LLVMAtomicOrderingNotAtomic &&
                  LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) ==
                      fn) {
-        bad = !ks_room(loads, cap, *n, sizeof **loads, 16);
+        bad = !ks_ir_room(loads, cap, *n, sizeof **loads, 16);
         if (!bad)
           (*loads)[(*n)++] = user;
       }
@@ -235,8 +235,8 @@ static int bake_one(LLVMModuleRef m, LLVMValueRef fn, const ks_spec_bake *b,
                     ks_diag *d) {
   LLVMValueRef g = LLVMGetNamedGlobal(m, b->global);
   if (!g || !LLVMGetInitializer(g)) {
-    ks_explain(d, pass, "declined bake of global %s: not in the module",
-               b->global);
+    ks_diag_explain(d, pass, "declined bake of global %s: not in the module",
+                    b->global);
     return 0;
   }
   LLVMValueRef *loads = NULL;
@@ -252,19 +252,20 @@ static int bake_one(LLVMModuleRef m, LLVMValueRef fn, const ks_spec_bake *b,
   free(loads);
   const char *from = b->n ? "baked values" : "its initializer";
   if (!n)
-    ks_explain(d, pass, "global %s: baked, but the kernel never loads it",
-               b->global);
+    ks_diag_explain(d, pass, "global %s: baked, but the kernel never loads it",
+                    b->global);
   if (c.baked)
-    ks_explain(d, pass, "global %s: %zu loads became constants (from %s)",
-               b->global, c.baked, from);
+    ks_diag_explain(d, pass, "global %s: %zu loads became constants (from %s)",
+                    b->global, c.baked, from);
   if (c.varying)
-    ks_explain(d, pass, "global %s: %zu loads kept: offset not constant",
-               b->global, c.varying);
+    ks_diag_explain(d, pass, "global %s: %zu loads kept: offset not constant",
+                    b->global, c.varying);
   if (c.other)
-    ks_explain(d, pass,
-               "global %s: %zu loads kept: not one of its numbers (another "
-               "type or a part of one)",
-               b->global, c.other);
+    ks_diag_explain(
+        d, pass,
+        "global %s: %zu loads kept: not one of its numbers (another "
+        "type or a part of one)",
+        b->global, c.other);
   return 0;
 }
 

@@ -373,7 +373,7 @@ static void list_kernel(void *arg, LLVMValueRef entry, unsigned j,
   if (!gv || !LLVMIsAFunction(gv) || len != 6 || memcmp(key, "kernel", 6) ||
       LLVMConstIntGetZExtValue(value) != 1 || l->nomem)
     return;
-  if (!ks_room(&l->fn, &l->cap, l->n, sizeof *l->fn, 8)) {
+  if (!ks_ir_room(&l->fn, &l->cap, l->n, sizeof *l->fn, 8)) {
     l->nomem = 1;
     return;
   }

@@ -697,7 +697,7 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       if (looks_like_index(v))
         cand[ncand++] = v;
   if (ncand == 0) {
-    ks_explain(d, PASS, "no loop to coarsen");
+    ks_diag_explain(d, PASS, "no loop to coarsen");
     return 0;
   }
   ks_cfg cfg;
@@ -709,7 +709,7 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     const char *why =
         done ? "only one loop per kernel is coarsened" : analyze(&l, s);
     if (why) {
-      ks_explain(d, PASS, "declined loop %s: %s", name_of(cand[i]), why);
+      ks_diag_explain(d, PASS, "declined loop %s: %s", name_of(cand[i]), why);
       continue;
     }
     if (ks_coarsen_transform(LLVMGetModuleContext(m), &l)) {
@@ -717,13 +717,14 @@ int ks_pass_coarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       break;
     }
     done = 1;
-    ks_explain(d, PASS,
-               "coarsened loop %s: %u elements of %s (%u B) per 16-byte load, "
-               "%u copies of the body (%u instructions); the loop itself "
-               "runs on for the last n %% %u elements, or for all when %s is "
-               "not 16-byte aligned",
-               name_of(l.phi), l.w, name_of(l.arg), l.esize, l.w, l.ninsts, l.w,
-               name_of(l.arg));
+    ks_diag_explain(
+        d, PASS,
+        "coarsened loop %s: %u elements of %s (%u B) per 16-byte load, "
+        "%u copies of the body (%u instructions); the loop itself "
+        "runs on for the last n %% %u elements, or for all when %s is "
+        "not 16-byte aligned",
+        name_of(l.phi), l.w, name_of(l.arg), l.esize, l.w, l.ninsts, l.w,
+        name_of(l.arg));
   }
   ks_cfg_free(&cfg);
   return rc;

@@ -205,7 +205,7 @@ static int is_plain(LLVMValueRef mem) {
 }
 
 static int add_site(site **a, size_t *n, size_t *cap, site s) {
-  if (!ks_room(a, cap, *n, sizeof **a, 64))
+  if (!ks_ir_room(a, cap, *n, sizeof **a, 64))
     return 1;
   (*a)[(*n)++] = s;
   return 0;
@@ -387,23 +387,23 @@ static void judge_load(const scan *sc, const vset *deps, LLVMValueRef arg,
 
 static void nc_report(ks_diag *d, const char *name, const nc_count *c) {
   if (c->marked)
-    ks_explain(d, pass, "%s: %zu loads read-only, marked for ld.global.nc",
-               name, c->marked);
+    ks_diag_explain(d, pass, "%s: %zu loads read-only, marked for ld.global.nc",
+                    name, c->marked);
   if (c->after_write)
-    ks_explain(d, pass,
-               "%s: %zu loads kept coherent: a write to global memory can "
-               "execute before them",
-               name, c->after_write);
+    ks_diag_explain(d, pass,
+                    "%s: %zu loads kept coherent: a write to global memory can "
+                    "execute before them",
+                    name, c->after_write);
   if (c->joined)
-    ks_explain(d, pass,
-               "%s: %zu loads kept coherent: their address may also come "
-               "from another pointer (phi or select)",
-               name, c->joined);
+    ks_diag_explain(d, pass,
+                    "%s: %zu loads kept coherent: their address may also come "
+                    "from another pointer (phi or select)",
+                    name, c->joined);
   if (c->undepended)
-    ks_explain(d, pass,
-               "%s: %zu loads kept coherent: a later write does not use "
-               "their value",
-               name, c->undepended);
+    ks_diag_explain(d, pass,
+                    "%s: %zu loads kept coherent: a later write does not use "
+                    "their value",
+                    name, c->undepended);
 }
 
 /* Marks the loads of every read-only pointer argument of fn. */
@@ -424,7 +424,7 @@ static int mark_args(LLVMContextRef c, LLVMValueRef fn, const scan *sc,
     if (why && strcmp(why, "out of memory") == 0)
       return ks_diag_fail(d, KS_ENOMEM, "const_promote: out of memory");
     if (why)
-      ks_explain(d, pass, "%s: not read-only: %s", name, why);
+      ks_diag_explain(d, pass, "%s: not read-only: %s", name, why);
     nc_count cnt = {0};
     for (size_t i = 0; i < n; i++)
       judge_load(sc, deps, arg, loads[i], md, kind, &cnt);
@@ -441,10 +441,11 @@ int ks_const_nc(LLVMModuleRef m, LLVMValueRef fn, ks_diag *d) {
   if (scan_kernel(&sc, fn)) {
     rc = ks_diag_fail(d, KS_ENOMEM, "const_promote: out of memory");
   } else if (sc.blocker) {
-    ks_explain(d, pass,
-               "declined ld.global.nc: the kernel has %s, so other threads' "
-               "writes may be ordered before its loads",
-               sc.blocker);
+    ks_diag_explain(
+        d, pass,
+        "declined ld.global.nc: the kernel has %s, so other threads' "
+        "writes may be ordered before its loads",
+        sc.blocker);
   } else {
     size_t ninsts = 0;
     for (size_t b = 0; b < sc.nblocks; b++)

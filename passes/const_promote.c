@@ -72,7 +72,7 @@ static const char *use_problem(LLVMValueRef p, LLVMValueRef u, int *follow) {
 
 /* Pushes v on a growable array; 0 when memory ran out. */
 static int push(LLVMValueRef **a, size_t *n, size_t *cap, LLVMValueRef v) {
-  if (!ks_room(a, cap, *n, sizeof **a, 32))
+  if (!ks_ir_room(a, cap, *n, sizeof **a, 32))
     return 0;
   (*a)[(*n)++] = v;
   return 1;
@@ -232,18 +232,18 @@ static void bake_report(ks_diag *d, const char *name, const ks_spec_bake *b,
                         LLVMTypeRef ty, const bake_count *c) {
   char *tn = LLVMPrintTypeToString(ty);
   if (c->baked)
-    ks_explain(d, pass, "%s: %zu loads baked to %s constants (%zu values)",
-               name, c->baked, tn, b->n);
+    ks_diag_explain(d, pass, "%s: %zu loads baked to %s constants (%zu values)",
+                    name, c->baked, tn, b->n);
   if (c->varying)
-    ks_explain(d, pass, "%s: %zu loads kept: index not constant", name,
-               c->varying);
+    ks_diag_explain(d, pass, "%s: %zu loads kept: index not constant", name,
+                    c->varying);
   if (c->outside)
-    ks_explain(d, pass,
-               "%s: %zu loads kept: index outside the %zu baked values", name,
-               c->outside, b->n);
+    ks_diag_explain(d, pass,
+                    "%s: %zu loads kept: index outside the %zu baked values",
+                    name, c->outside, b->n);
   if (c->unfit)
-    ks_explain(d, pass, "%s: %zu loads kept: baked value not a %s", name,
-               c->unfit, tn);
+    ks_diag_explain(d, pass, "%s: %zu loads kept: baked value not a %s", name,
+                    c->unfit, tn);
   LLVMDisposeMessage(tn);
 }
 
@@ -282,7 +282,7 @@ static int bake_one(LLVMModuleRef m, LLVMValueRef fn, const ks_spec_bake *b,
   const char *why = ks_const_readonly(arg, &loads, &n);
   LLVMTypeRef ty = why ? NULL : bake_type(loads, n, &why);
   if (why) {
-    ks_explain(d, pass, "declined bake of %s: %s", name, why);
+    ks_diag_explain(d, pass, "declined bake of %s: %s", name, why);
   } else {
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
     bake_count c = {0};
@@ -366,7 +366,8 @@ static int cmem_arg(LLVMModuleRef m, LLVMValueRef fn, unsigned i, ks_diag *d) {
     why = "the module already has a global of the copy's name";
   if (why || moved < CMEM_MIN_LOADS) {
     if (why)
-      ks_explain(d, pass, "%s: not copied to constant memory: %s", name, why);
+      ks_diag_explain(d, pass, "%s: not copied to constant memory: %s", name,
+                      why);
     free(loads);
     return 0;
   }
@@ -402,10 +403,11 @@ static int cmem_arg(LLVMModuleRef m, LLVMValueRef fn, unsigned i, ks_diag *d) {
   d->plan.const_copy_arg[d->plan.const_copies] = i;
   d->plan.const_copy_bytes[d->plan.const_copies] = (unsigned)end;
   d->plan.const_copies++;
-  ks_explain(d, pass,
-             "%s: %zu loads read constant memory (%s, %lld bytes copied from "
-             "%s before each launch)",
-             name, moved, sym, (long long)end, name);
+  ks_diag_explain(
+      d, pass,
+      "%s: %zu loads read constant memory (%s, %lld bytes copied from "
+      "%s before each launch)",
+      name, moved, sym, (long long)end, name);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * diag.c - what the passes report: a failure (ks_diag_fail, one line
- * naming the stage), what they transformed or declined (ks_explain, kept
+ * naming the stage), what they transformed or declined (ks_diag_explain, kept
  * with the kernel for ks_kernel_explain and `kspec explain`), and the
  * names those lines give arguments.
  */
@@ -20,7 +20,7 @@ int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...) {
   return 1;
 }
 
-void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...) {
+void ks_diag_explain(ks_diag *d, const char *pass, const char *fmt, ...) {
   char line[1024]; /* gcoarsen's longest is over 512 */
   int n = snprintf(line, sizeof line, "%s: ", pass);
   va_list ap;

@@ -639,11 +639,12 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!fn || !LLVMGetFirstBasicBlock(fn))
     return 0;
   if (!s->block[0]) {
-    ks_explain(d, PASS, "declined %s: block size not fixed", s->kernel);
+    ks_diag_explain(d, PASS, "declined %s: block size not fixed", s->kernel);
     return 0;
   }
   if (d->plan.coarsen_x > 1 || d->plan.coarsen_y > 1) {
-    ks_explain(d, PASS, "declined %s: tcoarsen coarsened the block", s->kernel);
+    ks_diag_explain(d, PASS, "declined %s: tcoarsen coarsened the block",
+                    s->kernel);
     return 0;
   }
   gc *c = calloc(1, sizeof *c);
@@ -654,7 +655,7 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!why && !(c->fn = ks_gc_add_grid_param(c)))
     why = "out of memory";
   if (why) {
-    ks_explain(d, PASS, "declined %s: %s", s->kernel, why);
+    ks_diag_explain(d, PASS, "declined %s: %s", s->kernel, why);
   } else {
     unsigned factor = factor_for(s);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c->lc);
@@ -678,22 +679,23 @@ int ks_pass_gcoarsen(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     ks_gc_drop_flags(c);
     d->plan.grid_coarsen = factor;
     int fp = LLVMGetTypeKind(LLVMTypeOf(c->v)) != LLVMIntegerTypeKind;
-    ks_explain(d, PASS,
-               "coarsened the grid by %u: each block sums %s (%d "
-               "instructions from %%ctaid.x on) for %u consecutive blocks of "
-               "the user's grid, then runs the rest once; launched with "
-               "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s%s%s",
-               factor, describe(c, c->v), c->nrange, factor, factor,
-               fp ? "the float additions' order changes, as the blocks' "
-                    "atomics already leave it open"
-                  : "integer sums are exact",
-               c->checked ? "; the region's branch condition is checked for "
-                            "the whole group first, and where it holds for "
-                            "all its blocks they run without the branch"
-                          : "",
-               c->walked ? "; that loop stays rolled, its loads reading "
-                           "through pointers that move by a fixed step"
-                         : "");
+    ks_diag_explain(
+        d, PASS,
+        "coarsened the grid by %u: each block sums %s (%d "
+        "instructions from %%ctaid.x on) for %u consecutive blocks of "
+        "the user's grid, then runs the rest once; launched with "
+        "ceil(grid.x/%u) blocks, grid.x a hidden last parameter; %s%s%s",
+        factor, describe(c, c->v), c->nrange, factor, factor,
+        fp ? "the float additions' order changes, as the blocks' "
+             "atomics already leave it open"
+           : "integer sums are exact",
+        c->checked ? "; the region's branch condition is checked for "
+                     "the whole group first, and where it holds for "
+                     "all its blocks they run without the branch"
+                   : "",
+        c->walked ? "; that loop stays rolled, its loads reading "
+                    "through pointers that move by a fixed step"
+                  : "");
   }
   ks_cfg_free(&c->cfg);
   free(c->inst);

@@ -92,7 +92,7 @@ int ks_diag_fail(ks_diag *d, ks_status s, const char *fmt, ...)
 /* Appends "pass: text" to d's explanation: what a pass transformed, or what
  * it declined and why. Never fails (an explanation that does not fit in
  * memory is dropped). */
-void ks_explain(ks_diag *d, const char *pass, const char *fmt, ...)
+void ks_diag_explain(ks_diag *d, const char *pass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* arg's name, or "argument N" when it has none, in buf; returns buf. */
 const char *ks_diag_arg_name(LLVMValueRef arg, char *buf, size_t cap);

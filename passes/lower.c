@@ -603,9 +603,9 @@ int ks_lower_needs(LLVMModuleRef m) {
 static int straight_rest(ks_stage_ctx *c) {
   int slsr = ks_lower_slsr(c->m);
   if (!slsr)
-    ks_explain(c->diag, c->name,
-               "no candidate for straight-line strength reduction: slsr "
-               "not run");
+    ks_diag_explain(c->diag, c->name,
+                    "no candidate for straight-line strength reduction: slsr "
+                    "not run");
   const char *first = slsr ? "slsr,early-cse" : "early-cse";
   char passes[128];
   if (ks_lower_nary(c->m)) {
@@ -617,9 +617,10 @@ static int straight_rest(ks_stage_ctx *c) {
   if (ks_pipeline_llvm_unnamed(c, passes))
     return 1;
   if (!ks_lower_nary(c->m)) {
-    ks_explain(c->diag, c->name,
-               "no candidate for n-ary reassociation: nary-reassociate not "
-               "run");
+    ks_diag_explain(
+        c->diag, c->name,
+        "no candidate for n-ary reassociation: nary-reassociate not "
+        "run");
     return 0;
   }
   return ks_pipeline_llvm_unnamed(c, "function(nary-reassociate,early-cse)");
@@ -671,7 +672,8 @@ static int lower_front(ks_stage_ctx *c, int need, int *allocas) {
 
 int ks_pass_lower(ks_stage_ctx *c) {
   if (c->spec->codegen_lowers) {
-    ks_explain(c->diag, c->name, "not run: codegen lowers the module itself");
+    ks_diag_explain(c->diag, c->name,
+                    "not run: codegen lowers the module itself");
     return 0;
   }
   int need = ks_lower_needs(c->m), allocas = 0;
@@ -685,9 +687,9 @@ int ks_pass_lower(ks_stage_ctx *c) {
   else if (sl & KS_LOWER_SPLIT_GEP)
     group = SPLIT_GEP;
   else
-    ks_explain(c->diag, c->name,
-               "no loop, no strength to reduce: codegen's straight-line "
-               "passes not run");
+    ks_diag_explain(c->diag, c->name,
+                    "no loop, no strength to reduce: codegen's straight-line "
+                    "passes not run");
   char passes[256];
   snprintf(passes, sizeof passes, "function(infer-address-spaces%s%s)",
            group && !allocas ? "," : "", group && !allocas ? group : "");

@@ -499,6 +499,6 @@ int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       }
   LLVMDisposeBuilder(b);
   if (n)
-    ks_explain(d, PASS, "%u clamp selects made min/max", n);
+    ks_diag_explain(d, PASS, "%u clamp selects made min/max", n);
   return 0;
 }

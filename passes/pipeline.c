@@ -199,15 +199,15 @@ static int optimize(ks_stage_ctx *c) {
                        : loops == ROLLED ? OPTIMIZE_ROLLED
                                          : OPTIMIZE_PASSES;
   if (loops == ROLLED)
-    ks_explain(c->diag, c->name,
-               "every loop is kept rolled: loop-unroll not run");
+    ks_diag_explain(c->diag, c->name,
+                    "every loop is kept rolled: loop-unroll not run");
   if (ks_pipeline_llvm_unnamed(c, passes))
     return 1;
   if (ks_vectorize_worth(c->m))
     return ks_pipeline_llvm_unnamed(c, VECTORIZE);
-  ks_explain(c->diag, c->name,
-             "load/store vectorizer not run: no two loads or stores of a "
-             "block are adjacent and aligned for a vector");
+  ks_diag_explain(c->diag, c->name,
+                  "load/store vectorizer not run: no two loads or stores of a "
+                  "block are adjacent and aligned for a vector");
   return 0;
 }
 
@@ -383,7 +383,7 @@ static int run_stage(ks_stage_ctx *c, size_t i, int check) {
   c->name = st->name;
   int off = st->optional && (s->disabled & (1u << i));
   if (off)
-    ks_explain(c->diag, st->name, "switched off");
+    ks_diag_explain(c->diag, st->name, "switched off");
   else if (st->run ? st->run(c) : st->pass && st->pass(c->m, s, c->diag))
     return 1;
   if (check && verify(c->m, st->name, c->diag))
@@ -423,7 +423,7 @@ static void take_explain(ks_diag *d, const ks_diag *from) {
     if (colon && plen < sizeof pass && colon + 2 <= p + len) {
       memcpy(pass, p, plen);
       pass[plen] = '\0';
-      ks_explain(d, pass, "%.*s", (int)(p + len - colon - 2), colon + 2);
+      ks_diag_explain(d, pass, "%.*s", (int)(p + len - colon - 2), colon + 2);
     }
     p += len + (nl ? 1 : 0);
   }
@@ -482,15 +482,17 @@ static void adopt(ks_stage_ctx *c, LLVMModuleRef best, ks_diag *bd,
   /* the launch geometry is the copy's, which may have declined */
   d->plan = bd->plan;
   if (count == 1)
-    ks_explain(d, "regpressure",
-               "full unroll would need ~%d registers over the budget of %d: "
-               "loops left rolled instead (~%d)",
-               full, budget, bd->est_regs);
+    ks_diag_explain(
+        d, "regpressure",
+        "full unroll would need ~%d registers over the budget of %d: "
+        "loops left rolled instead (~%d)",
+        full, budget, bd->est_regs);
   else
-    ks_explain(d, "regpressure",
-               "full unroll would need ~%d registers over the budget of %d: "
-               "unrolled by %u instead (~%d)",
-               full, budget, count, bd->est_regs);
+    ks_diag_explain(
+        d, "regpressure",
+        "full unroll would need ~%d registers over the budget of %d: "
+        "unrolled by %u instead (~%d)",
+        full, budget, count, bd->est_regs);
 }
 
 /* The register budget: full unrolling (the loops stage) made c->m need
@@ -527,10 +529,10 @@ static void retry_unroll(ks_stage_ctx *c, LLVMModuleRef saved, size_t loops,
   if (best)
     adopt(c, best, &bestd, bestc, explain_at);
   else
-    ks_explain(c->diag, "regpressure",
-               "full unroll needs ~%d registers over the budget of %d; "
-               "unrolling less does not need fewer: kept",
-               full, budget);
+    ks_diag_explain(c->diag, "regpressure",
+                    "full unroll needs ~%d registers over the budget of %d; "
+                    "unrolling less does not need fewer: kept",
+                    full, budget);
 }
 
 /* Runs the stages from `first` on c->m. Measured on the H100 (BENCHMARKS.md,
@@ -556,11 +558,12 @@ static int run_from(ks_stage_ctx *c, size_t first) {
       retry_unroll(c, saved, loops, explain_at, check);
       d->stage_ms[i] += now_ms() - t0;
     } else if (!rc && i == rp && saved && d->est_regs > d->reg_budget) {
-      ks_explain(d, "regpressure",
-                 "full unroll needs ~%d registers, over the budget of %d but "
-                 "within twice it: kept (a few spills cost less than "
-                 "unrolling less)",
-                 d->est_regs, d->reg_budget);
+      ks_diag_explain(
+          d, "regpressure",
+          "full unroll needs ~%d registers, over the budget of %d but "
+          "within twice it: kept (a few spills cost less than "
+          "unrolling less)",
+          d->est_regs, d->reg_budget);
     }
   }
   if (saved)

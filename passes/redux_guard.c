@@ -88,11 +88,11 @@ static int guard_call(LLVMValueRef call, const char *op, unsigned clang,
   if (clang && clang < 20) {
     LLVMSetOperand(call, 0, mask);
     LLVMSetOperand(call, 1, value);
-    ks_explain(d, "toolchain",
-               "redux.sync.%s: mask and value put back in order (clang %u "
-               "swaps them in CUDA's __reduce_%s_sync, "
-               "llvm/llvm-project#131415; fixed in clang 20)",
-               op, clang, op);
+    ks_diag_explain(d, "toolchain",
+                    "redux.sync.%s: mask and value put back in order (clang %u "
+                    "swaps them in CUDA's __reduce_%s_sync, "
+                    "llvm/llvm-project#131415; fixed in clang 20)",
+                    op, clang, op);
     return 0;
   }
   return ks_diag_fail(

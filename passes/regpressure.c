@@ -384,10 +384,10 @@ int ks_pass_regpressure(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     return ks_diag_fail(d, KS_ENOMEM, "regpressure: out of memory");
   d->est_regs = est;
   d->reg_budget = ks_regpressure_budget(s, why, sizeof why);
-  ks_explain(d, "regpressure",
-             "estimated %d registers per thread; budget %d "
-             "(from %s)%s",
-             est, d->reg_budget, why,
-             est > d->reg_budget ? ": spills likely" : "");
+  ks_diag_explain(d, "regpressure",
+                  "estimated %d registers per thread; budget %d "
+                  "(from %s)%s",
+                  est, d->reg_budget, why,
+                  est > d->reg_budget ? ": spills likely" : "");
   return 0;
 }

@@ -120,7 +120,7 @@ static void decline(cand *k, const char *fmt, const char *what) {
 }
 
 static int push_atomic(cand *k, LLVMValueRef a) {
-  if (!ks_room(&k->atomics, &k->cap, k->n, sizeof *k->atomics, 16))
+  if (!ks_ir_room(&k->atomics, &k->cap, k->n, sizeof *k->atomics, 16))
     return 1;
   k->atomics[k->n++] = a;
   return 0;
@@ -738,7 +738,7 @@ static void explain(ctx *C) {
   for (unsigned i = 0; i < C->ncands; i++) {
     cand *k = &C->cands[i];
     if (k->why[0]) {
-      ks_explain(C->d, PASS, "declined %s: %s", k->name, k->why);
+      ks_diag_explain(C->d, PASS, "declined %s: %s", k->name, k->why);
       continue;
     }
     char where[96] = "";
@@ -748,11 +748,12 @@ static void explain(ctx *C) {
     char copies[64] = "";
     if (k->copies > 1)
       snprintf(copies, sizeof copies, " x %u copies (one per warp)", k->copies);
-    ks_explain(C->d, PASS,
-               "promoted %s: %llu bins x %u B%s = %llu B of shared memory%s, "
-               "merged with one atomic per non-zero bin",
-               k->name, k->elems, k->size, copies,
-               k->elems * k->size * k->copies, where);
+    ks_diag_explain(
+        C->d, PASS,
+        "promoted %s: %llu bins x %u B%s = %llu B of shared memory%s, "
+        "merged with one atomic per non-zero bin",
+        k->name, k->elems, k->size, copies, k->elems * k->size * k->copies,
+        where);
   }
 }
 

@@ -112,7 +112,7 @@ int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
       why = "its slices for the block would not fit in the shared-memory "
             "budget";
     if (why) {
-      ks_explain(d, PASS, "kept %s in local memory: %s", name, why);
+      ks_diag_explain(d, PASS, "kept %s in local memory: %s", name, why);
       continue;
     }
     if (!b) {
@@ -147,10 +147,11 @@ int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     p = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(a), keep);
     LLVMReplaceAllUsesWith(a, p);
     LLVMInstructionEraseFromParent(a);
-    ks_explain(d, PASS,
-               "moved %s from local to shared memory: %llu B per thread in "
-               "slices of %llu B x %llu threads = %llu B",
-               name, bytes, stride, nthreads, total);
+    ks_diag_explain(
+        d, PASS,
+        "moved %s from local to shared memory: %llu B per thread in "
+        "slices of %llu B x %llu threads = %llu B",
+        name, bytes, stride, nthreads, total);
   }
   if (b)
     LLVMDisposeBuilder(b);

@@ -224,8 +224,8 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     size_t len = 0;
     const char *name = LLVMGetValueName2(g, &len);
     if (!es || !ks_smem_reach(&K, work, g, g, &end, &why, 0)) {
-      ks_explain(d, PASS, "kept %.*s at %llu elements: %s", (int)len, name, n,
-                 why ? why : "its elements have no size");
+      ks_diag_explain(d, PASS, "kept %.*s at %llu elements: %s", (int)len, name,
+                      n, why ? why : "its elements have no size");
       continue;
     }
     unsigned long long want =
@@ -242,10 +242,11 @@ int ks_smem_size(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     LLVMSetAlignment(ng, LLVMGetAlignment(g));
     LLVMReplaceAllUsesWith(g, ng);
     LLVMDeleteGlobal(g);
-    ks_explain(d, PASS,
-               "sized %s to %llu of its %llu elements (%llu of %llu B): the "
-               "furthest any access can reach",
-               nm, want, n, want * es, n * es);
+    ks_diag_explain(
+        d, PASS,
+        "sized %s to %llu of its %llu elements (%llu of %llu B): the "
+        "furthest any access can reach",
+        nm, want, n, want * es, n * es);
   }
   free(work);
   return 0;

@@ -375,16 +375,18 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
     if (ks_ir_set_reqntid(c->m, c->fn, 1, rows))
       return ks_diag_fail(c->d, KS_ENOMEM, PASS ": out of memory");
     c->d->plan.coarsen_y = k;
-    ks_explain(c->d, PASS,
-               "exchanged %s: stores of a %ux%u block go through a shared tile "
-               "(%u bytes), each warp writing contiguous memory; each thread "
-               "runs %u rows (real block %ux%u)",
-               c->what, t, t, n * (c->size + 4), k, t, rows);
+    ks_diag_explain(
+        c->d, PASS,
+        "exchanged %s: stores of a %ux%u block go through a shared tile "
+        "(%u bytes), each warp writing contiguous memory; each thread "
+        "runs %u rows (real block %ux%u)",
+        c->what, t, t, n * (c->size + 4), k, t, rows);
   } else {
-    ks_explain(c->d, PASS,
-               "exchanged %s: stores of a %ux%u block go through a shared tile "
-               "(%u bytes), each warp writing contiguous memory",
-               c->what, t, t, n * (c->size + 4));
+    ks_diag_explain(
+        c->d, PASS,
+        "exchanged %s: stores of a %ux%u block go through a shared tile "
+        "(%u bytes), each warp writing contiguous memory",
+        c->what, t, t, n * (c->size + 4));
   }
   return 0;
 }
@@ -425,32 +427,37 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   unsigned need = (block[0] + 1) * block[0] * (c.size + 4);
   unsigned have = ks_ir_shared_globals(m);
   if (block[0] != block[1] || block[2] != 1) {
-    ks_explain(d, PASS, "declined exchange of %s: block %ux%ux%u is not square",
-               c.what, block[0], block[1], block[2]);
+    ks_diag_explain(d, PASS,
+                    "declined exchange of %s: block %ux%ux%u is not square",
+                    c.what, block[0], block[1], block[2]);
   } else if (d->plan.coarsen_x > 1 || d->plan.coarsen_y > 1) {
-    ks_explain(d, PASS, "declined exchange of %s: coarsened by %u", c.what,
-               d->plan.coarsen_x > 1 ? d->plan.coarsen_x : d->plan.coarsen_y);
+    ks_diag_explain(d, PASS, "declined exchange of %s: coarsened by %u", c.what,
+                    d->plan.coarsen_x > 1 ? d->plan.coarsen_x
+                                          : d->plan.coarsen_y);
   } else if (why) {
-    ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
+    ks_diag_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
   } else if (LLVMGetVolatile(c.store) ||
              LLVMGetOrdering(c.store) != LLVMAtomicOrderingNotAtomic) {
-    ks_explain(d, PASS, "declined exchange of %s: an ordered or volatile store",
-               c.what);
+    ks_diag_explain(d, PASS,
+                    "declined exchange of %s: an ordered or volatile store",
+                    c.what);
   } else if ((k != LLVMIntegerTypeKind && k != LLVMFloatTypeKind &&
               k != LLVMDoubleTypeKind && k != LLVMHalfTypeKind &&
               k != LLVMBFloatTypeKind) ||
              c.size == 0 || c.size > 8) {
-    ks_explain(d, PASS, "declined exchange of %s: stores of %u-byte values",
-               c.what, c.size);
+    ks_diag_explain(d, PASS,
+                    "declined exchange of %s: stores of %u-byte values", c.what,
+                    c.size);
   } else if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) !=
              LLVMVoidTypeKind) {
-    ks_explain(d, PASS, "declined exchange of %s: not a void kernel", c.what);
+    ks_diag_explain(d, PASS, "declined exchange of %s: not a void kernel",
+                    c.what);
   } else if ((why = check_cfg(&c)) != NULL) {
-    ks_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
+    ks_diag_explain(d, PASS, "declined exchange of %s: %s", c.what, why);
   } else if (have + need > MAX_EXCHANGE) {
-    ks_explain(d, PASS,
-               "declined exchange of %s: %u bytes of shared memory over %u",
-               c.what, need, MAX_EXCHANGE - have);
+    ks_diag_explain(
+        d, PASS, "declined exchange of %s: %u bytes of shared memory over %u",
+        c.what, need, MAX_EXCHANGE - have);
   } else {
     rc = transform(&c, x, rows_per_thread(&c));
   }

@@ -55,8 +55,8 @@ void ks_window_decline(wctx *c, const wgroup *g, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
-  ks_explain(c->d, PASS, "declined %s: %s",
-             ks_diag_arg_name(g->base, buf, sizeof buf), why);
+  ks_diag_explain(c->d, PASS, "declined %s: %s",
+                  ks_diag_arg_name(g->base, buf, sizeof buf), why);
 }
 
 /* ---- the loads -------------------------------------------------------------
@@ -83,7 +83,7 @@ static wgroup *group_of(wctx *c, LLVMValueRef base, LLVMBasicBlockRef bb,
   for (int i = 0; i < c->ng; i++)
     if (c->g[i].base == base && c->g[i].bb == bb && c->g[i].ty == ty)
       return &c->g[i];
-  if (!ks_room(&c->g, &c->capg, (size_t)c->ng, sizeof *c->g, 8))
+  if (!ks_ir_room(&c->g, &c->capg, (size_t)c->ng, sizeof *c->g, 8))
     return NULL;
   wgroup *g = &c->g[c->ng++];
   memset(g, 0, sizeof *g);
@@ -124,7 +124,7 @@ static int add_load(wctx *c, LLVMValueRef ld) {
       snprintf(g->why, sizeof g->why, "%s", ks_wx_why(c->x));
     return 0;
   }
-  if (!ks_room(&g->ld, &g->cap, (size_t)g->n, sizeof *g->ld, 32))
+  if (!ks_ir_room(&g->ld, &g->cap, (size_t)g->n, sizeof *g->ld, 32))
     return 1;
   g->ld[g->n++] = (wload){ld, nf, 0};
   return 0;
@@ -535,31 +535,31 @@ void ks_window_report(wctx *c, const wgroup *g) {
   const char *name = ks_diag_arg_name(g->base, buf, sizeof buf);
   if (g->kstep > 1) {
     int r = tile_reads(c, g);
-    ks_explain(c->d, PASS,
-               "staged %s: coarsened by %u, tile %u*%u+%lld %s x %u rows = %u "
-               "B of shared memory, staged in %u loads per thread; %d loads "
-               "now read shared memory as %d %s",
-               name, g->kstep, g->kstep, c->block[0] - 1,
-               (long long)g->span + 1, what, g->rows, g->bytes,
-               (g->len + c->block[0] - 1) / c->block[0], g->n, r,
-               g->vec ? "reads (<K x ty> groups count one)" : "reads");
+    ks_diag_explain(
+        c->d, PASS,
+        "staged %s: coarsened by %u, tile %u*%u+%lld %s x %u rows = %u "
+        "B of shared memory, staged in %u loads per thread; %d loads "
+        "now read shared memory as %d %s",
+        name, g->kstep, g->kstep, c->block[0] - 1, (long long)g->span + 1, what,
+        g->rows, g->bytes, (g->len + c->block[0] - 1) / c->block[0], g->n, r,
+        g->vec ? "reads (<K x ty> groups count one)" : "reads");
     return;
   }
   char pad[48] = "";
   if (g->dim == 0 && g->stride != g->len)
     snprintf(pad, sizeof pad, " (rows padded to %u)", g->stride);
   if (g->dim == 0)
-    ks_explain(c->d, PASS,
-               "staged %s: tile %u+%lld %s x %u rows%s = %u B of shared "
-               "memory, %d loads now read shared memory",
-               name, c->block[0], (long long)g->span, what, g->rows, pad,
-               g->bytes, g->n);
+    ks_diag_explain(c->d, PASS,
+                    "staged %s: tile %u+%lld %s x %u rows%s = %u B of shared "
+                    "memory, %d loads now read shared memory",
+                    name, c->block[0], (long long)g->span, what, g->rows, pad,
+                    g->bytes, g->n);
   else
-    ks_explain(c->d, PASS,
-               "staged %s: tile %u %s x %u+%lld rows (window along y) = %u B "
-               "of shared memory, %d loads now read shared memory",
-               name, g->stride, what, c->block[1], (long long)g->span, g->bytes,
-               g->n);
+    ks_diag_explain(
+        c->d, PASS,
+        "staged %s: tile %u %s x %u+%lld rows (window along y) = %u B "
+        "of shared memory, %d loads now read shared memory",
+        name, g->stride, what, c->block[1], (long long)g->span, g->bytes, g->n);
 }
 
 static int baked(const wctx *c, LLVMValueRef arg) {
@@ -649,23 +649,23 @@ int ks_smem_window(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!fn || LLVMIsDeclaration(fn))
     return 0;
   if (!s->block[0]) { /* a tile's size is the block's: nothing to stage */
-    ks_explain(d, PASS,
-               "declined window staging: block size not fixed (use "
-               "--block)");
+    ks_diag_explain(d, PASS,
+                    "declined window staging: block size not fixed (use "
+                    "--block)");
     return 0;
   }
   wctx c = {.m = m, .fn = fn, .s = s, .d = d};
   for (int i = 0; i < 3; i++)
     c.block[i] = s->block[i] ? s->block[i] : 1;
   if (d->plan.coarsen_y > 1) {
-    ks_explain(d, PASS, "declined window staging: coarsened along y by %u",
-               d->plan.coarsen_y);
+    ks_diag_explain(d, PASS, "declined window staging: coarsened along y by %u",
+                    d->plan.coarsen_y);
     return 0;
   }
   /* tcoarsen ran: the real block is narrower, its threads K times wider */
   c.k = d->plan.coarsen_x > 1 ? d->plan.coarsen_x : 1;
   if (c.k > 1 && (ks_window_log2(c.k) < 0 || c.k > 8 || c.block[0] % c.k)) {
-    ks_explain(d, PASS, "declined window staging: coarsened by %u", c.k);
+    ks_diag_explain(d, PASS, "declined window staging: coarsened by %u", c.k);
     return 0;
   }
   c.block[0] /= c.k;

@@ -77,7 +77,7 @@ int ks_lower_straight_line(LLVMModuleRef m) {
           for (size_t j = 0; j < n; j++)
             if (k[j].b == x && k[j].s == s && k[j].c != c)
               what |= KS_LOWER_STRENGTH;
-          if (!ks_room(&k, &cap, n, sizeof *k, 32)) {
+          if (!ks_ir_room(&k, &cap, n, sizeof *k, 32)) {
             free(k);
             return KS_LOWER_STRENGTH | KS_LOWER_SPLIT_GEP;
           }
@@ -360,7 +360,7 @@ typedef struct cands {
 
 static void push(cands *c, LLVMValueRef ins, LLVMValueRef stride,
                  LLVMValueRef root, LLVMValueRef base, int kind, int plain) {
-  if (!ks_room(&c->v, &c->cap, c->n, sizeof *c->v, 64)) {
+  if (!ks_ir_room(&c->v, &c->cap, c->n, sizeof *c->v, 64)) {
     c->nomem = 1;
     return;
   }
@@ -728,7 +728,7 @@ static int nary_visit(void *arg, place at, LLVMValueRef in) {
   nary *s = arg;
   if (!recorded(in))
     return 0;
-  if (!ks_room(&s->v, &s->cap, s->n, sizeof *s->v, 64))
+  if (!ks_ir_room(&s->v, &s->cap, s->n, sizeof *s->v, 64))
     return 1;
   LLVMValueRef root = LLVMGetInstructionOpcode(in) == LLVMGetElementPtr
                           ? gep_root(LLVMGetOperand(in, 0))

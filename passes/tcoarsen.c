@@ -859,9 +859,10 @@ int ks_pass_tcoarsen(ks_stage_ctx *st) {
   const char *ywhy = by > 1 ? block_why(s, 1, ybuf, sizeof ybuf) : NULL;
   if (xwhy && (by <= 1 || ywhy)) {
     if (ywhy && strcmp(xwhy, ywhy))
-      ks_explain(d, PASS, "declined %s: %s; along y: %s", name, xwhy, ywhy);
+      ks_diag_explain(d, PASS, "declined %s: %s; along y: %s", name, xwhy,
+                      ywhy);
     else
-      ks_explain(d, PASS, "declined %s: %s", name, xwhy);
+      ks_diag_explain(d, PASS, "declined %s: %s", name, xwhy);
     drop_rolled(m, s);
     return 0;
   }
@@ -905,7 +906,7 @@ int ks_pass_tcoarsen(ks_stage_ctx *st) {
   if (why && !strcmp(why, "out of memory")) {
     rc = ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
   } else if (why) {
-    ks_explain(d, PASS, "declined %s: %s", name, why);
+    ks_diag_explain(d, PASS, "declined %s: %s", name, why);
   } else {
     rc = read_only(&c);
     c.b = LLVMCreateBuilderInContext(c.lc);
@@ -926,14 +927,15 @@ int ks_pass_tcoarsen(ks_stage_ctx *st) {
         d->plan.coarsen_y = (unsigned)c.k;
       else
         d->plan.coarsen_x = (unsigned)c.k;
-      ks_explain(d, PASS,
-                 "coarsened %c by %d: real block %ux%ux%u runs the %u threads "
-                 "of the launch; %d of %d loads along tid.%c shared with a "
-                 "neighbouring thread%s",
-                 "xy"[c.dim], c.k, c.dim ? bx : bx / (unsigned)c.k,
-                 c.dim ? by / (unsigned)c.k : by, bz, bx * by * bz, reused,
-                 n_tid, "xy"[c.dim],
-                 sc != &c ? "; the serial copy keeps its loops rolled" : "");
+      ks_diag_explain(
+          d, PASS,
+          "coarsened %c by %d: real block %ux%ux%u runs the %u threads "
+          "of the launch; %d of %d loads along tid.%c shared with a "
+          "neighbouring thread%s",
+          "xy"[c.dim], c.k, c.dim ? bx : bx / (unsigned)c.k,
+          c.dim ? by / (unsigned)c.k : by, bz, bx * by * bz, reused, n_tid,
+          "xy"[c.dim],
+          sc != &c ? "; the serial copy keeps its loops rolled" : "");
     }
   }
   drop_rolled(m, s);

@@ -130,7 +130,7 @@ static int affine_one(uc *u, LLVMValueRef v, int *dim, int64_t *coef) {
 }
 
 static int push(uc *u, const cand *c) {
-  if (!ks_room(&u->c, &u->cap, (size_t)u->n, sizeof *u->c, 32))
+  if (!ks_ir_room(&u->c, &u->cap, (size_t)u->n, sizeof *u->c, 32))
     return 0;
   u->c[u->n++] = *c;
   return 1;
@@ -489,7 +489,7 @@ static int collect_widen(uc *u, LLVMBasicBlockRef bb) {
     if (!affine_one(u, x, &w.dim, &w.coef) || (!w.k && !w.zext))
       continue;
     w.x = x;
-    if (!ks_room(&u->w, &u->capw, (size_t)u->nw, sizeof *u->w, 32))
+    if (!ks_ir_room(&u->w, &u->capw, (size_t)u->nw, sizeof *u->w, 32))
       return 0;
     u->w[u->nw++] = w;
   }
@@ -621,7 +621,7 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (!fn || LLVMIsDeclaration(fn))
     return 0;
   if (!s->block[0]) {
-    ks_explain(d, PASS, "declined %s: block size not fixed", s->kernel);
+    ks_diag_explain(d, PASS, "declined %s: block size not fixed", s->kernel);
     return 0;
   }
   uc u = {.m = m, .fn = fn, .d = d};
@@ -632,7 +632,7 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (d->plan.coarsen_y > 1)
     u.block[1] /= d->plan.coarsen_y;
   if (u.block[2] > 1) {
-    ks_explain(d, PASS, "declined %s: a 3-D block", s->kernel);
+    ks_diag_explain(d, PASS, "declined %s: a 3-D block", s->kernel);
     return 0;
   }
   u.x = ks_wx_create(m, u.block);
@@ -654,13 +654,14 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   int rc = 0;
   if (most < MIN_SELECTS) {
     if (most)
-      ks_explain(d, PASS, "declined %s: %d clamp-like selects, fewer than %d",
-                 s->kernel, most, MIN_SELECTS);
+      ks_diag_explain(d, PASS,
+                      "declined %s: %d clamp-like selects, fewer than %d",
+                      s->kernel, most, MIN_SELECTS);
   } else if (most > MAX_SELECTS) {
-    ks_explain(d, PASS,
-               "declined %s: %d clamp-like selects in one block, over %d "
-               "(a copy that large costs more compile time than it saves)",
-               s->kernel, most, MAX_SELECTS);
+    ks_diag_explain(d, PASS,
+                    "declined %s: %d clamp-like selects in one block, over %d "
+                    "(a copy that large costs more compile time than it saves)",
+                    s->kernel, most, MAX_SELECTS);
   } else if (count_in(&u, best, 1) < 0 || !collect_widen(&u, best)) {
     rc = ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
   } else {
@@ -670,16 +671,17 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     int v = version(&u, best);
     rc = v < 0;
     if (v > 0)
-      ks_explain(d, PASS,
-                 "declined %s: the %d selects' bounds fall into over %d "
-                 "groups of %d",
-                 s->kernel, u.n, MAX_GROUPS, MAX_BOUNDS);
+      ks_diag_explain(d, PASS,
+                      "declined %s: the %d selects' bounds fall into over %d "
+                      "groups of %d",
+                      s->kernel, u.n, MAX_GROUPS, MAX_BOUNDS);
     if (!v)
-      ks_explain(d, PASS,
-                 "%d selects of thread-affine indices against uniform "
-                 "bounds (clamps) dropped in a copy of block %.*s, run where "
-                 "every thread of the block is inside them",
-                 u.n, (int)len, name ? name : "");
+      ks_diag_explain(
+          d, PASS,
+          "%d selects of thread-affine indices against uniform "
+          "bounds (clamps) dropped in a copy of block %.*s, run where "
+          "every thread of the block is inside them",
+          u.n, (int)len, name ? name : "");
   }
   free(u.c);
   free(u.w);

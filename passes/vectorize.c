@@ -218,7 +218,7 @@ int ks_vectorize_worth(LLVMModuleRef m) {
         a.store = store;
         if (a.size == 0 || a.size >= WIDEST)
           continue;
-        if (!ks_room(&acc, &cap, n, sizeof *acc, 64)) {
+        if (!ks_ir_room(&acc, &cap, n, sizeof *acc, 64)) {
           free(acc);
           return 1; /* cannot tell: let the vectorizer look */
         }

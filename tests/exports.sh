@@ -35,13 +35,10 @@ echo "exports: $(wc -l <"$tmp.exported") functions, exactly kspec.h's KS_API one
 nm -g --defined-only "$archive" 2>/dev/null | awk '$2 ~ /^[TW]$/ { print $3 }' |
   sort -u | comm -23 - "$tmp.declared" >"$tmp.internal"
 sed 's/^\(ks_[a-z0-9]*_\).*/\1/' "$tmp.declared" | sort -u >"$tmp.prefixes"
-# passes/ and ir/ still have three unprefixed helpers (issue 32): allowed
-# here by name until they are renamed
-bad=$(grep -v -x -e ks_fail -e ks_room -e ks_explain "$tmp.internal" |
-  while read -r f; do
+bad=$(while read -r f; do
     p=$(echo "$f" | sed -n 's/^\(ks_[a-z0-9]*_\).*/\1/p')
     if [ -z "$p" ] || grep -q -x "$p" "$tmp.prefixes"; then echo "$f"; fi
-  done)
+  done <"$tmp.internal")
 if [ -n "$bad" ]; then
   echo "exports: internal functions without a prefix of their own (one no" \
     "public function has):"
