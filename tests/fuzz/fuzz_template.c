@@ -150,9 +150,14 @@ static void derive_request(fuzz_req *r, const ks_template *t, uint64_t h) {
     if (p.type == KS_TYPE_F32 || p.type == KS_TYPE_F64) {
       b->kind = KS_VALUE_REAL;
       b->v.f = pick[sel];
+    } else if (pick[sel] >= 0x1p63) {
+      /* the upper half of an unsigned 64-bit range does not fit v.i */
+      b->kind = KS_VALUE_TEXT;
+      b->v.s = pick[sel] >= 0x1p64 ? "18446744073709551615"
+                                   : "9223372036854775808";
     } else {
       b->kind = KS_VALUE_INT;
-      b->v.i = (int64_t)pick[sel]; /* in range: the marking's values fit */
+      b->v.i = (int64_t)pick[sel]; /* in range: the type's values fit */
     }
     fixes_block |= p.flags != 0;
   }
