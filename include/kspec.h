@@ -399,6 +399,22 @@ typedef struct ks_bake {
   size_t n;
 } ks_bake;
 
+/* Floating-point modes of a specialization (ks_spec_req.fp), as nvcc's
+ * flags; 0 is nvcc's default (denormals kept, division and square root
+ * rounded as IEEE 754 says). They apply to the kernel's own arithmetic and
+ * to the libdevice functions it calls, whose __nvvm_reflect queries
+ * (__CUDA_FTZ, __CUDA_PREC_DIV, __CUDA_PREC_SQRT) they answer. */
+enum {
+  KS_FP_FTZ = 1u << 0,         /* --ftz=true: f32 denormals flushed to 0 */
+  KS_FP_APPROX_DIV = 1u << 1,  /* --prec-div=false: f32 division to 2 ulp */
+  KS_FP_APPROX_SQRT = 1u << 2, /* --prec-sqrt=false: approximate sqrtf */
+  /* --use_fast_math: the three above, division as div.approx (as
+   * __fdividef), and libdevice's float functions with a fast form in that
+   * form (expf as __expf: __nv_fast_expf, sinf, cosf, tanf, logf, log2f,
+   * log10f, exp10f, powf, sincosf) */
+  KS_FP_FAST_MATH = 1u << 3,
+};
+
 typedef struct ks_spec_req {
   /* The kernel: symbol, demangled name or unambiguous prefix (see
    * ks_template_kernel_display); NULL: the template's only kernel. */

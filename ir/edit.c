@@ -129,3 +129,47 @@ void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm) {
   else
     LLVMDisposeMemoryBuffer(buf);
 }
+
+/* The argument is a constant global's C string, reached through casts and
+ * all-zero GEPs, as NVVM's reflect pass reads it (the string without its
+ * last byte, the NUL). */
+const char *ks_ir_reflect_query(LLVMValueRef call, size_t *n) {
+  LLVMValueRef arg = LLVMGetOperand(call, 0);
+  for (int depth = 0; arg && depth < 8; depth++) {
+    if (LLVMIsAGlobalVariable(arg)) {
+      LLVMValueRef init = LLVMGetInitializer(arg);
+      if (!init || !LLVMIsGlobalConstant(arg) || !LLVMIsConstantString(init))
+        return NULL;
+      size_t len = 0;
+      const char *str = LLVMGetAsString(init, &len);
+      if (len == 0)
+        return NULL;
+      *n = len - 1;
+      return str;
+    }
+    LLVMOpcode op;
+    if (LLVMIsAConstantExpr(arg))
+      op = LLVMGetConstOpcode(arg);
+    else if (LLVMIsAInstruction(arg))
+      op = LLVMGetInstructionOpcode(arg);
+    else
+      return NULL;
+    if (op == LLVMGetElementPtr) {
+      for (int i = 1; i < LLVMGetNumOperands(arg); i++) {
+        LLVMValueRef idx = LLVMGetOperand(arg, i);
+        if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
+          return NULL;
+      }
+    } else if (op != LLVMAddrSpaceCast && op != LLVMBitCast) {
+      return NULL;
+    }
+    arg = LLVMGetOperand(arg, 0);
+  }
+  return NULL;
+}
+
+int ks_ir_reflect_is(LLVMValueRef call, const char *want) {
+  size_t n = 0;
+  const char *q = ks_ir_reflect_query(call, &n);
+  return q && n == strlen(want) && memcmp(q, want, n) == 0;
+}

@@ -104,6 +104,12 @@ unsigned ks_ir_hash_ptr(const void *p);
 
 /* ---- edit.c ------------------------------------------------------------ */
 
+/* What a one-argument __nvvm_reflect call asks ("__CUDA_FTZ", *n bytes, not
+ * NUL-terminated), or NULL when its argument is not the constant string
+ * NVVM's reflect pass reads; ks_ir_reflect_is compares it with want. */
+const char *ks_ir_reflect_query(LLVMValueRef call, size_t *n);
+int ks_ir_reflect_is(LLVMValueRef call, const char *want);
+
 /* A call at b of the intrinsic `name` (not overloaded: the special
  * registers, llvm.nvvm.barrier0), declared in m where it is not yet. */
 LLVMValueRef ks_ir_call_intrinsic(LLVMModuleRef m, LLVMBuilderRef b,
@@ -258,6 +264,9 @@ typedef struct ks_ir_desc {
   size_t nkernels;
   ks_ir_global *globals; /* ks_ir_globals */
   size_t nglobals;
+  /* Calls the device library (passes/libdevice.c: ks_libdevice_needed),
+   * which is then part of its specializations' cache key. */
+  int libdevice;
 } ks_ir_desc;
 
 /* Finds the kernels (nvvm.annotations "kernel" entries or the PTX kernel
@@ -357,8 +366,8 @@ ks_status ks_ir_screen_module(LLVMModuleRef m, const char *tname, char *err,
 
 /* The same on the module codegen will see, plus what binding and the
  * optimizer may have removed: calls to intrinsics the NVPTX backend cannot
- * select or to external functions nothing provides (kspec links no
- * libdevice), fences and atomic loads or stores stronger than monotonic
+ * select or to external functions nothing provides (the libdevice stage
+ * has linked what libdevice has), fences and atomic loads or stores stronger than monotonic
  * (LLVM 19 selects neither), conversions between floating point and
  * integers wider than 64 bits, allocas of a run-time size, va_arg of
  * vectors and aggregates, block addresses, aliases before PTX ISA 6.3 (ptx is

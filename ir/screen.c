@@ -544,8 +544,8 @@ static ks_status check_callee(screen *sc, LLVMValueRef call,
                   "'%.*s' calls %.*s, which the NVPTX backend cannot "
                   "compile%s",
                   cl, cname, (int)len, name,
-                  math ? " (use the llvm.nvvm.* form, e.g. "
-                         "__nvvm_sin_approx_f)"
+                  math ? " (libdevice has no form of this one: a vector, or "
+                         "an operand type it lacks)"
                        : "");
   }
   if (starts(name, len, "llvm."))
@@ -559,7 +559,7 @@ static ks_status check_callee(screen *sc, LLVMValueRef call,
     return KS_OK;
   return reject(sc,
                 "'%.*s' calls external function '%.*s', which nothing "
-                "provides (kspec links no libdevice)",
+                "provides (neither the module nor libdevice)",
                 cl, cname, (int)len, name);
 }
 

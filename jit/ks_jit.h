@@ -86,6 +86,33 @@ typedef struct ks_jit_tm {
 ks_status ks_jit_tm_get(const ks_arch *a, unsigned ptx, ks_jit_tm *out);
 void ks_jit_tm_put(const ks_arch *a, unsigned ptx, ks_jit_tm t, int reuse);
 
+/* ---- codegen/libdevice.c ------------------------------------------------ */
+
+/* The device library the pipeline links from (passes/ks_passes.h's
+ * ks_devlib): libdevice, found once per process. */
+extern const ks_devlib ks_jit_devlib;
+/* What the search reads, so that tests can give their own: the
+ * environment's variables (NULL: unset), root prefixed to the fixed
+ * directories ("" for the real ones), and whether this build carries a
+ * copy of its own. */
+typedef struct ks_jit_ld_env {
+  const char *kspec_libdevice, *cuda_home, *cuda_path, *path, *home;
+  const char *virtual_env, *conda_prefix, *pythonpath;
+  const char *root;
+  int embedded;
+} ks_jit_ld_env;
+/* Where libdevice is, in the order libdevice.c gives: 0 with the file in
+ * path; 1: none found but the built-in copy; -1: none at all, the places
+ * looked at in searched; -2: $KSPEC_LIBDEVICE names no libdevice (why in
+ * searched). */
+int ks_jit_libdevice_find(const ks_jit_ld_env *e, char *path, size_t cap,
+                          char *searched, size_t scap);
+/* The identity of the library for the cache key (a hash of its bytes), or
+ * "none" when there is none to be had. Finds and reads it on first use. */
+void ks_jit_libdevice_id(char *buf, size_t cap);
+/* Forgets the library and what was linked from it (ks_jit_llvm_release). */
+void ks_jit_libdevice_drain(void);
+
 /* ---- isolate.c --------------------------------------------------------- */
 
 /* Runs fn(arg) in a forked child process, so that LLVM ending the process

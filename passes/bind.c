@@ -296,40 +296,6 @@ static void retarget(LLVMModuleRef m, const ks_spec *s) {
   }
 }
 
-/* Does a reflect call's argument name `want`? The argument is a constant
- * global's C string, reached through casts and all-zero GEPs, as NVVM's
- * reflect pass reads it (the string without its last byte, the NUL). */
-static int reflect_names(LLVMValueRef arg, const char *want) {
-  for (int depth = 0; arg && depth < 8; depth++) {
-    if (LLVMIsAGlobalVariable(arg)) {
-      LLVMValueRef init = LLVMGetInitializer(arg);
-      if (!init || !LLVMIsGlobalConstant(arg) || !LLVMIsConstantString(init))
-        return 0;
-      size_t len, n = strlen(want);
-      const char *str = LLVMGetAsString(init, &len);
-      return len == n + 1 && memcmp(str, want, n) == 0;
-    }
-    LLVMOpcode op;
-    if (LLVMIsAConstantExpr(arg))
-      op = LLVMGetConstOpcode(arg);
-    else if (LLVMIsAInstruction(arg))
-      op = LLVMGetInstructionOpcode(arg);
-    else
-      return 0;
-    if (op == LLVMGetElementPtr) {
-      for (int i = 1; i < LLVMGetNumOperands(arg); i++) {
-        LLVMValueRef idx = LLVMGetOperand(arg, i);
-        if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
-          return 0;
-      }
-    } else if (op != LLVMAddrSpaceCast && op != LLVMBitCast) {
-      return 0;
-    }
-    arg = LLVMGetOperand(arg, 0);
-  }
-  return 0;
-}
-
 /* __nvvm_reflect("__CUDA_ARCH") becomes the target's sm times ten (900
  * for sm_90), as the NVPTX backend's own reflect pass would make it. The
  * optimize stage's nvvm-reflect, LLVM's pass as the new pass manager
@@ -350,7 +316,7 @@ static void reflect_arch(LLVMModuleRef m, const ks_spec *s) {
       if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn ||
           LLVMGetNumArgOperands(call) != 1 ||
           LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMIntegerTypeKind ||
-          !reflect_names(LLVMGetOperand(call, 0), "__CUDA_ARCH"))
+          !ks_ir_reflect_is(call, "__CUDA_ARCH"))
         continue;
       LLVMReplaceAllUsesWith(call, LLVMConstInt(LLVMTypeOf(call), sm * 10, 0));
       LLVMInstructionEraseFromParent(call);

@@ -43,6 +43,20 @@ typedef struct ks_spec_bake {
   const char *global;
 } ks_spec_bake;
 
+/* Where the libdevice stage gets the device library's functions
+ * (jit/codegen/libdevice.c gives the one kspec uses). link() links the
+ * definitions of the n named functions, of those of the nopt optional ones
+ * the library has, and of what they call, into m, each with linkonce_odr
+ * linkage (the stage internalizes them): 0, or non-zero with a one-line
+ * message in err (no library found, a file that is not NVPTX bitcode, a
+ * name it does not define). path() says where the library came from, for
+ * explanations. */
+typedef struct ks_devlib {
+  int (*link)(LLVMModuleRef m, const char *const *names, size_t n,
+              const char *const *opt, size_t nopt, char *err, size_t cap);
+  const char *(*path)(void);
+} ks_devlib;
+
 /* Everything that specializes a module. */
 typedef struct ks_spec {
   const char *kernel; /* the kernel's symbol */
@@ -62,6 +76,11 @@ typedef struct ks_spec {
    * lower-alloca and the rest would run again on what they produced), and
    * each would be done twice. */
   int codegen_lowers;
+  /* Floating-point modes (kspec.h's KS_FP_* bits): the math stage's. */
+  unsigned fp;
+  /* The device library; NULL: calls to it stay declarations (the codegen
+   * screen then refuses them). */
+  const ks_devlib *devlib;
 } ks_spec;
 
 typedef struct ks_diag {
@@ -96,6 +115,30 @@ void ks_diag_explain(ks_diag *d, const char *pass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* arg's name, or "argument N" when it has none, in buf; returns buf. */
 const char *ks_diag_arg_name(LLVMValueRef arg, char *buf, size_t cap);
+
+/* ---- libdevice.c, math.c ------------------------------------------------ */
+
+/* The libdevice stage (before bind, so once per prepared template): calls
+ * to LLVM's math intrinsics that the NVPTX backend cannot select
+ * (llvm.exp, llvm.log, llvm.pow, llvm.sin, ...) become calls to their
+ * libdevice functions (__nv_expf, ...; the __nv_fast_* form for a float
+ * call marked afn), and the __nv_* functions the module declares are
+ * linked from spec->devlib with what they call, internalized and kept out
+ * of line (the math stage inlines them once __nvvm_reflect is answered).
+ * The module's named metadata kspec.libdevice records what was linked. */
+int ks_pass_libdevice(ks_stage_ctx *c);
+/* Does m need the device library (calls a declared __nv_* function or an
+ * intrinsic the libdevice stage maps)? For the cache key. */
+int ks_libdevice_needed(LLVMModuleRef m);
+/* The fast form of libdevice function name ("__nv_expf" ->
+ * "__nv_fast_expf"), or NULL. */
+const char *ks_libdevice_fast_form(const char *name);
+/* The math stage (right after bind): every __nvvm_reflect query answered
+ * for the request (__CUDA_ARCH, __CUDA_FTZ, __CUDA_PREC_DIV,
+ * __CUDA_PREC_SQRT), the request's floating-point modes applied (spec->fp:
+ * flush to zero, approximate division and square root, the fast forms of
+ * libdevice's functions), then the linked libdevice functions inlined. */
+int ks_pass_math(ks_stage_ctx *c);
 
 /* ---- bind.c ------------------------------------------------------------ */
 
@@ -383,7 +426,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 43
+#define KS_PIPELINE_VERSION 44
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register
@@ -401,7 +444,8 @@ int ks_pipeline_run(LLVMModuleRef *m, LLVMTargetMachineRef tm, const ks_spec *s,
  * but for s->dump_stage naming a stage of the first part
  * (ks_pipeline_prepared_stage), which ks_pipeline_run_prepared never
  * dumps. */
-int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d);
+int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                        const ks_devlib *lib, ks_diag *d);
 int ks_pipeline_run_prepared(LLVMModuleRef *m, LLVMTargetMachineRef tm,
                              const ks_spec *s, ks_diag *d);
 /* Is stage `name` one of those ks_pipeline_prepare runs? */

@@ -44,6 +44,14 @@
  * the first point where a warp reduction's mask and value are folded
  * enough to tell a toolchain's swap.
  *
+ * Device library calls (libdevice's __nv_* functions, and the math
+ * intrinsics NVPTX cannot select, mapped to them) are linked by the
+ * libdevice stage after inline, so once per prepared template, and kept
+ * out of line; the math stage right after bind answers their
+ * __nvvm_reflect queries for the request (arch, flush to zero, precision),
+ * applies its floating-point modes and inlines them (libdevice.c, math.c).
+ * Both do nothing to a kernel that calls no math and asks for no mode.
+ *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
  * block size can replace them.
@@ -223,7 +231,9 @@ typedef struct stage {
 static const stage stages[] = {
     {"input", NULL, NULL, 0},
     {"inline", NULL, inline_calls, 0},
+    {"libdevice", NULL, ks_pass_libdevice, 0},
     {"bind", ks_pass_bind, NULL, 0},
+    {"math", NULL, ks_pass_math, 0},
     {"canonicalize", NULL, canonicalize, 0},
     {"loops", NULL, ks_pass_loops, 0},
     {"unroll", NULL, unroll, 0},
@@ -593,8 +603,9 @@ int ks_pipeline_run(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
  * change). Its time counts as the canonicalize stage's. */
 #define PREPARE_PASSES "function(sroa)"
 
-int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, ks_diag *d) {
-  const ks_spec none = {0};
+int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                        const ks_devlib *lib, ks_diag *d) {
+  const ks_spec none = {.devlib = lib};
   ks_stage_ctx c = context(m, tm, &none, d);
   int check = verify_stages();
   for (size_t i = 0; i < stage_index("bind"); i++)

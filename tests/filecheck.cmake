@@ -2,9 +2,11 @@
 #
 #   ; RUN: ks_passes_tool ARGS... %s | FileCheck %s [FILECHECK ARGS...]
 #
-# %s is the test file itself. Every RUN line must succeed.
-#   cmake -DTOOL=ks_passes_tool -DFILECHECK=FileCheck -DINPUT=file.ll -P ...
-foreach(v TOOL FILECHECK INPUT)
+# %s is the test file itself, %B the tests' build directory (where
+# tests/CMakeLists.txt puts data it builds). Every RUN line must succeed.
+#   cmake -DTOOL=ks_passes_tool -DFILECHECK=FileCheck -DINPUT=file.ll
+#         -DBINARY_DIR=build/tests -P ...
+foreach(v TOOL FILECHECK INPUT BINARY_DIR)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "filecheck.cmake: -D${v}= is required")
   endif()
@@ -33,6 +35,7 @@ foreach(run ${runs})
     message(FATAL_ERROR "${INPUT}: want `ks_passes_tool ... | FileCheck ...`")
   endif()
   list(TRANSFORM left REPLACE "^%s$" "${INPUT}")
+  list(TRANSFORM left REPLACE "%B" "${BINARY_DIR}")
   list(TRANSFORM right REPLACE "^%s$" "${INPUT}")
   message(STATUS "RUN: ${run}")
   execute_process(COMMAND ${TOOL} ${left}

@@ -7,7 +7,8 @@
  *                  [--cpu sm_90] [--ptx 85] [--features F]
  *                  [--stage bind-only|minmax-only|all|STAGE]
  *                  [--expect-fail]
- *                  [--no-pass STAGE]... [--bake IDX=V,V,...]... FILE.ll
+ *                  [--no-pass STAGE]... [--bake IDX=V,V,...]...
+ *                  [--fp BITS] [--libdevice FILE.bc] FILE.ll
  *
  * --stage bind-only runs ks_pass_bind alone, minmax-only ks_pass_minmax
  * alone (on the IR as written, which the optimize stage would change); all
@@ -16,6 +17,8 @@
  * type of a bound value is the argument's. With --expect-fail, a failing pass
  * prints "error: STATUS: message" on stdout and exits 0, and success exits 1.
  * What the passes explained comes first, as "; explain: pass: text" lines.
+ * --fp gives the request's floating-point modes (kspec.h's KS_FP_* bits);
+ * --libdevice the device library (as $KSPEC_LIBDEVICE, which it sets).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +91,10 @@ static int take(options *o, const char *opt, const char *val) {
     s->features = val;
   } else if (strcmp(opt, "--ptx") == 0) {
     o->ptx = (unsigned)strtoul(val, NULL, 10);
+  } else if (strcmp(opt, "--fp") == 0) {
+    s->fp = (unsigned)strtoul(val, NULL, 0);
+  } else if (strcmp(opt, "--libdevice") == 0) {
+    setenv("KSPEC_LIBDEVICE", val, 1);
   } else if (strcmp(opt, "--stage") == 0) {
     o->stage = val;
   } else if (strcmp(opt, "--no-pass") == 0) {
@@ -151,6 +158,7 @@ static int parse_args(int argc, char **argv, options *o) {
   }
   o->spec.values = o->values;
   o->spec.bakes = o->bakes;
+  o->spec.devlib = &ks_jit_devlib;
   return 0;
 }
 

@@ -20,7 +20,8 @@
  * name, u32 type, arg index and flags, f64 default, min and max; then u32
  * globals and per global its name, type text, u64 bytes, u8 constant, u8
  * non-zero initializer, u64 numbers held, u32 writers and each writer's
- * kernel index (increasing). Strings are a u32 length and the bytes.
+ * kernel index (increasing); then a u8 saying whether it calls the
+ * device library. Strings are a u32 length and the bytes.
  * Reading checks every length and
  * value, and what ks_ir_discover guarantees of a description (parameters
  * are scalar arguments of their name, marked once, with sound ranges);
@@ -124,6 +125,7 @@ unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n) {
     }
   }
   put_globals(&o, d);
+  put_u8(&o, d->libdevice != 0);
   if (o.bad) {
     free(o.p);
     return NULL;
@@ -332,6 +334,10 @@ int ks_jit_desc_unpack(const unsigned char *p, size_t n, ks_ir_desc *d) {
   }
   if (!r.bad)
     get_globals(&r, d);
+  unsigned lib = r.bad ? 0 : get_u8(&r);
+  if (lib > 1)
+    r.bad = 1;
+  d->libdevice = (int)lib;
   if (!r.bad && r.at != n)
     r.bad = 1; /* bytes after the description */
   if (r.bad) {
@@ -350,7 +356,7 @@ void ks_jit_template_key(const void *data, size_t len, uint64_t out[2]) {
   size_t idn = 0;
   const unsigned char *id = ks_jit_build_id(&idn);
   XXH3_128bits_reset(&st);
-  XXH3_128bits_update(&st, "kspec-template-4", 16);
+  XXH3_128bits_update(&st, "kspec-template-5", 16);
   XXH3_128bits_update(&st, bytes, sizeof bytes);
   XXH3_128bits_update(&st, llvm, sizeof llvm);
   XXH3_128bits_update(&st, id, idn);

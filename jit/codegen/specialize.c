@@ -118,7 +118,7 @@ static ks_status start(const ks_template *t, const ks_request *r,
     *m = p;
     return KS_OK;
   }
-  if (ks_pipeline_prepare(p, tm, d)) {
+  if (ks_pipeline_prepare(p, tm, &ks_jit_devlib, d)) {
     LLVMDisposeModule(p);
     return KS_EPASS; /* d says why */
   }

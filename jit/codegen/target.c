@@ -207,6 +207,7 @@ void ks_jit_llvm_release(void) {
   if (llvm_holders > 0 && --llvm_holders == 0) {
     tm_drain();
     ks_jit_tpl_drain();
+    ks_jit_libdevice_drain();
   }
   pthread_mutex_unlock(&llvm_lock);
 }

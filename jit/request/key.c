@@ -220,6 +220,11 @@ void ks_key_of(const ks_ctx *ctx, const ks_template *t, ks_request *r,
       .codegen = r->spec.codegen_lowers,
       .dump_stage = r->spec.dump_stage,
   };
+  /* the library a template's math comes from; none asked of the others */
+  if (t->desc.libdevice) {
+    ks_jit_libdevice_id(r->libdevice, sizeof r->libdevice);
+    in->libdevice = r->libdevice;
+  }
   memcpy(in->block.v, r->spec.block, sizeof in->block.v);
   LLVMGetVersion(&in->llvm.v[0], &in->llvm.v[1], &in->llvm.v[2]);
   /* the code that compiles: a rebuilt library misses */

@@ -453,6 +453,7 @@ ks_status ks_req_make(ks_ctx *ctx, const ks_template *t, const ks_spec_req *req,
   r->spec.features = ctx->features;
   r->spec.dump_stage = req->dump_stage;
   r->spec.codegen_lowers = !ks_jit_llvm_options();
+  r->spec.devlib = &ks_jit_devlib;
   r->smem_spill = req->smem_spill != 0;
   /* bounds the kernel declares itself are reconciled by the bind pass */
   ks_status s = KS_OK;

@@ -19,6 +19,7 @@ typedef struct ks_request {
   size_t nbakes;
   ks_spec spec;
   unsigned smem_spill; /* ks_spec_req.smem_spill, 0 or 1 */
+  char libdevice[24];  /* the device library's identity (key.c), or "" */
 } ks_request;
 
 static inline int ks_req_integral(ks_type ty) {
@@ -56,7 +57,8 @@ ks_status ks_req_make(ks_ctx *ctx, const ks_template *t, const ks_spec_req *req,
   X(llvm, ver)                                                                 \
   X(codegen, lowers)                                                           \
   X(build, bytes)                                                              \
-  X(dump_stage, optstr)
+  X(dump_stage, optstr)                                                        \
+  X(libdevice, optstr)
 
 /* The field kinds. */
 typedef struct ks_key_tpl {

@@ -50,6 +50,8 @@ static ks_status analyze(ks_template *t, const void *data, size_t len) {
   if (s == KS_OK)
     s = ks_ir_screen_module(m, t->name, err, cap);
   if (s == KS_OK)
+    t->desc.libdevice = ks_libdevice_needed(m);
+  if (s == KS_OK)
     s = ks_ir_to_bitcode(m, &t->bitcode, &t->len, err, cap);
   if (m)
     LLVMDisposeModule(m);

@@ -1,0 +1,346 @@
+/*
+ * test_libdevice.c - the device library (jit/codegen/libdevice.c): where
+ * it is looked for, in order; files that are not NVPTX bitcode and
+ * functions it lacks, each one line naming it; no search at all for a
+ * kernel that calls no math; and, with the real libdevice (the toolkit's
+ * or the copy built in) and ptxas, a kernel calling math compiled for
+ * sm_80 and sm_90 and taken by ptxas (skipped without them).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <llvm-c/BitWriter.h>
+
+#include "jit/ks_jit.h"
+#include "templates/ks_templates.h"
+#include "test_util.h"
+
+/* ---- the search order -----------------------------------------------------
+ */
+
+static char tmp[256];
+
+/* Makes tmp/rel (and its directories) holding a few bytes. */
+static void touch(const char *rel) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s/%s", tmp, rel);
+  for (char *s = p + strlen(tmp) + 1; (s = strchr(s, '/')); s++) {
+    *s = '\0';
+    mkdir(p, 0700);
+    *s = '/';
+  }
+  FILE *f = fopen(p, "w");
+  assert_non_null(f);
+  fputs("x", f);
+  fclose(f);
+}
+
+static void gone(const char *rel) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s/%s", tmp, rel);
+  assert_int_equal(unlink(p), 0);
+}
+
+static const char *at(const char *rel) {
+  static char p[8][1024];
+  static int i;
+  i = (i + 1) % 8;
+  snprintf(p[i], sizeof p[i], "%s/%s", tmp, rel);
+  return p[i];
+}
+
+/* What the search finds, relative to tmp ("" for the built-in copy, "-"
+ * for none). */
+static const char *found(const ks_jit_ld_env *e, char *searched, size_t cap) {
+  static char path[1024];
+  int r = ks_jit_libdevice_find(e, path, sizeof path, searched, cap);
+  if (r < 0)
+    return "-";
+  if (r == 1)
+    return "";
+  assert_true(strncmp(path, tmp, strlen(tmp)) == 0);
+  return path + strlen(tmp) + 1;
+}
+
+static void search_order(void **state) {
+  (void)state;
+  snprintf(tmp, sizeof tmp, "/tmp/kspec-ld-XXXXXX");
+  assert_non_null(mkdtemp(tmp));
+  touch("own/libdevice.10.bc");
+  touch("owndir/libdevice.10.bc");
+  touch("home/nvvm/libdevice/libdevice.10.bc");
+  touch("path/nvvm/libdevice/libdevice.10.bc");
+  touch("usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  touch("tk/bin/nvcc");
+  touch("tk/nvvm/libdevice/libdevice.10.bc");
+  touch("usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  touch("venv/lib/python3.11/site-packages/nvidia/cuda_nvcc/nvvm/libdevice/"
+        "libdevice.10.bc");
+  touch("user/.local/lib/python3.12/site-packages/nvidia/cuda_nvcc/nvvm/"
+        "libdevice/libdevice.10.bc");
+  chmod(at("tk/bin/nvcc"), 0700);
+  mkdir(at("bin"), 0700);
+  assert_int_equal(symlink(at("tk/bin/nvcc"), at("bin/nvcc")), 0);
+  char pathvar[2100], searched[2048];
+  snprintf(pathvar, sizeof pathvar, "/nonexistent:%s", at("bin"));
+  ks_jit_ld_env e = {.kspec_libdevice = at("own/libdevice.10.bc"),
+                     .cuda_home = at("home"),
+                     .cuda_path = at("path"),
+                     .path = pathvar,
+                     .home = at("user"),
+                     .virtual_env = at("venv"),
+                     .root = tmp,
+                     .embedded = 1};
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "own/libdevice.10.bc");
+  e.kspec_libdevice = at("owndir"); /* a directory holding it */
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "owndir/libdevice.10.bc");
+  e.kspec_libdevice = NULL;
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "home/nvvm/libdevice/libdevice.10.bc");
+  e.cuda_home = at("nothing-here"); /* set, but no toolkit: on */
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "path/nvvm/libdevice/libdevice.10.bc");
+  e.cuda_path = NULL;
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  gone("usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "tk/nvvm/libdevice/libdevice.10.bc");
+  e.path = "/nonexistent";
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  gone("usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "venv/lib/python3.11/site-packages/nvidia/cuda_nvcc/"
+                      "nvvm/libdevice/libdevice.10.bc");
+  e.virtual_env = NULL;
+  assert_string_equal(found(&e, searched, sizeof searched),
+                      "user/.local/lib/python3.12/site-packages/nvidia/"
+                      "cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+  e.home = NULL;
+  assert_string_equal(found(&e, searched, sizeof searched), "");
+  e.embedded = 0;
+  assert_string_equal(found(&e, searched, sizeof searched), "-");
+  TU_ASSERT_CONTAINS(searched, "$KSPEC_LIBDEVICE (unset)");
+  TU_ASSERT_CONTAINS(searched, "$CUDA_HOME, ");
+  TU_ASSERT_CONTAINS(searched, "$CUDA_PATH (unset)");
+  TU_ASSERT_CONTAINS(searched, "/usr/local/cuda, nvcc on PATH");
+  TU_ASSERT_CONTAINS(searched, "nvidia-cuda-nvcc wheel");
+  TU_ASSERT_CONTAINS(searched, "no copy built into libkspec");
+  /* one that names nothing is an error, not a reason to look elsewhere */
+  e.kspec_libdevice = at("missing.bc");
+  e.embedded = 1;
+  char path[1024];
+  assert_int_equal(
+      ks_jit_libdevice_find(&e, path, sizeof path, searched, sizeof searched),
+      -2);
+  TU_ASSERT_CONTAINS(searched, "missing.bc: no such file");
+  e.kspec_libdevice = "builtin";
+  assert_string_equal(found(&e, searched, sizeof searched), "");
+  e.embedded = 0;
+  assert_string_equal(found(&e, searched, sizeof searched), "-");
+  TU_ASSERT_CONTAINS(searched, "$KSPEC_LIBDEVICE=builtin: no copy built");
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* ---- through the API ------------------------------------------------------
+ */
+
+static const char math_ir[] =
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "define void @k(ptr %p, ptr %pd) {\n"
+    "entry:\n"
+    "  %v = load float, ptr %p, align 4\n"
+    "  %d = load double, ptr %pd, align 8\n"
+    "  %e = call float @llvm.exp.f32(float %v)\n"
+    "  %l = call float @llvm.log.f32(float %e)\n"
+    "  %s = call float @__nv_sinf(float %l)\n"
+    "  %w = call float @llvm.pow.f32(float %s, float %v)\n"
+    "  %q = call float @__nv_sqrtf(float %w)\n"
+    "  %x = call double @llvm.exp.f64(double %d)\n"
+    "  store float %q, ptr %p, align 4\n"
+    "  store double %x, ptr %pd, align 8\n"
+    "  ret void\n"
+    "}\n"
+    "declare float @llvm.exp.f32(float)\n"
+    "declare float @llvm.log.f32(float)\n"
+    "declare float @llvm.pow.f32(float, float)\n"
+    "declare double @llvm.exp.f64(double)\n"
+    "declare float @__nv_sinf(float)\n"
+    "declare float @__nv_sqrtf(float)\n"
+    "!nvvm.annotations = !{!0}\n"
+    "!0 = !{ptr @k, !\"kernel\", i32 1}\n";
+
+/* Specializes ir for arch with the library the environment gives: the
+ * status, the message in msg and (KS_OK) the PTX and explanation. */
+static ks_status specialize(const char *arch, const char *ir, char *msg,
+                            size_t cap, char **ptx, char **explain) {
+  ks_ctx_opts o = {.arch = arch, .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load_mem(ctx, "math", ir, strlen(ir), &t),
+                   KS_OK);
+  ks_spec_req req = {0};
+  ks_status s = ks_specialize(ctx, t, &req, &k);
+  snprintf(msg, cap, "%s", ks_errmsg(ctx));
+  if (s == KS_OK) {
+    const char *p = NULL;
+    size_t len = 0;
+    assert_int_equal(ks_kernel_ptx(k, &p, &len), KS_OK);
+    if (ptx)
+      *ptx = strdup(p);
+    if (explain)
+      *explain = strdup(ks_kernel_explain(k));
+  }
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx); /* the last context: the library is forgotten */
+  return s;
+}
+
+static void write_file(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(p, 1, n, f), n);
+  fclose(f);
+}
+
+static void bad_files(void **state) {
+  (void)state;
+  char msg[1024];
+  const char *text = "/tmp/kspec-ld-text.bc", *x86 = "/tmp/kspec-ld-x86.bc";
+  write_file(text, "not bitcode at all\n", 19);
+  setenv("KSPEC_LIBDEVICE", text, 1);
+  assert_int_equal(specialize("sm_90", math_ir, msg, sizeof msg, NULL, NULL),
+                   KS_EIO);
+  TU_ASSERT_CONTAINS(msg, "libdevice: math: calls ");
+  TU_ASSERT_CONTAINS(msg, "kspec-ld-text.bc is not LLVM bitcode");
+  assert_null(strchr(msg, '\n'));
+  /* bitcode of another architecture */
+  LLVMContextRef c = LLVMContextCreate();
+  LLVMModuleRef m = LLVMModuleCreateWithNameInContext("x", c);
+  LLVMSetTarget(m, "x86_64-pc-linux-gnu");
+  assert_int_equal(LLVMWriteBitcodeToFile(m, x86), 0);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(c);
+  setenv("KSPEC_LIBDEVICE", x86, 1);
+  assert_int_equal(specialize("sm_90", math_ir, msg, sizeof msg, NULL, NULL),
+                   KS_EIO);
+  TU_ASSERT_CONTAINS(msg, "kspec-ld-x86.bc is bitcode for x86_64-pc-linux-gnu, "
+                          "not NVPTX's libdevice");
+  /* one that names nothing */
+  setenv("KSPEC_LIBDEVICE", "/tmp/kspec-ld-missing.bc", 1);
+  assert_int_equal(specialize("sm_90", math_ir, msg, sizeof msg, NULL, NULL),
+                   KS_EIO);
+  TU_ASSERT_CONTAINS(msg, "$KSPEC_LIBDEVICE=/tmp/kspec-ld-missing.bc: no such "
+                          "file");
+  /* and a kernel without math never looks: the same setting is no error */
+  char *ptx = NULL;
+  const char *plain = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                      "define void @k(ptr %p) {\n"
+                      "  store float 1.0, ptr %p, align 4\n"
+                      "  ret void\n"
+                      "}\n"
+                      "!nvvm.annotations = !{!0}\n"
+                      "!0 = !{ptr @k, !\"kernel\", i32 1}\n";
+  assert_int_equal(specialize("sm_90", plain, msg, sizeof msg, &ptx, NULL),
+                   KS_OK);
+  free(ptx);
+  unsetenv("KSPEC_LIBDEVICE");
+  unlink(text);
+  unlink(x86);
+}
+
+/* A function libdevice does not have (with the stand-in library). */
+static void missing_function(void **state) {
+  (void)state;
+  char msg[1024];
+  setenv("KSPEC_LIBDEVICE", KS_TEST_BINARY_DIR "/libdevice_mini.bc", 1);
+  const char *ir = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                   "define void @k(ptr %p) {\n"
+                   "  %v = load float, ptr %p, align 4\n"
+                   "  %r = call float @__nv_nosuchf(float %v)\n"
+                   "  store float %r, ptr %p, align 4\n"
+                   "  ret void\n"
+                   "}\n"
+                   "declare float @__nv_nosuchf(float)\n"
+                   "!nvvm.annotations = !{!0}\n"
+                   "!0 = !{ptr @k, !\"kernel\", i32 1}\n";
+  assert_int_equal(specialize("sm_90", ir, msg, sizeof msg, NULL, NULL),
+                   KS_ECODEGEN);
+  TU_ASSERT_CONTAINS(msg, "libdevice: math: calls __nv_nosuchf, which "
+                          "libdevice (");
+  TU_ASSERT_CONTAINS(msg, "libdevice_mini.bc) does not have");
+  unsetenv("KSPEC_LIBDEVICE");
+}
+
+/* With the real library (found as a program would find it) and ptxas:
+ * the kernel compiles for sm_80 and sm_90 and ptxas takes the PTX. */
+static void real_library_ptxas(void **state) {
+  (void)state;
+  ks_jit_ld_env e = {.cuda_home = getenv("CUDA_HOME"),
+                     .cuda_path = getenv("CUDA_PATH"),
+                     .path = getenv("PATH"),
+                     .home = getenv("HOME"),
+                     .root = "",
+                     .embedded = ks_libdevice_end > ks_libdevice_begin};
+  char path[1024], searched[2048];
+  unsetenv("KSPEC_LIBDEVICE");
+  if (ks_jit_libdevice_find(&e, path, sizeof path, searched, sizeof searched) <
+          0 ||
+      !KS_PTXAS[0]) {
+    skip(); /* no libdevice here, or no ptxas */
+    return;
+  }
+  /* the copy built in too, where there is one (sm_90 only) */
+  static const char *const archs[] = {"sm_80", "sm_90", "sm_90"};
+  for (int i = 0; i < 3; i++) {
+    if (i == 2 && !e.embedded)
+      break;
+    if (i == 2)
+      setenv("KSPEC_LIBDEVICE", "builtin", 1);
+    char msg[1024], *ptx = NULL, *explain = NULL, *log = NULL;
+    ks_status s =
+        specialize(archs[i], math_ir, msg, sizeof msg, &ptx, &explain);
+    if (s != KS_OK)
+      fail_msg("%s: %s", archs[i], msg);
+    TU_ASSERT_CONTAINS(explain, "math: libdevice functions linked: __nv_sinf, "
+                                "__nv_sqrtf, __nv_expf (for llvm.exp.f32)");
+    TU_ASSERT_CONTAINS(explain, "__nv_exp (for llvm.exp.f64)");
+    TU_ASSERT_NOT_CONTAINS(ptx, "__nv_");
+    s = ks_jit_ptxas_run(KS_PTXAS, archs[i], ptx, strlen(ptx), 120000, &log);
+    if (s != KS_OK)
+      fail_msg("ptxas %s: %s", archs[i], log ? log : "");
+    if (i == 2)
+      TU_ASSERT_CONTAINS(explain, "from the copy built into libkspec");
+    free(log);
+    free(ptx);
+    free(explain);
+  }
+  unsetenv("KSPEC_LIBDEVICE");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(search_order),
+      cmocka_unit_test(bad_files),
+      cmocka_unit_test(missing_function),
+      cmocka_unit_test(real_library_ptxas),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
