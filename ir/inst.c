@@ -57,12 +57,23 @@ int ks_ir_pure_call(LLVMValueRef call) {
   return a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0;
 }
 
-int ks_ir_is_barrier(LLVMValueRef i) {
-  if (!LLVMIsACallInst(i))
-    return 0;
+int ks_ir_barrier_kind(LLVMValueRef i) {
+  if (!i || !LLVMIsACallInst(i))
+    return KS_BARRIER_NONE;
   const char *n = ks_ir_callee_name(i);
-  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
-         !strncmp(n, "llvm.nvvm.bar.", 14);
+  if (!strncmp(n, "llvm.nvvm.barrier.cluster.", 26))
+    return KS_BARRIER_CLUSTER;
+  if (!strcmp(n, "llvm.nvvm.bar.warp.sync"))
+    return KS_BARRIER_WARP;
+  /* barrier0*, barrier, barrier.n, barrier.sync*, bar.sync; a bar.* form
+   * LLVM may add later counts as the widest it could be */
+  if (!strncmp(n, "llvm.nvvm.barrier", 17) || !strncmp(n, "llvm.nvvm.bar.", 14))
+    return KS_BARRIER_BLOCK;
+  return KS_BARRIER_NONE;
+}
+
+int ks_ir_is_barrier(LLVMValueRef i) {
+  return ks_ir_barrier_kind(i) != KS_BARRIER_NONE;
 }
 
 LLVMValueRef ks_ir_base_of(LLVMValueRef p) {
@@ -76,6 +87,116 @@ LLVMValueRef ks_ir_base_of(LLVMValueRef p) {
     p = LLVMGetOperand(p, 0);
   }
   return p;
+}
+
+unsigned ks_ir_addrspace(LLVMValueRef p) {
+  for (int i = 0; i < 64; i++) {
+    LLVMTypeRef t = LLVMTypeOf(p);
+    unsigned as = LLVMGetTypeKind(t) == LLVMPointerTypeKind
+                      ? LLVMGetPointerAddressSpace(t)
+                      : 0;
+    if (as)
+      return as;
+    if (LLVMIsAAllocaInst(p))
+      return 5;
+    LLVMOpcode opc = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
+                     : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
+                                              : LLVMRet;
+    if (opc != LLVMGetElementPtr && opc != LLVMAddrSpaceCast &&
+        opc != LLVMBitCast)
+      return 0;
+    p = LLVMGetOperand(p, 0);
+  }
+  return 0;
+}
+
+/* The function attribute `name` on the call or its callee f (NULL: none). */
+static LLVMAttributeRef fn_attr(LLVMValueRef call, LLVMValueRef f,
+                                const char *name) {
+  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAttributeRef a =
+      LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+  if (!a && f && LLVMIsAFunction(f))
+    a = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k);
+  return a;
+}
+
+/* memory(...) on the call or the callee without a mod bit (MemoryEffects:
+ * two bits, ref and mod, per location). */
+static int writes_nothing(LLVMValueRef call, LLVMValueRef f) {
+  unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a =
+      LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+  if (a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0)
+    return 1;
+  a = f && LLVMIsAFunction(f)
+          ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k)
+          : NULL;
+  return a && (LLVMGetEnumAttributeValue(a) & 0x2a) == 0;
+}
+
+int ks_ir_dead_call(LLVMValueRef call) {
+  if (!call || !LLVMIsACallInst(call) || LLVMGetFirstUse(call))
+    return 0;
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  if (f && LLVMIsAInlineAsm(f)) /* what asm without side effects does is
+                                   its value (GCC's rule for asm) */
+    return !LLVMGetInlineAsmHasSideEffects(f) && writes_nothing(call, NULL);
+  if (!f || !LLVMIsAFunction(f) || !writes_nothing(call, f) ||
+      !fn_attr(call, f, "nounwind") || fn_attr(call, f, "noreturn"))
+    return 0;
+  /* a function that only reads and must make progress returns (C++'s
+   * forward progress, which LLVM infers willreturn from too) */
+  return LLVMGetIntrinsicID(f) || fn_attr(call, f, "willreturn") ||
+         fn_attr(call, f, "mustprogress");
+}
+
+int ks_ir_asm_pure(LLVMValueRef call) {
+  LLVMValueRef f =
+      call && LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+  if (!f || !LLVMIsAInlineAsm(f) || LLVMGetInlineAsmHasSideEffects(f))
+    return 0;
+  unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a =
+      LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+  return a && LLVMGetEnumAttributeValue(a) == 0;
+}
+
+int ks_ir_warp_exchange(LLVMValueRef call) {
+  static const char *const pre[] = {"llvm.nvvm.shfl.sync.", "llvm.nvvm.vote.",
+                                    "llvm.nvvm.match.", "llvm.nvvm.redux.sync.",
+                                    "llvm.nvvm.activemask"};
+  if (!call || !LLVMIsACallInst(call))
+    return 0;
+  const char *n = ks_ir_callee_name(call);
+  for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
+    if (!strncmp(n, pre[i], strlen(pre[i])))
+      return 1;
+  return 0;
+}
+
+/* Deletes fn's dead calls; returns how many. */
+static unsigned drop_in(LLVMValueRef fn) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (ks_ir_dead_call(i)) {
+        LLVMInstructionEraseFromParent(i);
+        n++;
+      }
+    }
+  return n;
+}
+
+unsigned ks_ir_drop_dead_calls(LLVMModuleRef m) {
+  unsigned total = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      for (unsigned n; (n = drop_in(f)) != 0;)
+        total += n; /* a deleted call may have been a dead one's last use */
+  return total;
 }
 
 unsigned ks_ir_param_index(LLVMValueRef arg) {

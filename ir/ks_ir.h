@@ -90,10 +90,45 @@ int ks_ir_minmax(LLVMValueRef v);
 /* Is call an intrinsic that writes no memory a kernel shares (lifetime,
  * dbg, assume, or memory(...) without a mod bit)? */
 int ks_ir_pure_call(LLVMValueRef call);
-/* Is i a call of a block-wide barrier (llvm.nvvm.barrier*, llvm.nvvm.bar.*)? */
+/* The barriers of LLVM 19's NVVM intrinsics, by the threads they wait for:
+ * the block or a named barrier's threads (__syncthreads: barrier0 and its
+ * .and/.or/.popc forms, barrier, barrier.n, barrier.sync, barrier.sync.cnt,
+ * bar.sync: cooperative groups' sync), the warp (bar.warp.sync:
+ * __syncwarp), the cluster (barrier.cluster.arrive/wait and their
+ * .relaxed/.aligned forms). */
+enum { KS_BARRIER_NONE, KS_BARRIER_BLOCK, KS_BARRIER_WARP, KS_BARRIER_CLUSTER };
+/* Which barrier i calls: KS_BARRIER_*, NONE for anything else. Every pass
+ * that reasons about barriers asks this, so that no form is missed. */
+int ks_ir_barrier_kind(LLVMValueRef i);
+/* Is i a call of a barrier of any kind (ks_ir_barrier_kind)? */
 int ks_ir_is_barrier(LLVMValueRef i);
 /* The object a pointer is derived from, through GEPs and casts. */
 LLVMValueRef ks_ir_base_of(LLVMValueRef p);
+/* The address space p really points into: the first other than generic
+ * (0) met on the way back through GEPs, bitcasts and address-space casts,
+ * instructions or constant expressions (clang's `addrspacecast (ptr
+ * addrspace(3) @tile to ptr)` is shared memory), an alloca being local
+ * memory (5); 0 when nothing tells. */
+unsigned ks_ir_addrspace(LLVMValueRef p);
+/* Is call dead: its value unused, and it writes no memory, cannot unwind
+ * and returns (inline asm without side effects, whose value alone is its
+ * effect; a function or intrinsic of memory(none) or memory(read), nounwind,
+ * willreturn or mustprogress)? LLVM keeps such calls where willreturn is
+ * missing, as on cooperative groups' inline asm. */
+int ks_ir_dead_call(LLVMValueRef call);
+/* Is call inline asm without side effects that touches no memory
+ * (memory(none): clang's asm without memory operands or clobber)? Its
+ * value is all it does, though what it reads (%laneid, %smid, ...) only
+ * its text says. */
+int ks_ir_asm_pure(LLVMValueRef call);
+/* Is call a warp-level exchange of registers (shfl.sync, vote.sync,
+ * match.sync, redux.sync, activemask)? Convergent, but it neither accesses
+ * nor orders memory: in PTX's memory model only bar.warp.sync does, within
+ * a warp (a barrier: ks_ir_barrier_kind). */
+int ks_ir_warp_exchange(LLVMValueRef call);
+/* Deletes the dead calls (ks_ir_dead_call) of m's functions, and those
+ * that deleting them leaves dead; returns how many. */
+unsigned ks_ir_drop_dead_calls(LLVMModuleRef m);
 /* The position of argument arg in its function's parameter list. */
 unsigned ks_ir_param_index(LLVMValueRef arg);
 /* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */

@@ -112,7 +112,7 @@ static int pure_intrinsic(LLVMValueRef v) {
 static int is_convergent(LLVMValueRef v) {
   LLVMValueRef f = callee_of(v);
   unsigned conv = LLVMGetEnumAttributeKindForName("convergent", 10);
-  return (f && has_fn_attr(f, "convergent")) ||
+  return ks_ir_is_barrier(v) || (f && has_fn_attr(f, "convergent")) ||
          LLVMGetCallSiteEnumAttribute(v, LLVMAttributeFunctionIndex, conv);
 }
 

@@ -10,12 +10,15 @@
  *  1. x is read-only in the kernel: every pointer derived from it is only
  *     loaded from (ks_const_readonly);
  *  2. the kernel cannot synchronize: no fence, atomic, volatile access,
- *     inline asm or call other than side-effect-free intrinsics, and no
- *     barrier that a write to global memory can reach (a barrier that only
- *     follows shared-memory writes, as window staging's does, orders no
- *     global write before anything). Then a write by another thread to an
- *     element L reads would be a data race in the original program,
- *     whatever the order;
+ *     inline asm with side effects or memory operands, or call other than
+ *     side-effect-free intrinsics and warp-level exchanges of registers
+ *     (shuffles, votes: PTX orders no memory by them), and no barrier of
+ *     any form (ks_ir_barrier_kind) that a write to global memory can
+ *     reach (a barrier that only follows shared-memory writes, as window
+ *     staging's does or a tile's store through clang's constant
+ *     addrspacecast, orders no global write before anything). Then a write
+ *     by another thread to an element L reads would be a data race in the
+ *     original program, whatever the order;
  *  3. no write to global memory (through any pointer: arguments may
  *     overlap) can execute before L in the same thread (CFG reachability),
  *     so L reads what was there at launch;
@@ -134,15 +137,8 @@ static int reaches(const scan *sc, const site *a, const site *b) {
 /* Can pointer p address global memory? Not when it is, or is computed
  * from, a shared or local pointer or an alloca. */
 static int may_be_global(LLVMValueRef p) {
-  for (;;) {
-    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
-    if (as == AS_SHARED || as == AS_LOCAL || LLVMIsAAllocaInst(p))
-      return 0;
-    if (!LLVMIsAGetElementPtrInst(p) && !LLVMIsABitCastInst(p) &&
-        !LLVMIsAAddrSpaceCastInst(p))
-      return 1;
-    p = LLVMGetOperand(p, 0);
-  }
+  unsigned as = ks_ir_addrspace(p); /* casts seen through, constant too */
+  return as != AS_SHARED && as != AS_LOCAL;
 }
 
 static int name_starts(const char *name, const char *prefix) {
@@ -153,6 +149,8 @@ static int name_starts(const char *name, const char *prefix) {
  * (memcpy, memmove, memset), -1 anything else (it may synchronize). */
 static int call_effect(LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (ks_ir_asm_pure(call) || ks_ir_warp_exchange(call))
+    return 0; /* registers only: no memory, no ordering */
   if (!callee || !LLVMIsAFunction(callee))
     return -1; /* inline asm, indirect */
   const char *name = LLVMGetValueName(callee);
@@ -190,15 +188,6 @@ static void set_blocker(scan *sc, const char *what, LLVMValueRef inst) {
   sc->blocker = sc->blocker_buf;
 }
 
-/* A plain block-wide barrier (__syncthreads). */
-static int is_barrier(LLVMValueRef call) {
-  LLVMValueRef callee = LLVMGetCalledValue(call);
-  if (!callee || !LLVMIsAFunction(callee))
-    return 0;
-  const char *name = LLVMGetValueName(callee);
-  return strcmp(name, "llvm.nvvm.barrier0") == 0;
-}
-
 static int is_plain(LLVMValueRef mem) {
   return !LLVMGetVolatile(mem) &&
          LLVMGetOrdering(mem) == LLVMAtomicOrderingNotAtomic;
@@ -227,7 +216,7 @@ static int classify(scan *sc, site s, size_t caps[2]) {
       set_blocker(sc, "a volatile or atomic store", i);
     if (may_be_global(LLVMGetOperand(i, 1)))
       return add_site(&sc->writes, &sc->nwrites, &caps[1], s);
-  } else if (op == LLVMCall && is_barrier(i)) {
+  } else if (op == LLVMCall && ks_ir_is_barrier(i)) {
     return add_site(&sc->barriers, &sc->nbarriers, &sc->barriers_cap, s);
   } else if (op == LLVMCall) {
     int e = call_effect(i);

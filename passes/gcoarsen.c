@@ -110,10 +110,13 @@ static int vset_add(vset *s, LLVMValueRef v) {
 /* ---- the kernel -----------------------------------------------------------
  */
 
-static int is_barrier(const char *n) {
-  return !strcmp(n, "llvm.nvvm.barrier0") || !strcmp(n, "llvm.nvvm.bar.sync") ||
-         !strcmp(n, "llvm.nvvm.barrier.sync") ||
-         !strcmp(n, "llvm.nvvm.barrier.sync.cnt");
+/* A barrier within the block (every form: ir/inst.c) that returns
+ * nothing (barrier0.popc and the like combine the threads' values). Not
+ * a cluster's, whose blocks the coarsened grid would group otherwise. */
+static int is_barrier(LLVMValueRef i) {
+  int k = ks_ir_barrier_kind(i);
+  return (k == KS_BARRIER_BLOCK || k == KS_BARRIER_WARP) &&
+         LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind;
 }
 
 /* A warp shuffle: operand 1 is the value, moved between lanes. */
@@ -192,7 +195,7 @@ static const char *screen_call(gc *c, LLVMValueRef i) {
     return c->buf;
   }
   const char *n = ks_ir_callee_name(i);
-  if (is_barrier(n) || is_shuffle(i) || ks_ir_pure_call(i))
+  if (is_barrier(i) || is_shuffle(i) || ks_ir_pure_call(i))
     return NULL;
   snprintf(c->buf, sizeof c->buf, "a call to %s", *n ? n : "a pointer");
   return c->buf;

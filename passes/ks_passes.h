@@ -14,6 +14,7 @@
 #define KS_PASSES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -100,6 +101,9 @@ typedef struct ks_diag {
    * smem_promote's store exchange, grid_coarsen by gcoarsen, const_copy_*
    * by const_promote. A coarsening of 0 (as zeroed) means none, as 1. */
   ks_launch_plan plan;
+  /* Bit i: optional stage i changed the kernel (pipeline.c compares the
+   * kernel before and after each; regpressure's unrolling less counts). */
+  unsigned changed;
 } ks_diag;
 
 /* ---- diag.c ------------------------------------------------------------ */
@@ -406,6 +410,8 @@ struct ks_stage_ctx {
   int keep_names;          /* an IR dump was asked for: new values named */
   int tcoarsen;            /* the tcoarsen stage will run */
   int const_promote;       /* the const_promote stage will run */
+  uint64_t print;          /* the kernel's fingerprint after the last stage */
+  int print_valid;         /* when that stage was optional (pipeline.c) */
 };
 
 /* Runs LLVM's pass pipeline `passes` (the new pass manager's syntax,
@@ -426,7 +432,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 44
+#define KS_PIPELINE_VERSION 45
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -192,10 +192,22 @@ static int inline_calls(ks_stage_ctx *c) {
   return ks_pipeline_llvm(c, "always-inline,cgscc(inline)");
 }
 
+/* The canonicalize stage ends with the calls whose value is unused and
+ * that have no effect, which LLVM keeps where they lack willreturn
+ * (cooperative groups' this_thread_block() leaves such an inline asm,
+ * reserved_shared_ptr): the optional passes would take them for calls
+ * with effects and decline. */
 static int canonicalize(ks_stage_ctx *c) {
-  return ks_pipeline_llvm(c, "function(sroa,early-cse<memssa>,"
-                             "instcombine<no-verify-fixpoint>,simplifycfg)") ||
-         ks_pass_redux_guard(c->m, c->spec, c->diag);
+  if (ks_pipeline_llvm(c, "function(sroa,early-cse<memssa>,"
+                          "instcombine<no-verify-fixpoint>,simplifycfg)"))
+    return 1;
+  unsigned dead = ks_ir_drop_dead_calls(c->m);
+  if (dead)
+    ks_diag_explain(c->diag, c->name,
+                    "%u dead call%s without effects removed (inline asm or "
+                    "pure functions whose value is unused)",
+                    dead, dead == 1 ? "" : "s");
+  return ks_pass_redux_guard(c->m, c->spec, c->diag);
 }
 
 enum { NO_LOOP, ROLLED, LOOPS };
@@ -383,19 +395,57 @@ static ks_stage_ctx context(LLVMModuleRef m, LLVMTargetMachineRef tm,
                         .const_promote = stage_on(s, "const_promote")};
 }
 
+static uint64_t mix(uint64_t h, uint64_t v) {
+  return (h ^ v) * 0x100000001b3ull;
+}
+
+/* A fingerprint of the kernel: its instructions (identity and opcode),
+ * whether each load is marked invariant, and the module's globals. What
+ * the optional stages do changes it (new or deleted instructions, a load
+ * marked for ld.global.nc, a shared array made or resized); a stage that
+ * leaves it as it was left the kernel as it was. Operands are not read:
+ * no optional stage rewrites one in place without one of the above. */
+static uint64_t fingerprint(LLVMModuleRef m, const char *kernel) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  LLVMValueRef fn = LLVMGetNamedFunction(m, kernel);
+  unsigned inv = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m),
+                                          "invariant.load", 14);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    h = mix(h, (uintptr_t)g);
+  h = mix(h, (uintptr_t)fn);
+  for (LLVMBasicBlockRef bb = fn ? LLVMGetFirstBasicBlock(fn) : NULL; bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      h = mix(h, (uintptr_t)i ^ op);
+      if (op == LLVMLoad && LLVMGetMetadata(i, inv))
+        h = mix(h, 2);
+    }
+  return h;
+}
+
 /* Runs stage i on c->m: times it (verification included), skips it when
  * switched off, verifies the module after it when `check`, and keeps the
- * IR when the request asks for a dump of this stage. */
+ * IR when the request asks for a dump of this stage. An optional stage
+ * that changes the kernel sets its bit of c->diag->changed. */
 static int run_stage(ks_stage_ctx *c, size_t i, int check) {
   const stage *st = &stages[i];
   const ks_spec *s = c->spec;
   double t0 = now_ms();
   c->name = st->name;
   int off = st->optional && (s->disabled & (1u << i));
+  int watch = st->optional && !off; /* did it change the kernel? */
+  uint64_t before = !watch            ? 0
+                    : c->print_valid ? c->print
+                                     : fingerprint(c->m, s->kernel);
   if (off)
     ks_diag_explain(c->diag, st->name, "switched off");
   else if (st->run ? st->run(c) : st->pass && st->pass(c->m, s, c->diag))
     return 1;
+  c->print_valid = watch; /* the next optional stage starts from it */
+  if (watch && (c->print = fingerprint(c->m, s->kernel)) != before)
+    c->diag->changed |= 1u << i;
   if (check && verify(c->m, st->name, c->diag))
     return 1;
   c->diag->stage_ms[i] += now_ms() - t0;
@@ -489,8 +539,10 @@ static void adopt(ks_stage_ctx *c, LLVMModuleRef best, ks_diag *bd,
   }
   free(bd->explain);
   d->est_regs = bd->est_regs;
-  /* the launch geometry is the copy's, which may have declined */
+  /* the launch geometry is the copy's, which may have declined, and so
+   * are the stages that changed the kernel (all come after loops) */
   d->plan = bd->plan;
+  d->changed = bd->changed | 1u << stage_index("regpressure");
   if (count == 1)
     ks_diag_explain(
         d, "regpressure",
@@ -545,6 +597,24 @@ static void retry_unroll(ks_stage_ctx *c, LLVMModuleRef saved, size_t loops,
                     full, budget);
 }
 
+/* The explanation's last line: which optional stages changed the kernel,
+ * so that a specialization that only folded constants shows at a glance. */
+static void summarize(ks_diag *d) {
+  char list[256];
+  size_t n = 0;
+  list[0] = '\0';
+  for (size_t i = 0; i < NSTAGES && n < sizeof list; i++)
+    if (d->changed & (1u << i))
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "",
+                            stages[i].name);
+  if (n)
+    ks_diag_explain(d, "summary", "changed by %s", list);
+  else
+    ks_diag_explain(d, "summary",
+                    "no optional pass changed the kernel: only the bound "
+                    "values folded and LLVM's own optimizations");
+}
+
 /* Runs the stages from `first` on c->m. Measured on the H100 (BENCHMARKS.md,
  * "Register pressure"): a full unroll a little over the register budget
  * spills a little and still beats a partial unroll; far over it, the spills
@@ -580,6 +650,8 @@ static int run_from(ks_stage_ctx *c, size_t first) {
     LLVMDisposeModule(saved);
   if (!rc)
     ks_loops_release(c->m); /* loops kept rolled for the stages only */
+  if (!rc)
+    summarize(c->diag);
   return rc;
 }
 

@@ -219,7 +219,8 @@ static const char *kernel_shape(LLVMValueRef fn, char *buf, size_t cap) {
         snprintf(buf, cap, "the kernel still calls %.100s", name);
         return buf;
       }
-      if (LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex,
+      if (ks_ir_is_barrier(i) ||
+          LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex,
                                       conv) ||
           LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, conv)) {
         snprintf(buf, cap,

@@ -65,7 +65,7 @@ static int is_sreg(const char *n) {
 }
 
 static unsigned addrspace_of(LLVMValueRef p) {
-  return LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+  return ks_ir_addrspace(p); /* clang's constant addrspacecasts seen through */
 }
 
 /* Why an instruction rules the exchange out, or NULL. */

@@ -577,8 +577,7 @@ static int other_loads(const wctx *c, const wgroup *g) {
   int n = 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(g->bb); i;
        i = LLVMGetNextInstruction(i)) {
-    if (!simple_load(i) ||
-        LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(i, 0))) == 3)
+    if (!simple_load(i) || ks_ir_addrspace(LLVMGetOperand(i, 0)) == 3)
       continue;
     LLVMValueRef base = strip_base(LLVMGetOperand(i, 0));
     int staged = 0;

@@ -99,7 +99,7 @@ static const char *forbidden(LLVMValueRef i, char *buf, size_t cap) {
       snprintf(buf, cap, "reads %%%s", r);
       return buf;
     }
-    if (convergent(i)) {
+    if (ks_ir_is_barrier(i) || convergent(i)) {
       snprintf(buf, cap, "a barrier or warp-level operation (%s)",
                *n ? n : "a call");
       return buf;
@@ -113,11 +113,12 @@ static const char *forbidden(LLVMValueRef i, char *buf, size_t cap) {
   default:
     break;
   }
-  /* shared memory through a pointer of its own address space */
+  /* shared memory, through a pointer of its own address space or a
+   * generic one cast from it (clang's constant addrspacecast) */
   for (int k = 0; k < LLVMGetNumOperands(i); k++) {
-    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, (unsigned)k));
-    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
-        LLVMGetPointerAddressSpace(t) == 3)
+    LLVMValueRef p = LLVMGetOperand(i, (unsigned)k);
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind &&
+        ks_ir_addrspace(p) == 3)
       return "shared memory";
   }
   return NULL;

@@ -217,6 +217,15 @@ out_has "smem_promote: switched off"
 out_has "static shared memory:"
 expect 0 explain reduce_sum $TARGET
 out_lacks "switched off"
+# the last line says whether any optional pass changed the kernel
+expect 0 explain reduce_sum $TARGET --block 256
+[ "$(tail -n 1 "$TMP/out")" = "summary: changed by gcoarsen" ] ||
+  bad "$last: last line is not 'summary: changed by gcoarsen'"
+expect 0 explain reduce_sum $TARGET --block 256 --no-pass gcoarsen \
+  --no-pass const_promote
+[ "$(tail -n 1 "$TMP/out" | cut -c1-45)" = \
+  "summary: no optional pass changed the kernel:" ] ||
+  bad "$last: last line does not say no optional pass changed the kernel"
 expect 0 ptx conv1d --help
 out_has "--no-pass NAME"
 out_has "smem_promote, const_promote"

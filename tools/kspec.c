@@ -620,12 +620,19 @@ static int cmd_explain(const options *o) {
     ks_kernel_info info = {.size = sizeof info};
     ks_kernel_info_get(k, &info);
     const char *text = ks_kernel_explain(k);
-    printf("%s: kernel %s on %s\n%s", ks_template_name(t), ks_kernel_name(k),
-           ks_ctx_arch(ctx), text[0] ? text : "no pass had anything to say\n");
+    /* the summary (whether any optional pass changed the kernel) last */
+    const char *sum = strstr(text, "summary: ");
+    int before = sum ? (int)(sum - text) : (int)strlen(text);
+    int sumlen = sum ? (int)strcspn(sum, "\n") : 0;
+    printf("%s: kernel %s on %s\n%.*s%s", ks_template_name(t),
+           ks_kernel_name(k), ks_ctx_arch(ctx), before, text,
+           sum ? sum + sumlen + (sum[sumlen] == '\n') : "");
     printf("static shared memory: %u bytes\ncompile: %.2f ms%s\n",
            info.smem_bytes, info.compile_ms,
            info.from_disk ? " (when compiled; from the disk cache this time)"
                           : "");
+    if (sum)
+      printf("%.*s\n", sumlen, sum);
     rc = EXIT_SUCCESS;
   }
   warnings(ctx);

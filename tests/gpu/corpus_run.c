@@ -542,43 +542,15 @@ int cr_launch_timed(cr_run *x, int v, float *ms) {
   return 0;
 }
 
-/* Whether an explain line "pass: text" says the pass changed something. */
-static int fired_line(const char *pass, size_t plen, const char *text) {
-  static const char *const quiet[] = {"time", "compile", "static shared memory",
-                                      "regpressure"};
-  for (size_t i = 0; i < sizeof quiet / sizeof *quiet; i++)
-    if (strlen(quiet[i]) == plen && !strncmp(pass, quiet[i], plen))
-      return 0;
-  return strncmp(text, "declined", 8) && strncmp(text, "no ", 3) &&
-         strncmp(text, "kernel ", 7) && !strstr(text, "not run") &&
-         !strstr(text, ": not ");
-}
-
-/* Whether name is one of the ", "-separated names of list. */
-static int listed(const char *list, const char *name) {
-  size_t len = strlen(name);
-  for (const char *p = list; (p = strstr(p, name)); p += len)
-    if ((p == list || p[-1] == ' ') && (!p[len] || p[len] == ','))
-      return 1;
-  return 0;
-}
-
 void cr_fired(const cr_run *x, char *buf, size_t cap) {
+  /* the explanation's summary names the optional passes that changed the
+   * kernel ("summary: changed by coarsen, smem_promote") */
+  static const char key[] = "summary: changed by ";
   const char *e = ks_kernel_explain(x->k[CR_SPEC]);
-  size_t n = 0;
-  buf[0] = 0;
-  for (const char *l = e; l && *l;) {
-    const char *end = strchr(l, '\n'), *colon = strstr(l, ": ");
-    if (!end)
-      end = l + strlen(l);
-    if (colon && colon < end && fired_line(l, (size_t)(colon - l), colon + 2)) {
-      char name[64];
-      snprintf(name, sizeof name, "%.*s", (int)(colon - l), l);
-      if (!listed(buf, name) && n + strlen(name) + 3 < cap)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", name);
-    }
-    l = *end ? end + 1 : end;
-  }
-  if (!n)
+  const char *s = e ? strstr(e, key) : NULL;
+  if (s)
+    snprintf(buf, cap, "%.*s", (int)strcspn(s + sizeof key - 1, "\n"),
+             s + sizeof key - 1);
+  else
     snprintf(buf, cap, "-");
 }

@@ -13,7 +13,9 @@
  * every bitcode file loads and specializes generic. Each failure is one
  * line naming the case (or file and kernel) and kspec's message; the exit
  * status is 1 when any failed, 77 (skipped) when DIR holds no corpus
- * bitcode at all (no CUDA 12.4 tree: tools/cuda-tree.sh).
+ * bitcode at all (no CUDA 12.4 tree: tools/cuda-tree.sh). With
+ * KS_CORPUS_EXPLAIN set, what the passes said of each case's three
+ * specializations comes too (tools/corpus_passes.sh counts it).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -55,6 +57,19 @@ static void dump_ptx(const ks_kernel *k, const char *who) {
     fwrite(ptx, 1, len, f);
     fclose(f);
     printf("     PTX in %s\n", path);
+  }
+}
+
+/* With KS_CORPUS_EXPLAIN set, what the passes said of k, one line each:
+ * "explain CASE MODE pass: text" (tools/corpus_passes.sh counts them). */
+static void explain(const ks_kernel *k, const char *who, const char *mode) {
+  if (!getenv("KS_CORPUS_EXPLAIN"))
+    return;
+  for (const char *l = ks_kernel_explain(k); l && *l;) {
+    size_t n = strcspn(l, "\n");
+    printf("explain %.*s %s %.*s\n", (int)strcspn(who, " "), who, mode, (int)n,
+           l);
+    l += n + (l[n] == '\n');
   }
 }
 
@@ -268,15 +283,19 @@ static void check_case(run *r, const km_case *c) {
   int regs[3] = {-1, -1, -1}, nb = 0;
   if (ks_specialize(r->ctx, t, &req, &k) != KS_OK)
     return fail(r, c->name, "specialize generic", ks_errmsg(r->ctx));
+  explain(k, c->name, "generic");
   if (assemble(r, k, c->name, "ptxas, generic", &regs[0]))
     return;
   memcpy(req.bounds.block, c->block, sizeof c->block);
   if (ks_specialize(r->ctx, t, &req, &k) != KS_OK)
     return fail(r, c->name, "specialize with its block", ks_errmsg(r->ctx));
+  explain(k, c->name, "block");
   if (assemble(r, k, c->name, "ptxas, with its block", &regs[1]))
     return;
 #ifdef KS_HAVE_BIND_ARG
   k = bound(r, c, t, req, &nb);
+  if (k)
+    explain(k, c->name, "bound");
   if (!k || assemble(r, k, c->name, "ptxas, bound", &regs[2]))
     return;
 #endif
