@@ -264,6 +264,56 @@ static int check_globals(run *r, const km_case *c, const ks_template *t) {
 }
 #endif
 
+#ifdef KS_HAVE_BIND_ARG
+/* With KS_CORPUS_OCCUPANCY set (and ptxas): resident warps per SM at the
+ * case's block of the generic kernel kg and the bound one kb, from ptxas's
+ * registers, with kspec's estimate; where kb has fewer, the bound request
+ * again under the .maxnreg that gives kg's blocks per SM, and what ptxas
+ * says of it (issue 34 item 4: the remedy, measured on the CPU). One line:
+ * "occupancy CASE regs G/B est E warps G/B [maxnreg N: regs R spills S
+ * warps W]". */
+static void occupancy(run *r, const km_case *c, ks_kernel *kg, ks_kernel *kb,
+                      const ks_template *t, ks_spec_req req) {
+  unsigned th = c->block[0] * (c->block[1] ? c->block[1] : 1) *
+                (c->block[2] ? c->block[2] : 1);
+  ks_occupancy og = {.size = sizeof og}, ob = {.size = sizeof ob};
+  ks_kernel_resources rg = {.size = sizeof rg}, rb = {.size = sizeof rb};
+  ks_kernel_info ib = {.size = sizeof ib};
+  if (!getenv("KS_CORPUS_OCCUPANCY") || r->ptxas < 0 ||
+      ks_kernel_occupancy(kg, th, c->smem, KS_RES_PTXAS, &og) != KS_OK ||
+      ks_kernel_occupancy(kb, th, c->smem, KS_RES_PTXAS, &ob) != KS_OK ||
+      ks_kernel_resources_get(kg, KS_RES_PTXAS, &rg) != KS_OK ||
+      ks_kernel_resources_get(kb, KS_RES_PTXAS, &rb) != KS_OK ||
+      ks_kernel_info_get(kb, &ib) != KS_OK)
+    return;
+  printf("occupancy %s regs %d/%d est %d warps %d/%d", c->name, rg.regs,
+         rb.regs, ib.est_regs, og.warps_per_sm, ob.warps_per_sm);
+  if (ob.warps_per_sm < og.warps_per_sm && og.blocks_per_sm > 0) {
+    /* the most registers a thread may have for kg's blocks per SM:
+     * 64K registers an SM, allocated per warp in units of 256 */
+    unsigned warps = (th + 31) / 32, cap = 255;
+    while (cap > 16 &&
+           og.blocks_per_sm * warps * ((cap * 32 + 255) / 256 * 256) > 65536)
+      cap--;
+    ks_kernel *km = NULL;
+    ks_kernel_resources rm = {.size = sizeof rm};
+    ks_occupancy om = {.size = sizeof om};
+    ks_binding b[KM_MAX_ARGS];
+    req.bindings = b;
+    req.nbindings = (size_t)bindings(c, NULL, wraps(c), b);
+    req.bounds.maxnreg = cap;
+    if (ks_specialize(r->ctx, t, &req, &km) == KS_OK &&
+        ks_kernel_resources_get(km, KS_RES_PTXAS, &rm) == KS_OK &&
+        ks_kernel_occupancy(km, th, c->smem, KS_RES_PTXAS, &om) == KS_OK)
+      printf(" maxnreg %u: regs %d spills %d warps %d", cap, rm.regs,
+             rm.spill_stores + rm.spill_loads, om.warps_per_sm);
+    else
+      printf(" maxnreg %u: %s", cap, ks_errmsg(r->ctx));
+  }
+  printf("\n");
+}
+#endif
+
 /* One MANIFEST case: generic, with its block, with its scalars bound. */
 static void check_case(run *r, const km_case *c) {
   char stem[KM_NAME], why[512];
@@ -279,10 +329,11 @@ static void check_case(run *r, const km_case *c) {
     return;
 #endif
   ks_spec_req req = {.kernel = sym};
-  ks_kernel *k = NULL;
+  ks_kernel *k = NULL, *kg = NULL;
   int regs[3] = {-1, -1, -1}, nb = 0;
   if (ks_specialize(r->ctx, t, &req, &k) != KS_OK)
     return fail(r, c->name, "specialize generic", ks_errmsg(r->ctx));
+  kg = k;
   explain(k, c->name, "generic");
   if (assemble(r, k, c->name, "ptxas, generic", &regs[0]))
     return;
@@ -298,6 +349,8 @@ static void check_case(run *r, const km_case *c) {
     explain(k, c->name, "bound");
   if (!k || assemble(r, k, c->name, "ptxas, bound", &regs[2]))
     return;
+  if (nb)
+    occupancy(r, c, kg, k, t, req);
 #endif
   printf("ok   %-20s %s: generic, block %ux%ux%u, %d scalars bound; regs "
          "%d/%d/%d\n",
