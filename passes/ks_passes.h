@@ -157,7 +157,8 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * lanes and whose mask is data has the two swapped (clang < 20 with CUDA's
  * headers, llvm/llvm-project#131415). Put back in order, with an
  * explanation, where llvm.ident names no clang newer than 19; refused
- * (KS_ECODEGEN) otherwise. Runs at the end of the canonicalize stage. */
+ * (KS_ECODEGEN) otherwise. Calls marked nomerge (kspec_device.h's) are in
+ * order and left alone. Runs at the end of the canonicalize stage. */
 int ks_pass_redux_guard(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- loops.c ----------------------------------------------------------- */

@@ -22,6 +22,12 @@
  * from any other producer (no llvm.ident, or clang 20 and later) with the
  * same shape is refused: the swap cannot be told from intent there, and a
  * guess would be a wrong kernel.
+ *
+ * kspec's dialect (kspec_device.h) calls the intrinsic in its own order,
+ * through a declaration and under [[clang::nomerge]], so its calls carry
+ * the call-site attribute nomerge, which a builtin call (all CUDA's headers
+ * make) never has: such a call is in order by construction, and is left
+ * alone even when its value is all lanes (__reduce_and_sync(m, ~0u)).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,10 +83,19 @@ static unsigned clang_major(LLVMModuleRef m) {
   return newest;
 }
 
+/* Was call made by kspec's dialect (the call-site attribute nomerge)? */
+static int from_dialect(LLVMValueRef call) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("nomerge", 7);
+  return kind && LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex,
+                                              kind) != NULL;
+}
+
 /* Checks, and under clang < 20 repairs, one call of llvm.nvvm.redux.sync.*:
  * 0, or 1 with d's failure. */
 static int guard_call(LLVMValueRef call, const char *op, unsigned clang,
                       const ks_spec *s, ks_diag *d) {
+  if (from_dialect(call))
+    return 0;
   LLVMValueRef value = LLVMGetOperand(call, 0);
   LLVMValueRef mask = LLVMGetOperand(call, 1);
   if (!all_lanes(value) || all_lanes(mask))
