@@ -18,7 +18,7 @@ cuda="-DKSPEC_BENCH_CUDA=OFF"
 targets="kspec kspec-tool kspec-bench kspec-latency test_gpu_templates test_gpu_window \
   test_gpu_cubin \
   test_gpu_occupancy test_gpu_cmem test_gpu_local test_gpu_byval \
-  test_gpu_globals test_gpu_launch \
+  test_gpu_globals test_gpu_launch test_gpu_dialect ks_dialect_bitcode \
   test_gpu_corpus ks_corpus_bitcode"
 if [ -n "$nvcc" ]; then
   cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"
@@ -50,6 +50,9 @@ for f in "$b"/tests/kernels/*.bc "$b"/tests/kernels/*.cubin; do
   cp "$f" "$c/"
 done
 ls "$c"/*.cubin >/dev/null 2>&1 || echo "gpu-pack: no corpus cubins (nvcc, CUDA 12.4 tree?)" >&2
+# The dialect's kernels for test_gpu_dialect (tests/dialect, kspec_device.h).
+mkdir -p "$p/share/kspec/dialect"
+cp "$b"/tests/dialect/*.bc "$p/share/kspec/dialect/"
 rm -rf "$root/.dev/gpu-cubin"
 mkdir -p "$root/.dev/gpu-cubin/bin"
 for t in "$b"/tests/test_gpu_cubin "$b"/tests/gpu/test_gpu_cubin; do

@@ -84,8 +84,8 @@ KS_KERNEL void atomics_global(const unsigned *in, unsigned long long *out,
   }
   /* 16-bit floats: few enough adds per slot that every sum is exact */
   atomicAdd((__half2 *)&out[32] + (t & 31), __floats2half2_rn(1.0f, 2.0f));
-  if (t < 16384)
-    atomicAdd((__nv_bfloat16 *)&out[48] + (t & 63), __float2bfloat16(1.0f));
+  if (t < 8192)
+    atomicAdd((__nv_bfloat16 *)&out[48] + (t & 31), __float2bfloat16(1.0f));
 }
 
 // The scoped forms are NVVM intrinsics, which LLVM 19 leaves on generic

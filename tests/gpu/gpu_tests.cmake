@@ -54,3 +54,11 @@ add_ks_test(gpu_corpus.list TARGET test_gpu_corpus ARGS --list
 # launch at the largest co-resident grid, 100 KiB of dynamic shared memory.
 add_ks_test(gpu_launch SOURCES ${ks_gpu}/test_launch.c ARGS ${ks_data}/launch.ll
             LABELS gpu SKIP_RETURN_CODE 77)
+
+# The dialect's kernels (tests/dialect: warp functions, atomics under
+# contention, half and bfloat16, bit functions, cache hints, grid sync),
+# every result against the CPU; DIR of bitcode as the argument
+# (tools/gpu-pack.sh carries it to share/kspec/dialect).
+add_ks_test(gpu_dialect SOURCES ${ks_gpu}/test_dialect.c LIBS m
+            DEFS KS_DIALECT_DIR="${KSPEC_DIALECT_OUT}"
+            DEPENDS ks_dialect_bitcode LABELS gpu SKIP_RETURN_CODE 77)
