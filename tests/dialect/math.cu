@@ -1,7 +1,8 @@
 /*
  * math.cu - the dialect's math: CUDA's float and double functions, the C++
  * float overloads and the intrinsics, each a call of libdevice's __nv_*
- * function. Layout of in and out: warp.cu; each column of a thread is one
+ * function, which kspec links from libdevice (`kspec explain` names them).
+ * Layout of in and out: warp.cu; each column of a thread is one
  * function of three arguments made from its input words:
  *   x in [-8, 8), y in (0, 256], z in [-1, 1)
  * (exact in float: test_dialect.c makes the same ones for libm).
@@ -20,22 +21,22 @@
   float z = (float)((int)(w & 0xffff) - 32768) / 32768.0f;                     \
   (void)x, (void)y, (void)z
 
-// IR(math_f1): @__nv_expf\(
-// IR(math_f1): @__nv_exp2f\(
-// IR(math_f1): @__nv_exp10f\(
-// IR(math_f1): @__nv_expm1f\(
-// IR(math_f1): @__nv_logf\(
-// IR(math_f1): @__nv_log2f\(
-// IR(math_f1): @__nv_log10f\(
-// IR(math_f1): @__nv_log1pf\(
-// IR(math_f1): @__nv_powf\(
-// IR(math_f1): @__nv_sinf\(
-// IR(math_f1): @__nv_cosf\(
-// IR(math_f1): @__nv_tanf\(
-// IR(math_f1): @__nv_tanhf\(
-// IR(math_f1): @__nv_erff\(
-// IR(math_f1): @__nv_sqrtf\(
-// IR(math_f1): @__nv_rsqrtf\(
+// EXPLAIN(math_f1): linked: .*\b__nv_expf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_exp2f[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_exp10f[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_expm1f[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_logf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_log2f[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_log10f[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_log1pf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_powf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_sinf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_cosf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_tanf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_tanhf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_erff[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_sqrtf[,;]
+// EXPLAIN(math_f1): linked: .*\b__nv_rsqrtf[,;]
 KS_KERNEL void math_f1(const unsigned *in, unsigned long long *out, int n) {
   ARGS;
   F(0, expf(x));
@@ -56,23 +57,23 @@ KS_KERNEL void math_f1(const unsigned *in, unsigned long long *out, int n) {
   F(15, rsqrtf(y));
 }
 
-// IR(math_f2): @__nv_cbrtf\(
-// IR(math_f2): @__nv_asinf\(
-// IR(math_f2): @__nv_acosf\(
-// IR(math_f2): @__nv_atanf\(
-// IR(math_f2): @__nv_atan2f\(
-// IR(math_f2): @__nv_sinhf\(
-// IR(math_f2): @__nv_coshf\(
-// IR(math_f2): @__nv_erfcf\(
-// IR(math_f2): @__nv_hypotf\(
-// IR(math_f2): @__nv_fmaf\(
-// IR(math_f2): @__nv_floorf\(
-// IR(math_f2): @__nv_ceilf\(
-// IR(math_f2): @__nv_roundf\(
-// IR(math_f2): @__nv_fminf\(
-// IR(math_f2): @__nv_fmaxf\(
-// IR(math_f2): @__nv_fabsf\(
-// IR(math_f2): @__nv_sincosf\(
+// EXPLAIN(math_f2): linked: .*\b__nv_cbrtf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_asinf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_acosf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_atanf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_atan2f[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_sinhf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_coshf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_erfcf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_hypotf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_fmaf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_floorf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_ceilf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_roundf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_fminf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_fmaxf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_fabsf[,;]
+// EXPLAIN(math_f2): linked: .*\b__nv_sincosf[,;]
 KS_KERNEL void math_f2(const unsigned *in, unsigned long long *out, int n) {
   ARGS;
   F(0, cbrtf(x));
@@ -97,11 +98,11 @@ KS_KERNEL void math_f2(const unsigned *in, unsigned long long *out, int n) {
 
 // C++: sqrt(float) is sqrtf, min and max of floats fminf and fmaxf, of
 // ints one instruction, pow(float, int) powif.
-// IR(math_cxx): @__nv_sqrtf\(
-// IR(math_cxx): @__nv_expf\(
-// IR(math_cxx): @__nv_sinf\(
-// IR(math_cxx): @__nv_powif\(
-// IR(math_cxx): @__nv_fmaxf\(
+// EXPLAIN(math_cxx): linked: .*\b__nv_sqrtf[,;]
+// EXPLAIN(math_cxx): linked: .*\b__nv_expf[,;]
+// EXPLAIN(math_cxx): linked: .*\b__nv_sinf[,;]
+// EXPLAIN(math_cxx): linked: .*\b__nv_powif[,;]
+// EXPLAIN(math_cxx): linked: .*\b__nv_fmaxf[,;]
 // IR(math_cxx): @llvm.smin.i32\(
 KS_KERNEL void math_cxx(const unsigned *in, unsigned long long *out, int n) {
   ARGS;
@@ -114,22 +115,22 @@ KS_KERNEL void math_cxx(const unsigned *in, unsigned long long *out, int n) {
   OUT(6) = (unsigned)min((int)v, (int)w);
 }
 
-// IR(math_d): @__nv_exp\(
-// IR(math_d): @__nv_log\(
-// IR(math_d): @__nv_pow\(
-// IR(math_d): @__nv_sin\(
-// IR(math_d): @__nv_cos\(
-// IR(math_d): @__nv_tanh\(
-// IR(math_d): @__nv_erf\(
-// IR(math_d): @__nv_sqrt\(
-// IR(math_d): @__nv_cbrt\(
-// IR(math_d): @__nv_atan2\(
-// IR(math_d): @__nv_log1p\(
-// IR(math_d): @__nv_exp2\(
-// IR(math_d): @__nv_asin\(
-// IR(math_d): @__nv_rsqrt\(
-// IR(math_d): @__nv_fma\(
-// IR(math_d): @__nv_floor\(
+// EXPLAIN(math_d): linked: .*\b__nv_exp[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_log[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_pow[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_sin[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_cos[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_tanh[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_erf[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_sqrt[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_cbrt[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_atan2[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_log1p[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_exp2[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_asin[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_rsqrt[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_fma[,;]
+// EXPLAIN(math_d): linked: .*\b__nv_floor[,;]
 KS_KERNEL void math_d(const unsigned *in, unsigned long long *out, int n) {
   ARGS;
   double a = (double)x + (double)w / 4294967296.0, b = (double)y, c = (double)z;
@@ -151,22 +152,32 @@ KS_KERNEL void math_d(const unsigned *in, unsigned long long *out, int n) {
   D(15, floor(a * 3.0));
 }
 
-// IR(math_intrin): @__nv_fast_expf\(
-// IR(math_intrin): @__nv_fast_logf\(
-// IR(math_intrin): @__nv_fast_sinf\(
-// IR(math_intrin): @__nv_fast_cosf\(
-// IR(math_intrin): @__nv_fast_powf\(
-// IR(math_intrin): @__nv_fast_fdividef\(
-// IR(math_intrin): @__nv_saturatef\(
-// IR(math_intrin): @__nv_fmaf_rn\(
-// IR(math_intrin): @__nv_fmaf_rz\(
-// IR(math_intrin): @__nv_fadd_rd\(
-// IR(math_intrin): @__nv_fmul_ru\(
-// IR(math_intrin): @__nv_frcp_rn\(
-// IR(math_intrin): @__nv_fsqrt_rn\(
-// IR(math_intrin): @__nv_fdiv_rn\(
-// IR(math_intrin): @__nv_float2int_rn\(
-// IR(math_intrin): @__nv_dadd_rn\(
+// EXPLAIN(math_intrin): linked: .*\b__nv_fast_expf[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fast_logf[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fast_sinf[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fast_cosf[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fast_powf[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fast_fdividef[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_saturatef[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fmaf_rn[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fmaf_rz[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fadd_rd[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fmul_ru[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_frcp_rn[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fsqrt_rn[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_fdiv_rn[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_float2int_rn[,;]
+// EXPLAIN(math_intrin): linked: .*\b__nv_dadd_rn[,;]
+// PTX(math_intrin): ex2\.approx
+// PTX(math_intrin): lg2\.approx
+// PTX(math_intrin): sin\.approx\.f32
+// PTX(math_intrin): fma\.rz\.f32
+// PTX(math_intrin): add\.rm\.f32
+// PTX(math_intrin): mul\.rp\.f32
+// PTX(math_intrin): rcp\.rn\.f32
+// PTX(math_intrin): sqrt\.rn\.f32
+// PTX(math_intrin): div\.rn\.f32
+// PTX(math_intrin): cvt\.rni\.s32\.f32
 KS_KERNEL void math_intrin(const unsigned *in, unsigned long long *out, int n) {
   ARGS;
   F(0, __expf(x));

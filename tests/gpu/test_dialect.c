@@ -5,18 +5,20 @@
  * on global and shared memory; vector types, __half and __nv_bfloat16
  * arithmetic (bit for bit: each operation correctly rounded); bit
  * functions; block votes, clocks; cache-hinted loads and stores; grid-wide
- * barriers under a cooperative launch. Each kernel runs generic and
+ * barriers under a cooperative launch; math (libdevice, which kspec links)
+ * within the ulps CUDA documents. Each kernel runs generic and
  * specialized for a block of 256, on fresh random input.
  *
  *   test_gpu_dialect [DIR]
  *
- * DIR holds warp.bc, atomics.bc, types.bc and misc.bc (default: the build
- * tree's, KS_DIALECT_DIR). Every kernel takes (in, out, n): in holds 4
+ * DIR holds warp.bc, atomics.bc, types.bc, misc.bc and math.bc (default: the
+ * build tree's, KS_DIALECT_DIR). Every kernel takes (in, out, n): in holds 4
  * random words a thread, out 64 slots of 64 bits for grid-wide results
  * (56..63 start as all ones, the others as 0), then 16 slots a thread.
  *
  * Without a driver or a device: "skipped: ...", exit 77.
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -543,6 +545,189 @@ static void check_misc_gridsync(run *r) {
   }
 }
 
+/* ---- math.cu --------------------------------------------------------------
+ * Each result within the bound CUDA's programming guide documents for the
+ * function (its appendix "Mathematical Functions", in ulps of the exact
+ * result; libdevice is what implements them), against long double libm.
+ * The arguments are made exactly as math.cu makes them. */
+typedef struct margs {
+  float x, y, z;
+  double a;
+} margs;
+
+static margs math_args(const uint32_t *in, int t) {
+  uint32_t v = in[4 * t], w = in[4 * t + 1];
+  margs m;
+  m.x = (float)((int32_t)(v & 0xffff) - 32768) / 4096.0f;
+  m.y = (float)((v >> 16) + 1) / 256.0f;
+  m.z = (float)((int32_t)(w & 0xffff) - 32768) / 32768.0f;
+  m.a = (double)m.x + (double)w / 4294967296.0;
+  return m;
+}
+
+/* got (a float's bits, or a double's with dbl) within ulps of exact (0:
+ * correctly rounded), or within abs of it where abs is non-zero. */
+static void near(run *r, long t, int c, const char *fn, int dbl,
+                 long double exact, double ulps, double abs) {
+  uint64_t bits = OUT(r, t, c);
+  double got;
+  if (dbl) {
+    memcpy(&got, &bits, 8);
+  } else {
+    float f;
+    uint32_t b = (uint32_t)bits;
+    memcpy(&f, &b, 4);
+    got = f;
+  }
+  int e = 0;
+  frexpl(exact, &e);
+  int mant = dbl ? 53 : 24, emin = dbl ? -1074 : -149;
+  long double ulp = exact == 0 ? ldexpl(1, emin) : ldexpl(1, e - mant);
+  if (ulp < ldexpl(1, emin))
+    ulp = ldexpl(1, emin);
+  long double err = fabsl((long double)got - exact);
+  /* 0 ulps: correctly rounded, within half an ulp */
+  int ok = abs > 0 ? err <= abs : err <= (ulps > 0 ? ulps : 0.5) * ulp;
+  if (!ok && !(isnan(got) && isnan((double)exact)) && r->bad++ < 8)
+    fprintf(stderr, "  %s: %s, thread %ld: got %.9g, want %.9Lg (%.2Lf ulp)\n",
+            r->k, fn, t, got, exact, err / ulp);
+}
+
+static void check_math_f1(run *r) {
+  for (int t = 0; t < r->n; t++) {
+    margs m = math_args(r->in, t);
+    long double x = m.x, y = m.y, z = m.z;
+    near(r, t, 0, "expf", 0, expl(x), 2, 0);
+    near(r, t, 1, "exp2f", 0, exp2l(x), 2, 0);
+    near(r, t, 2, "exp10f", 0, powl(10.0L, x), 2, 0);
+    near(r, t, 3, "expm1f", 0, expm1l(x), 1, 0);
+    near(r, t, 4, "logf", 0, logl(y), 1, 0);
+    near(r, t, 5, "log2f", 0, log2l(y), 1, 0);
+    near(r, t, 6, "log10f", 0, log10l(y), 2, 0);
+    near(r, t, 7, "log1pf", 0, log1pl(y), 1, 0);
+    near(r, t, 8, "powf", 0, powl(y, (long double)(m.z * 4.0f)), 4, 0);
+    near(r, t, 9, "sinf", 0, sinl(x), 2, 0);
+    near(r, t, 10, "cosf", 0, cosl(x), 2, 0);
+    near(r, t, 11, "tanf", 0, tanl(x), 4, 0);
+    near(r, t, 12, "tanhf", 0, tanhl(x), 2, 0);
+    near(r, t, 13, "erff", 0, erfl(x), 2, 0);
+    near(r, t, 14, "sqrtf", 0, sqrtl(y), 0, 0);
+    near(r, t, 15, "rsqrtf", 0, 1.0L / sqrtl(y), 2, 0);
+    (void)z;
+  }
+}
+
+static void check_math_f2(run *r) {
+  for (int t = 0; t < r->n; t++) {
+    margs m = math_args(r->in, t);
+    long double x = m.x, y = m.y, z = m.z;
+    near(r, t, 0, "cbrtf", 0, cbrtl(x), 1, 0);
+    near(r, t, 1, "asinf", 0, asinl(z), 2, 0);
+    near(r, t, 2, "acosf", 0, acosl(z), 2, 0);
+    near(r, t, 3, "atanf", 0, atanl(x), 2, 0);
+    near(r, t, 4, "atan2f", 0, atan2l(x, z), 3, 0);
+    near(r, t, 5, "sinhf", 0, sinhl(x), 3, 0);
+    near(r, t, 6, "coshf", 0, coshl(x), 2, 0);
+    near(r, t, 7, "erfcf", 0, erfcl(x), 4, 0);
+    near(r, t, 8, "hypotf", 0, hypotl(x, y), 3, 0);
+    near(r, t, 9, "fmaf", 0, fmaf(m.x, m.y, m.z), 0, 0);
+    near(r, t, 10, "floorf", 0, floorf(m.x * 3.0f), 0, 0);
+    near(r, t, 11, "ceilf", 0, ceilf(m.x * 3.0f), 0, 0);
+    near(r, t, 12, "roundf", 0, roundf(m.x * 3.0f), 0, 0);
+    near(r, t, 13, "fminf + fmaxf", 0, fminf(m.x, m.z) + fmaxf(m.x, m.z), 0, 0);
+    near(r, t, 14, "fabsf", 0, fabsl(x), 0, 0);
+    long double s = sinl(x), c = cosl(x); /* 2 ulps each, then the add */
+    float sf = (float)s, cf = (float)c;
+    double tol = 2.0 * (nextafterf(fabsf(sf), INFINITY) - fabsf(sf)) +
+                 2.0 * (nextafterf(fabsf(cf), INFINITY) - fabsf(cf)) +
+                 (nextafterf(fabsf(sf + cf), INFINITY) - fabsf(sf + cf));
+    near(r, t, 15, "sincosf", 0, s + c, 0, tol);
+  }
+}
+
+static void check_math_cxx(run *r) {
+  for (int t = 0; t < r->n; t++) {
+    margs m = math_args(r->in, t);
+    long double x = m.x, y = m.y;
+    near(r, t, 0, "sqrt(float)", 0, sqrtl(y), 0, 0);
+    near(r, t, 1, "exp(float)", 0, expl(x), 2, 0);
+    near(r, t, 2, "sin(float)", 0, sinl(x), 2, 0);
+    near(r, t, 3, "pow(float, int)", 0, y * y * y, 2, 0);
+    near(r, t, 4, "max(float, float)", 0, fmaxf(m.x, m.z), 0, 0);
+    near(r, t, 5, "fabs + abs", 0, fabsf(m.x) + fabsf(m.z), 0, 0);
+    int32_t v = (int32_t)r->in[4 * t], w = (int32_t)r->in[4 * t + 1];
+    want_col(r, 6, t, (uint32_t)(v < w ? v : w));
+  }
+}
+
+static void check_math_d(run *r) {
+  for (int t = 0; t < r->n; t++) {
+    margs m = math_args(r->in, t);
+    long double a = m.a, b = m.y, c = m.z;
+    near(r, t, 0, "exp", 1, expl(a), 1, 0);
+    near(r, t, 1, "log", 1, logl(b), 1, 0);
+    near(r, t, 2, "pow", 1, powl(b, c * 4.0L), 2, 0);
+    near(r, t, 3, "sin", 1, sinl(a), 2, 0);
+    near(r, t, 4, "cos", 1, cosl(a), 2, 0);
+    near(r, t, 5, "tanh", 1, tanhl(a), 2, 0);
+    near(r, t, 6, "erf", 1, erfl(a), 2, 0);
+    near(r, t, 7, "sqrt", 1, sqrtl(b), 0, 0);
+    near(r, t, 8, "cbrt", 1, cbrtl(a), 1, 0);
+    near(r, t, 9, "atan2", 1, atan2l(a, c), 2, 0);
+    near(r, t, 10, "log1p", 1, log1pl(b), 1, 0);
+    near(r, t, 11, "exp2", 1, exp2l(a), 1, 0);
+    near(r, t, 12, "asin", 1, asinl(c), 2, 0);
+    near(r, t, 13, "rsqrt", 1, 1.0L / sqrtl(b), 1, 0);
+    near(r, t, 14, "fma", 1, fma(m.a, (double)m.y, (double)m.z), 0, 0);
+    near(r, t, 15, "floor", 1, floor(m.a * 3.0), 0, 0);
+  }
+}
+
+/* float op in a rounding mode, kept from being folded */
+static float rounded(int mode, float a, float b, char op) {
+  volatile float x = a, y = b, res;
+  fesetround(mode);
+  res = op == '+' ? x + y : x * y;
+  fesetround(FE_TONEAREST);
+  return res;
+}
+
+static void check_math_intrin(run *r) {
+  for (int t = 0; t < r->n; t++) {
+    margs m = math_args(r->in, t);
+    long double x = m.x, y = m.y, z = m.z;
+    near(r, t, 0, "__expf", 0, expl(x), 2 + floor(fabs(1.173 * m.x)), 0);
+    if (m.y >= 0.5f && m.y <= 2.0f)
+      near(r, t, 1, "__logf", 0, logl(y), 0, ldexp(1.0, -21) * 0.75);
+    else
+      near(r, t, 1, "__logf", 0, logl(y), 3, 0);
+    if (fabsf(m.x) <= 3.14159f) {
+      near(r, t, 2, "__sinf", 0, sinl(x), 0, ldexp(1.0, -21) * 0.75);
+      near(r, t, 3, "__cosf", 0, cosl(x), 0, ldexp(1.0, -21) * 0.75);
+    }
+    /* __powf: exp2(z * log2(y)) from the approximate forms, documented
+     * only as derived from them: within 2^-16 relative here */
+    long double p = powl(y, z);
+    near(r, t, 4, "__powf", 0, p, 0, (double)(p * ldexpl(1, -16)));
+    near(r, t, 5, "__fdividef", 0, x / y, 2, 0);
+    float s = m.z * 2.0f;
+    near(r, t, 6, "__saturatef", 0, s < 0 ? 0 : s > 1 ? 1 : s, 0, 0);
+    near(r, t, 7, "__fmaf_rn", 0, fmaf(m.x, m.y, m.z), 0, 0);
+    fesetround(FE_TOWARDZERO);
+    volatile float fx = m.x, fy = m.y, fz = m.z;
+    float rz = fmaf(fx, fy, fz);
+    fesetround(FE_TONEAREST);
+    near(r, t, 8, "__fmaf_rz", 0, rz, 0, 0);
+    near(r, t, 9, "__fadd_rd", 0, rounded(FE_DOWNWARD, m.x, m.z, '+'), 0, 0);
+    near(r, t, 10, "__fmul_ru", 0, rounded(FE_UPWARD, m.x, m.z, '*'), 0, 0);
+    near(r, t, 11, "__frcp_rn", 0, 1.0f / m.y, 0, 0);
+    near(r, t, 12, "__fsqrt_rn", 0, sqrtf(m.y), 0, 0);
+    near(r, t, 13, "__fdiv_rn", 0, m.x / m.y, 0, 0);
+    want_col(r, 14, t, (uint32_t)(int32_t)lrintf(m.x * 1000.0f));
+    near(r, t, 15, "__dadd_rn", 1, (double)m.x + (double)m.z * 1e-9, 0, 0);
+  }
+}
+
 /* ---- the harness ----------------------------------------------------------
  */
 
@@ -565,6 +750,11 @@ static const kcase cases[] = {
     {"misc", "misc_sync", check_misc_sync, 0},
     {"misc", "misc_ldst", check_misc_ldst, 0},
     {"misc", "misc_gridsync", check_misc_gridsync, 1},
+    {"math", "math_f1", check_math_f1, 0},
+    {"math", "math_f2", check_math_f2, 0},
+    {"math", "math_cxx", check_math_cxx, 0},
+    {"math", "math_d", check_math_d, 0},
+    {"math", "math_intrin", check_math_intrin, 0},
 };
 
 static uint64_t rng;
