@@ -566,10 +566,48 @@ typedef struct ks_cache_counters {
   uint64_t template_hits;   /* the description read from the disk cache,
                                no parsing */
   uint64_t template_misses; /* parsed, checked and described; stored */
+  /* With a shared cache (ks_ctx_share, kspec_mpi.h): */
+  uint64_t remote_hits;  /* specializations another process compiled */
+  uint64_t cubin_remote; /* cubins another process's driver made */
 } ks_cache_counters;
 
 /* Fills *out with ctx's counters. Errors: KS_EINVAL. */
 KS_API ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out);
+
+/* A cache shared between processes, consulted after the memory and disk
+ * caches miss and before anything is built: kspec_mpi.h's
+ * ks_ctx_share_mpi plugs one over an MPI communicator; any other
+ * transport (a key-value server) fits the same three calls. Entries are
+ * opaque blobs the library writes and checks itself (a damaged or foreign
+ * blob is a miss, never a wrong kernel), under 128-bit keys: kind
+ * KS_SHARE_SPEC is a specialization (its PTX and description; the key is
+ * the request's cache key), KS_SHARE_CUBIN the driver's cubin of one
+ * (its key covers the device model and the driver, so only processes with
+ * the same ones share it). */
+enum { KS_SHARE_SPEC = 0, KS_SHARE_CUBIN = 1 };
+enum { KS_SHARE_BUILD = 0, KS_SHARE_HIT = 1 };
+typedef struct ks_share_ops {
+  /* KS_SHARE_HIT with *blob (malloc'd, *len bytes; the library frees it),
+   * or KS_SHARE_BUILD: build it here, then put it. *owner: non-zero when
+   * this process owns the key, the only one that writes it to the disk
+   * cache (so that a directory all processes share gets each entry once).
+   * note (cap bytes): a line the library keeps as the context's warning
+   * (a peer that did not answer), "" for none. Called from any thread. */
+  int (*get)(void *arg, int kind, const uint64_t key[2], void **blob,
+             size_t *len, int *owner, char *note, size_t cap);
+  /* After building key here: its blob, or NULL (the build failed). */
+  void (*put)(void *arg, int kind, const uint64_t key[2], const void *blob,
+              size_t len);
+  /* The library no longer calls get or put (ks_ctx_destroy, or another
+   * ks_ctx_share); may be NULL. */
+  void (*detach)(void *arg);
+} ks_share_ops;
+
+/* Plugs ops (copied) with arg into ctx, detaching the one before; ops NULL
+ * unplugs. Call it before the context's first specializations, while no
+ * other thread uses ctx. Without it nothing is asked (no cost).
+ * Errors: KS_EINVAL (NULL ctx, ops without get or put). */
+KS_API ks_status ks_ctx_share(ks_ctx *ctx, const ks_share_ops *ops, void *arg);
 /* The disk cache's directory, or NULL when ctx has no disk cache. */
 KS_API const char *ks_cache_dir(const ks_ctx *ctx);
 
@@ -881,7 +919,7 @@ KS_API ks_status ks_kernel_best_block(ks_kernel *k, unsigned dyn_smem,
  * every measured variant, so that an interrupted sweep resumes and
  * ks_tune_lookup finds the winner later without measuring. */
 
-enum { KS_TUNE_MAX_DIMS = 8 };
+enum { KS_TUNE_MAX_DIMS = 8, KS_TUNE_MAX_GPUS = 64 };
 
 /* One swept dimension: "maxntid", "minctasm", "maxnreg", "block" (threads
  * per block, folded into the code as .reqntid) or a parameter, by name or
@@ -956,6 +994,28 @@ typedef ks_status (*ks_tune_check_fn)(void *arg, ks_kernel *k,
 
 struct ks_tune_entry;
 
+/* One sweep spread over several processes (kspec_mpi.h's ks_tune_mpi
+ * makes it; any other transport fits). After compiling and pruning, plan
+ * gets the problem's key (the store's: device, template, kernel, fixed
+ * values, problem), every variant's key (vkeys[i], the store's spelling,
+ * n of them: the space's, then the baseline's when asked for) and in
+ * mine[i] whether this process has variant i left to measure (not
+ * pruned, failed or taken from its store); it leaves in mine[i] this
+ * process's share, and says whether this process leads (*lead: it alone
+ * measures the finalists again and writes the store) and how many
+ * processes measure (*spread). Any other status than KS_OK ends the
+ * sweep before anything is measured (its message is the sweep's). After
+ * this process measured its share, gather gets all n entries and the
+ * share: on the lead it fills in the others' entries, elsewhere it sends
+ * this process's. */
+typedef struct ks_tune_team {
+  void *arg;
+  ks_status (*plan)(void *arg, const char *problem, const char *const *vkeys,
+                    size_t n, unsigned char *mine, int *lead, int *spread);
+  ks_status (*gather)(void *arg, struct ks_tune_entry *entries, size_t n,
+                      const unsigned char *mine);
+} ks_tune_team;
+
 typedef struct ks_tune_opts {
   ks_tune_measure_fn measure; /* required */
   ks_tune_check_fn check;     /* optional; run before measuring */
@@ -1002,6 +1062,27 @@ typedef struct ks_tune_opts {
    * store keeps what was measured. */
   int (*progress)(void *arg, size_t done, size_t total,
                   const struct ks_tune_entry *e);
+  /* The GPUs to measure on, by device ordinal (at most KS_TUNE_MAX_GPUS,
+   * each once), one isolated worker process each (isolate is implied):
+   * every worker opens the context's device as that GPU, so ctx must not
+   * have opened the driver (give ks_ctx_opts.arch and ptx_isa); callbacks
+   * that make their own CUDA state ask ks_tune_worker_gpu. Each idle
+   * worker takes the next variant of one queue, so a slower GPU takes
+   * fewer; compiles are shared (they do not depend on the GPU). With more
+   * than one GPU, timings of different GPUs are not compared: the
+   * finalists (the best and the variants the noise rule cannot tell from
+   * it, at least the runner-up, at most 8) are measured again on the
+   * first GPU still running, which picks the winner. A GPU whose worker
+   * faults or hangs gets a fresh worker; one whose worker cannot start
+   * again is dropped and the others go on. NULL/0: one worker (isolate)
+   * on the context's device, or none. A GPU named twice, or one whose
+   * worker cannot start at the beginning (the driver has no such device:
+   * its message), is KS_EINVAL before anything is measured. */
+  const int *gpus;
+  size_t ngpus;
+  /* Non-NULL: this process measures its share of a sweep spread over
+   * several (see ks_tune_team). */
+  const ks_tune_team *team;
 } ks_tune_opts;
 
 /* A variant's outcome. The library allocates these (ks_tune_result) and
@@ -1018,6 +1099,9 @@ typedef struct ks_tune_entry {
   int warps;        /* resident warps per SM; -1 unknown */
   int instrs;       /* PTX instructions; -1 unknown */
   char reason[192]; /* why it was pruned or failed, or "" */
+  int gpu;          /* the device ordinal that measured it (opts.gpus); -1: the
+                       context's device, in process, or not measured */
+  int finalist;     /* measured again on one GPU among the finalists */
 } ks_tune_entry;
 
 typedef struct ks_tune_result {
@@ -1032,6 +1116,7 @@ typedef struct ks_tune_result {
   size_t measured;         /* measured now */
   size_t reused;           /* taken from the store */
   char store[512];         /* the store's file, "" when none */
+  size_t finalists;        /* measured again on one GPU (opts.gpus) */
 } ks_tune_result;
 
 /* Sweeps space for a kernel of t (see above). *out is filled even when
@@ -1043,6 +1128,10 @@ KS_API ks_status ks_tune(ks_ctx *ctx, const ks_template *t,
                          const ks_tune_space *space, const ks_tune_opts *opts,
                          ks_tune_result *out);
 KS_API void ks_tune_result_free(ks_tune_result *r);
+/* In a measuring worker of ks_tune started for one of opts.gpus (a child
+ * process), that GPU's device ordinal; -1 in any other process. For
+ * callbacks that set up their own CUDA state (cudaSetDevice). */
+KS_API int ks_tune_worker_gpu(void);
 /* Entry i of r (i < r->n), whatever the size of the library's entries; NULL
  * out of range. */
 KS_API const ks_tune_entry *ks_tune_result_entry(const ks_tune_result *r,

@@ -131,6 +131,7 @@ void ks_ctx_destroy(ks_ctx *ctx) {
   if (!ctx)
     return;
   ks_async_destroy(ctx->async); /* first: its workers use everything else */
+  ks_jit_share_detach(ctx);
   ks_record_close(ctx->record);
   ks_jit_cache_destroy(ctx->cache, ctx->drv);
   ks_disk_close(ctx->disk);
@@ -164,6 +165,20 @@ const char *ks_ctx_warning(const ks_ctx *ctx) {
 }
 
 int ks_jit_ctx_no_driver(const ks_ctx *ctx) { return ctx->no_driver; }
+
+ks_status ks_jit_ctx_use_device(ks_ctx *ctx, int gpu) {
+  pthread_mutex_lock(&ctx->drv_lock);
+  int opened = ctx->drv_tried && !ctx->no_driver && ctx->device != gpu;
+  if (!opened)
+    ctx->device = gpu;
+  pthread_mutex_unlock(&ctx->drv_lock);
+  return opened ? ks_jit_fail(KS_EINVAL,
+                              "tune: the context opened the driver (device "
+                              "%d) before the sweep; a worker for GPU %d "
+                              "cannot use it",
+                              ctx->device, gpu)
+                : KS_OK;
+}
 
 const char *ks_ctx_arch(const ks_ctx *ctx) {
   return ctx ? ctx->arch->name : NULL;

@@ -147,6 +147,7 @@ ks_status ks_jit_emit_isolated(LLVMTargetMachineRef tm, LLVMModuleRef m,
 /* ---- ctx.c ------------------------------------------------------------- */
 
 typedef struct ks_cache ks_cache;
+typedef struct ks_disk_entry ks_disk_entry;
 typedef struct ks_disk ks_disk;
 typedef struct ks_async ks_async;
 typedef struct ks_record ks_record;
@@ -174,6 +175,9 @@ struct ks_ctx {
   pthread_mutex_t warn_lock; /* guards warning */
   char warning[512];         /* the first warning; never changed after */
   int llvm_held;             /* ks_jit_llvm_hold was called for it */
+  int shared;                /* share is plugged (ks_ctx_share) */
+  ks_share_ops share;
+  void *share_arg;
 };
 
 /* Records a warning on ctx (ks_ctx_warning) unless it has one already. */
@@ -182,6 +186,24 @@ void ks_jit_warn(ks_ctx *ctx, const char *fmt, ...)
 
 /* The driver, opened on first use. Sets the thread's message on failure. */
 ks_status ks_jit_driver(ks_ctx *ctx, ks_drv **out);
+
+/* ---- cache/share.c ------------------------------------------------------ */
+
+/* The shared cache (ctx->shared): its detach, once. */
+void ks_jit_share_detach(ks_ctx *ctx);
+/* k's entry from the shared cache: 1 (k filled; written to the disk
+ * cache when *owner), or 0: build it here, then put it. */
+int ks_jit_share_get_kernel(ks_ctx *ctx, ks_kernel *k, int *owner);
+/* What was built here for key: k, or NULL when the build failed. */
+void ks_jit_share_put_kernel(ks_ctx *ctx, const uint64_t key[2],
+                             const ks_kernel *k, const char *why);
+/* The checked cubin entry's bytes of key (kernel name) from the shared
+ * cache (malloc'd), or NULL: make it here, then put it. */
+unsigned char *ks_jit_share_get_cubin(ks_ctx *ctx, const uint64_t key[2],
+                                      const char *name, size_t *n, int *owner);
+/* The cubin entry made here for key, or NULL when none was made. */
+void ks_jit_share_put_cubin(ks_ctx *ctx, const uint64_t key[2],
+                            const ks_disk_entry *e);
 
 /* ---- template.c -------------------------------------------------------- */
 
@@ -302,6 +324,8 @@ typedef enum ks_counter {
   KS_CTR_CUBIN_DROPPED,
   KS_CTR_TEMPLATE_HITS,
   KS_CTR_TEMPLATE_MISSES,
+  KS_CTR_REMOTE_HITS,
+  KS_CTR_CUBIN_REMOTE,
   KS_CTR_COUNT
 } ks_counter;
 
@@ -405,6 +429,12 @@ unsigned char *ks_disk_read_fd(int fd, size_t *n);
 /* Fills k (whose key, name and bounds are set) from its entry: 1 on a hit;
  * 0 on a miss, counted as corrupt when an entry was there but bad. */
 int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k);
+/* Fills k from its checked PTX entry e: 1, or 0 when e is another
+ * request's (name or bounds differ) or out of memory. */
+int ks_disk_fill(const ks_disk_entry *e, ks_kernel *k);
+/* k's PTX entry's bytes, as ks_disk_put writes them (malloc'd), or NULL. */
+unsigned char *ks_disk_kernel_blob(const ks_kernel *k, const char *why,
+                                   size_t *n);
 /* Stores k with the key's components text why; evicts when over the limit.
  * A failure to write switches the disk cache off, with a warning. */
 void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why);

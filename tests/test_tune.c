@@ -2,8 +2,11 @@
  * test_tune.c - ks_tune's sweep logic with a fake timer, fake launches and
  * fake compile-time figures (no GPU): pruning and its reasons, the noise
  * rule, the store (resume, lookup), and every failure class, in process
- * and in the worker process (hangs, abort()).
+ * and in the worker process (hangs, abort()); a sweep over several GPUs
+ * (workers per GPU of the mocked driver, the finalists measured again on
+ * one GPU, a GPU that faults or hangs, GPUs named twice or missing).
  */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <cmocka.h>
 
 #include "kspec.h"
+#include "mock/cuda_mock.h"
 #include "test_util.h"
 
 /* What a fake variant does when launched, by its threads (= maxntid). */
@@ -42,7 +46,9 @@ typedef struct fake {
   int regs_by_minctasm[5];
   unsigned spill_maxntid, spill_minctasm;
   unsigned smem_maxntid, smem_minctasm;
-  int stop_after; /* progress stops the sweep after this many measured */
+  double gpu_factor[4]; /* a GPU's times are this much of the variant's */
+  unsigned sleep_us;    /* each measurement takes this long */
+  int stop_after;       /* progress stops the sweep after this many measured */
   int measured_seen;
   ks_kernel *first; /* the kernel of the first measure call */
 } fake;
@@ -92,6 +98,11 @@ static ks_status fake_measure(void *arg, ks_kernel *k, const ks_tune_point *p,
   }
   f->samples++;
   *ms = f->base_ms[i] * (1.0 + 0.002 * (double)((int)(f->samples % 3) - 1));
+  int gpu = ks_tune_worker_gpu();
+  if (gpu >= 0 && gpu < 4 && f->gpu_factor[gpu] > 0)
+    *ms *= f->gpu_factor[gpu];
+  if (f->sleep_us)
+    usleep(f->sleep_us);
   return KS_OK;
 }
 
@@ -598,6 +609,178 @@ static void bad_spaces(void **state) {
   assert_string_equal(ks_tune_class_name(KS_TUNE_CLASS_COUNT), "?");
 }
 
+/* The device the mocked driver's primary context was retained for in
+ * this process (a worker's), or -1. */
+static int mock_device(void) {
+  void *h = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_NOLOAD);
+  kspec_mock_counters_fn get =
+      h ? (kspec_mock_counters_fn)dlsym(h, KSPEC_MOCK_COUNTERS_FN) : NULL;
+  kspec_mock_counters c = {.device = -1};
+  if (get)
+    get(&c);
+  return c.device;
+}
+
+/* A check that fails when the worker's context is not on its GPU. */
+static ks_status gpu_check(void *arg, ks_kernel *k, const ks_tune_point *p,
+                           char *why, size_t cap) {
+  ks_status s = fake_check(arg, k, p, why, cap);
+  if (s == KS_OK && mock_device() != ks_tune_worker_gpu()) {
+    snprintf(why, cap, "worker of GPU %d on device %d", ks_tune_worker_gpu(),
+             mock_device());
+    return KS_ERANGE;
+  }
+  return s;
+}
+
+/* A context over the mocked driver with four GPUs, not yet opened. */
+static ks_ctx *mock_ctx(void) {
+  setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
+  setenv("KSPEC_MOCK_DEVICES", "4", 1);
+  ks_ctx_opts o = {.arch = "sm_90", .ptx_isa = 85, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  return ctx;
+}
+
+/* Four GPUs: every variant measured once, by some GPU's worker on that
+ * GPU; the GPUs share the work; the finalists are measured again on the
+ * first GPU, so GPU 1..3 being 3% faster cannot make the second-best
+ * variant win; the store keeps who measured what. */
+static void gpus_share_a_sweep(void **state) {
+  fixture *fx = *state;
+  ks_ctx *ctx = mock_ctx();
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, fx->dir);
+  o.check = gpu_check;
+  o.problem = "four GPUs";
+  int gpus[] = {0, 1, 2, 3};
+  o.gpus = gpus;
+  o.ngpus = 4;
+  f.gpu_factor[0] = 1.0;
+  f.gpu_factor[1] = f.gpu_factor[2] = f.gpu_factor[3] = 0.97;
+  f.sleep_us = 2000;
+  int64_t maxntid[] = {32, 64, 96, 128, 160, 192, 224, 256};
+  for (int i = 0; i < 8; i++) /* #0 best, #1 2% slower, the rest far */
+    add_variant(&f, (unsigned)maxntid[i],
+                i == 0   ? 1.0
+                : i == 1 ? 1.02
+                         : 2.0,
+                DO_OK);
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 8}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r = {.size = sizeof r};
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_OK);
+  for (size_t i = 0; i < r.n; i++)
+    if (r.entries[i].cls != KS_TUNE_MEASURED)
+      print_message("#%zu: %s: %s\n", i, ks_tune_class_name(r.entries[i].cls),
+                    r.entries[i].reason);
+  assert_int_equal(r.measured, 8);
+  unsigned used = 0;
+  for (size_t i = 0; i < r.n; i++) {
+    const ks_tune_entry *e = &r.entries[i];
+    assert_int_equal(e->cls, KS_TUNE_MEASURED);
+    assert_true(e->gpu >= 0 && e->gpu < 4);
+    used |= 1u << e->gpu;
+    assert_int_equal(e->finalist, i < 2); /* the two closest, no more */
+    if (e->finalist)
+      assert_int_equal(e->gpu, 0);
+  }
+  assert_true(used != 1u && used != 2u && used != 4u && used != 8u);
+  assert_int_equal(r.finalists, 2);
+  assert_int_equal(r.best, 0);
+  for (unsigned i = 0; i < f.n; i++) /* the parent measured nothing */
+    assert_int_equal(f.calls[i], 0);
+  ks_tune_result_free(&r);
+
+  /* Resumed: the store gives each variant its GPU back. */
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.reused, 8);
+  assert_int_equal(r.measured, 0);
+  assert_int_equal(r.entries[0].gpu, 0);
+  assert_int_equal(r.entries[0].finalist, 1);
+  for (size_t i = 2; i < r.n; i++)
+    assert_true(r.entries[i].gpu >= 0 && !r.entries[i].finalist);
+  ks_tune_result_free(&r);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
+/* A GPU whose worker hangs or dies loses that worker, not the sweep; the
+ * variants the others measure are all there. */
+static void gpu_fault_and_hang(void **state) {
+  fixture *fx = *state;
+  ks_ctx *ctx = mock_ctx();
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  int gpus[] = {2, 0};
+  o.gpus = gpus;
+  o.ngpus = 2;
+  o.timeout_ms = 300;
+  add_variant(&f, 64, 1.0, DO_HANG);
+  add_variant(&f, 128, 1.0, DO_ABORT);
+  add_variant(&f, 256, 1.5, DO_OK);
+  add_variant(&f, 512, 1.2, DO_OK);
+  add_variant(&f, 1024, 1.0, DO_EFAULT);
+  add_variant(&f, 32, 0.9, DO_OK);
+  int64_t maxntid[] = {64, 128, 256, 512, 1024, 32};
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 6}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r = {.size = sizeof r};
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_OK);
+  assert_int_equal(r.entries[0].cls, KS_TUNE_TIMEOUT);
+  assert_int_equal(r.entries[1].cls, KS_TUNE_DEVICE_FAULT);
+  TU_ASSERT_CONTAINS(r.entries[1].reason, "signal 6");
+  assert_int_equal(r.entries[4].cls, KS_TUNE_DEVICE_FAULT);
+  for (int i = 2; i < 6; i += i == 3 ? 2 : 1)
+    assert_int_equal(r.entries[i].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.best, 5);
+  assert_int_equal(r.entries[5].gpu, 2); /* the finalists' GPU: the first */
+  (void)fx;
+  ks_tune_result_free(&r);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
+/* GPUs named twice or missing: one message, nothing measured. */
+static void bad_gpus(void **state) {
+  (void)state;
+  ks_ctx *ctx = mock_ctx();
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  add_variant(&f, 64, 1.0, DO_OK);
+  int64_t maxntid[] = {64};
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 1}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r = {.size = sizeof r};
+  int twice[] = {1, 3, 1};
+  o.gpus = twice;
+  o.ngpus = 3;
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "GPU 1 is named twice");
+  ks_tune_result_free(&r);
+  int missing[] = {0, 7};
+  o.gpus = missing;
+  o.ngpus = 2;
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_EINVAL);
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "tune: GPU 7: ");
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "no CUDA device 7");
+  assert_int_equal(r.measured, 0);
+  ks_tune_result_free(&r);
+  assert_int_equal(ks_tune_worker_gpu(), -1);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(prune_reasons),
@@ -609,6 +792,9 @@ int main(void) {
       cmocka_unit_test(failures_in_process),
       cmocka_unit_test(failures_in_worker),
       cmocka_unit_test(bad_spaces),
+      cmocka_unit_test(gpus_share_a_sweep),
+      cmocka_unit_test(gpu_fault_and_hang),
+      cmocka_unit_test(bad_gpus),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -603,6 +603,14 @@ tune_usage "want NAME=V,V,..." tune conv1d --sweep maxntid
 tune_usage "nothing to sweep" tune conv1d
 tune_usage "missing TEMPLATE" tune --sweep maxntid=64
 tune_usage "--sweep needs a value" tune conv1d --sweep
+tune_usage "--gpus 1,3,1: GPU 1 is named twice" \
+  tune conv1d --sweep maxntid=64 --gpus 1,3,1
+tune_usage "--gpus 0,x: want all or device ordinals" \
+  tune conv1d --sweep maxntid=64 --gpus 0,x
+tune_usage "--gpus -1: want all or device ordinals" \
+  tune conv1d --sweep maxntid=64 --gpus -1
+tune_usage "--gpus given twice" \
+  tune conv1d --sweep maxntid=64 --gpus 0 --gpus 1
 expect 0 tune --help
 out_has "kspec tune --show"
 expect 0 tune --show

@@ -3,7 +3,7 @@
  *
  *   kspec tune TEMPLATE [-D NAME=V]... --sweep NAME=a,b,c [--sweep ...]
  *              [--kernel K] [--size N] [--timeout MS] [--fresh]
- *              [--json|--csv] [--plot FILE.png]
+ *              [--gpus all|0,2,3] [--mpi] [--json|--csv] [--plot FILE.png]
  *   kspec tune --show
  *   (--inject fault=I --inject hang=I: variant I launches a kernel that
  *   writes to an invalid address, or one that spins forever, instead of
@@ -14,7 +14,11 @@
  * and prunes every variant for it, and measurements run in ks_tune's
  * worker process (forked after the compiles, so it holds the kernels),
  * which makes its own CUDA context and workload. A variant that faults
- * the context or hangs costs only the worker.
+ * the context or hangs costs only the worker. With --gpus, one worker per
+ * GPU (ks_tune_opts.gpus): the probe checks that each GPU exists and that
+ * all are one model (one store, one architecture). With --mpi (under
+ * mpirun, where kspec_mpi was built) the ranks share their compiles and
+ * split the sweep (ks_tune_mpi); rank 0 prints and writes the store.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,6 +32,9 @@
 
 #include "args.h"
 #include "kspec.h"
+#ifdef KSPEC_HAVE_MPI
+#include "kspec_mpi.h"
+#endif
 #include "tune.h"
 #include "workloads.h"
 
@@ -45,7 +52,12 @@ typedef struct tool {
   size_t size;
   double timeout_ms;
   int json, csv, show, fresh;
-  long inject_fault, inject_hang; /* variant indices, -1: none */
+  int gpus[KS_TUNE_MAX_GPUS]; /* --gpus; ngpus 0: none given */
+  size_t ngpus;
+  int all_gpus;                     /* --gpus all */
+  size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
+  int mpi, rank, ranks;             /* --mpi: this rank, of ranks */
+  long inject_fault, inject_hang;   /* variant indices, -1: none */
   ks_kernel *fault_k, *hang_k;
   /* In the worker. */
   ks_ctx *ctx;
@@ -82,6 +94,11 @@ static const char tune_usage[] =
     "  --size N           problem size (default: the workload's)\n"
     "  --timeout MS       per variant, in the worker (default 10000)\n"
     "  --fresh            measure again what is stored\n"
+    "  --gpus all|0,2,3   measure on these GPUs, a worker each; the finalists\n"
+    "                     are measured again on the first\n"
+    "  --mpi              under mpirun: the ranks share compiles and split\n"
+    "                     the sweep, each on GPU local_rank % GPUs; rank 0\n"
+    "                     measures the finalists and writes the store\n"
     "  --json, --csv      results for scripts\n"
     "  --plot FILE.png    time against variant (a gnuplot script FILE.png.gp)\n"
     "  --show             the stored results\n"
@@ -106,6 +123,30 @@ static int parse_sweep(tool *o, const char *arg) {
   return 0;
 }
 
+/* "all" or "0,2,3": each GPU once. */
+static int parse_gpus(tool *o, const char *arg) {
+  if (strcmp(arg, "all") == 0) {
+    o->all_gpus = 1;
+    return 0;
+  }
+  const char *s = arg;
+  for (;;) {
+    char *end;
+    long g = strtol(s, &end, 10);
+    if (end == s || g < 0 || g >= KS_TUNE_MAX_GPUS || (*end && *end != ','))
+      return usage_error("--gpus %s: want all or device ordinals 0..%d, "
+                         "comma-separated",
+                         arg, KS_TUNE_MAX_GPUS - 1);
+    for (size_t k = 0; k < o->ngpus; k++)
+      if (o->gpus[k] == g)
+        return usage_error("--gpus %s: GPU %ld is named twice", arg, g);
+    o->gpus[o->ngpus++] = (int)g;
+    if (!*end)
+      return 0;
+    s = end + 1;
+  }
+}
+
 static int parse(tool *o, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -113,7 +154,8 @@ static int parse(tool *o, int argc, char **argv) {
     int takes = strcmp(a, "-D") == 0 || strcmp(a, "--sweep") == 0 ||
                 strcmp(a, "--kernel") == 0 || strcmp(a, "--size") == 0 ||
                 strcmp(a, "--timeout") == 0 || strcmp(a, "--plot") == 0 ||
-                strcmp(a, "--arch") == 0 || strcmp(a, "--inject") == 0;
+                strcmp(a, "--arch") == 0 || strcmp(a, "--inject") == 0 ||
+                strcmp(a, "--gpus") == 0;
     if (takes && !next)
       return usage_error("%s needs a value", a);
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -127,6 +169,11 @@ static int parse(tool *o, int argc, char **argv) {
       o->ndefs++;
     } else if (strcmp(a, "--sweep") == 0) {
       if (parse_sweep(o, next))
+        return EXIT_USAGE;
+    } else if (strcmp(a, "--gpus") == 0) {
+      if (o->ngpus || o->all_gpus)
+        return usage_error("--gpus given twice");
+      if (parse_gpus(o, next))
         return EXIT_USAGE;
     } else if (strcmp(a, "--kernel") == 0) {
       o->kernel = next;
@@ -160,6 +207,11 @@ static int parse(tool *o, int argc, char **argv) {
       o->show = 1;
     } else if (strcmp(a, "--fresh") == 0) {
       o->fresh = 1;
+    } else if (strcmp(a, "--mpi") == 0) {
+#ifndef KSPEC_HAVE_MPI
+      return usage_error("--mpi: this kspec was built without MPI (kspec_mpi)");
+#endif
+      o->mpi = 1;
     } else if (a[0] == '-' || o->tmpl) {
       return usage_error("unexpected argument '%s'", a);
     } else {
@@ -288,11 +340,67 @@ typedef struct probe {
   char name[128], arch[16], msg[256];
   int driver_version;
   unsigned ptx;
+  int count;   /* GPUs the driver has (up to KS_TUNE_MAX_GPUS) */
+  int missing; /* the first GPU asked for that it does not have, or -1 */
+  int other;   /* the first GPU asked for of another model, or -1 */
+  char other_name[128];
 } probe;
 
-/* Asks a child what the GPU is, so that this process never opens CUDA
+/* GPU g's name into name; its status. */
+static ks_status gpu_name(int g, char *name, size_t cap) {
+  ks_ctx_opts co = {.device = g, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_device_info info = {.size = sizeof info};
+  ks_status s = ks_ctx_create(&co, &ctx);
+  if (s == KS_OK)
+    s = ks_device_query(ctx, &info);
+  if (s == KS_OK)
+    snprintf(name, cap, "%s", info.name);
+  ks_ctx_destroy(ctx);
+  return s;
+}
+
+/* In the probe's child: the first GPU's figures, then the others'
+ * names. */
+static void probe_child(const tool *o, probe *r) {
+  int first = o->ngpus ? o->gpus[0] : 0;
+  ks_ctx_opts co = {.device = first};
+  ks_ctx *ctx = NULL;
+  ks_device_info info = {.size = sizeof info};
+  ks_status s = ks_ctx_create(&co, &ctx);
+  if (s == KS_OK)
+    s = ks_device_query(ctx, &info);
+  r->status = s;
+  r->missing = r->other = -1;
+  if (s != KS_OK) {
+    snprintf(r->msg, sizeof r->msg, "%s", ks_errmsg(ctx));
+    r->missing = o->ngpus ? first : -1;
+    ks_ctx_destroy(ctx);
+    return;
+  }
+  snprintf(r->name, sizeof r->name, "%s", info.name);
+  snprintf(r->arch, sizeof r->arch, "%s", ks_ctx_arch(ctx));
+  r->driver_version = info.driver_version;
+  r->ptx = ks_ctx_ptx_isa(ctx);
+  ks_ctx_destroy(ctx);
+  char name[128];
+  for (r->count = 0; r->count < KS_TUNE_MAX_GPUS && (o->all_gpus || o->ngpus) &&
+                     gpu_name(r->count, name, sizeof name) == KS_OK;)
+    r->count++;
+  for (size_t k = 1; k < o->ngpus && r->missing < 0 && r->other < 0; k++) {
+    if (o->gpus[k] >= r->count)
+      r->missing = o->gpus[k];
+    else if (gpu_name(o->gpus[k], name, sizeof name) == KS_OK &&
+             strcmp(name, r->name) != 0) {
+      r->other = o->gpus[k];
+      snprintf(r->other_name, sizeof r->other_name, "%s", name);
+    }
+  }
+}
+
+/* Asks a child what the GPUs are, so that this process never opens CUDA
  * (which does not survive fork). */
-static int probe_device(probe *pr) {
+static int probe_device(const tool *o, probe *pr) {
   int fds[2];
   memset(pr, 0, sizeof *pr);
   if (pipe(fds) != 0)
@@ -300,21 +408,8 @@ static int probe_device(probe *pr) {
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    ks_ctx *ctx = NULL;
-    ks_device_info info = {.size = sizeof info};
     probe r = {0};
-    ks_status s = ks_ctx_create(NULL, &ctx);
-    if (s == KS_OK)
-      s = ks_device_query(ctx, &info);
-    r.status = s;
-    if (s == KS_OK) {
-      snprintf(r.name, sizeof r.name, "%s", info.name);
-      snprintf(r.arch, sizeof r.arch, "%s", ks_ctx_arch(ctx));
-      r.driver_version = info.driver_version;
-      r.ptx = ks_ctx_ptx_isa(ctx);
-    } else {
-      snprintf(r.msg, sizeof r.msg, "%s", ks_errmsg(ctx));
-    }
+    probe_child(o, &r);
     ssize_t w = write(fds[1], &r, sizeof r);
     _exit(w == (ssize_t)sizeof r ? 0 : 1);
   }
@@ -325,8 +420,28 @@ static int probe_device(probe *pr) {
     waitpid(pid, NULL, 0);
   if (got != (ssize_t)sizeof *pr) {
     pr->status = KS_ENODEVICE;
+    pr->missing = pr->other = -1;
     snprintf(pr->msg, sizeof pr->msg, "the device probe died");
   }
+  return 0;
+}
+
+/* --gpus against what the probe found: 0, or the exit status. */
+static int check_gpus(tool *o, const probe *pr) {
+  if (pr->missing >= 0)
+    return usage_error("--gpus: GPU %d does not exist (the driver has %d%s)",
+                       pr->missing, pr->count,
+                       pr->count == 1 ? ": GPU 0" : " GPUs");
+  if (pr->other >= 0)
+    return usage_error("--gpus: GPU %d is %s, GPU %d is %s: tune one model "
+                       "at a time",
+                       o->gpus[0], pr->name, pr->other, pr->other_name);
+  if (pr->status != KS_OK) {
+    fprintf(stderr, "kspec: tune: no GPU to measure on: %s\n", pr->msg);
+    return 1;
+  }
+  for (int g = 0; o->all_gpus && g < pr->count; g++)
+    o->gpus[o->ngpus++] = g;
   return 0;
 }
 
@@ -341,27 +456,36 @@ static void point_text(const tool *o, const ks_tune_point *p, char *buf,
                           o->dims[d].name, (long long)p->v[d]);
 }
 
+/* Counts e's GPU's measurements (--gpus). */
+static void count_gpu(tool *o, const ks_tune_entry *e) {
+  for (size_t k = 0; k < o->ngpus; k++)
+    if (o->gpus[k] == e->gpu && !e->stored && e->cls != KS_TUNE_NOT_RUN)
+      o->per_gpu[k]++;
+}
+
 static int progress(void *arg, size_t done, size_t total,
                     const ks_tune_entry *e) {
-  (void)arg;
-  (void)e;
+  tool *o = arg;
   enum { W = 30 };
-  char bar[W + 1];
-  size_t fill = total ? done * W / total : W;
+  char bar[W + 1], gpus[256] = "";
+  size_t fill = total ? done * W / total : W, n = 0;
   for (size_t i = 0; i < W; i++)
     bar[i] = i < fill ? '#' : '.';
   bar[W] = '\0';
-  fprintf(stderr, "\r[%s] %zu/%zu%s", bar, done, total,
+  count_gpu(o, e);
+  for (size_t k = 0; k < o->ngpus && n < sizeof gpus; k++)
+    n += (size_t)snprintf(gpus + n, sizeof gpus - n, " gpu%d:%zu", o->gpus[k],
+                          o->per_gpu[k]);
+  fprintf(stderr, "\r[%s] %zu/%zu%s%s", bar, done, total, gpus,
           done == total ? "\n" : "");
   return interrupted;
 }
 
 static int no_progress(void *arg, size_t done, size_t total,
                        const ks_tune_entry *e) {
-  (void)arg;
   (void)done;
   (void)total;
-  (void)e;
+  count_gpu(arg, e);
   return interrupted;
 }
 
@@ -378,7 +502,11 @@ static void print_table(const tool *o, const ks_tune_result *r,
       printf(" %9.4f %9.4f %9.4f %5u", e->median, e->min, e->max, e->runs);
     else
       printf(" %9s %9s %9s %5s", "-", "-", "-", "-");
-    printf(" %4d %5d  %s%s%s\n", e->regs, e->warps,
+    char gpu[32] = "";
+    if (e->gpu >= 0)
+      snprintf(gpu, sizeof gpu, "[gpu %d%s] ", e->gpu,
+               e->finalist ? ", finalist" : "");
+    printf(" %4d %5d  %s%s%s%s\n", e->regs, e->warps, gpu,
            e->stored ? "(stored) " : "", e->reason,
            (long)i == r->best ? " <- best" : "");
   }
@@ -401,6 +529,13 @@ static void print_table(const tool *o, const ks_tune_result *r,
   }
   printf("measured %zu, reused %zu; store %s\n", r->measured, r->reused,
          r->store[0] ? r->store : "(none)");
+  if (o->ngpus) {
+    printf("gpus:");
+    for (size_t k = 0; k < o->ngpus; k++)
+      printf(" %d (%zu measured)", o->gpus[k], o->per_gpu[k]);
+    printf("; %zu finalists measured again on GPU %d\n", r->finalists,
+           o->gpus[0]);
+  }
 }
 
 static void print_csv(const tool *o, const ks_tune_result *r) {
@@ -459,9 +594,11 @@ static void print_json(const tool *o, const ks_tune_result *r) {
     json_string(ks_tune_class_name(e->cls));
     printf(", \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, "
            "\"q1_ms\": %.6g, \"q3_ms\": %.6g, \"runs\": %u, \"regs\": %d, "
-           "\"spills\": %d, \"warps\": %d, \"stored\": %s, \"reason\": ",
+           "\"spills\": %d, \"warps\": %d, \"stored\": %s, \"gpu\": %d, "
+           "\"finalist\": %s, \"reason\": ",
            e->median, e->min, e->max, e->q1, e->q3, e->runs, e->regs, e->spills,
-           e->warps, e->stored ? "true" : "false");
+           e->warps, e->stored ? "true" : "false", e->gpu,
+           e->finalist ? "true" : "false");
     json_string(e->reason);
     printf("}%s\n", i + 1 < r->n ? "," : "");
   }
@@ -635,13 +772,59 @@ static void on_sigint(int sig) {
   interrupted = 1;
 }
 
-static int sweep(tool *o) {
-  probe pr;
-  probe_device(&pr);
-  if (pr.status != KS_OK) {
-    fprintf(stderr, "kspec: tune: no GPU to measure on: %s\n", pr.msg);
+/* ---- --mpi ----------------------------------------------------------------
+ */
+
+#ifdef KSPEC_HAVE_MPI
+/* MPI with threads (kspec_mpi's service thread); 0, or the exit status. */
+static int mpi_begin(tool *o, int *argc, char ***argv) {
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &o->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &o->ranks);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    if (o->rank == 0)
+      fprintf(stderr,
+              "kspec: tune: --mpi: the MPI library gives no "
+              "MPI_THREAD_MULTIPLE (level %d), which kspec_mpi needs\n",
+              provided);
+    MPI_Finalize();
     return 1;
   }
+  if (o->ranks == 1)
+    fprintf(stderr, "kspec: tune: --mpi with one rank: measuring on this "
+                    "rank alone (start it with mpirun -np N)\n");
+  return 0;
+}
+#endif
+
+/* ks_tune, or with --mpi ks_tune_mpi over the ranks sharing compiles; 0,
+ * or -1 after saying what failed. */
+static int run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
+                    const ks_tune_opts *to, ks_tune_result *r) {
+  ks_status s;
+#ifdef KSPEC_HAVE_MPI
+  if (o->mpi) {
+    s = ks_ctx_share_mpi(o->ctx, MPI_COMM_WORLD);
+    if (s == KS_OK)
+      s = ks_tune_mpi(o->ctx, t, sp, to, MPI_COMM_WORLD, r);
+    if (s != KS_OK)
+      fprintf(stderr, "kspec: rank %d: %s\n", o->rank, ks_errmsg_mpi(o->ctx));
+    return s == KS_OK ? 0 : -1;
+  }
+#endif
+  s = ks_tune(o->ctx, t, sp, to, r);
+  if (s != KS_OK)
+    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
+  return s == KS_OK ? 0 : -1;
+}
+
+static int sweep(tool *o) {
+  probe pr;
+  probe_device(o, &pr);
+  int bad = check_gpus(o, &pr);
+  if (bad)
+    return bad;
   ks_ctx_opts co = {.arch = o->arch ? o->arch : pr.arch, .ptx_isa = pr.ptx};
   ks_template *t = NULL;
   int rc = 1;
@@ -658,7 +841,7 @@ static int sweep(tool *o) {
   }
   char problem[64];
   snprintf(problem, sizeof problem, "size=%zu", o->size);
-  int bar = isatty(2) && !o->json && !o->csv;
+  int bar = isatty(2) && !o->json && !o->csv && o->rank == 0;
   ks_tune_space sp = {.kernel = o->kernel,
                       .fixed = o->defs,
                       .nfixed = o->ndefs,
@@ -674,20 +857,23 @@ static int sweep(tool *o) {
                      .problem = problem,
                      .fresh = o->fresh,
                      .baseline = 1, /* the gain over no bounds */
-                     .progress = bar ? progress : no_progress};
+                     .progress = bar ? progress : no_progress,
+                     .gpus = o->ngpus ? o->gpus : NULL,
+                     .ngpus = o->ngpus};
   signal(SIGINT, on_sigint);
   ks_tune_result r = {.size = sizeof r};
-  if (ks_tune(o->ctx, t, &sp, &to, &r) != KS_OK) {
-    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
+  if (run_tune(o, t, &sp, &to, &r) != 0)
     goto done;
-  }
-  if (o->json)
+  if (o->rank != 0) {
+    rc = 0; /* rank 0 prints */
+  } else if (o->json)
     print_json(o, &r);
   else if (o->csv)
     print_csv(o, &r);
   else
     print_table(o, &r, r.baseline);
-  rc = o->plot ? plot(o, &r) : 0;
+  if (o->rank == 0)
+    rc = o->plot ? plot(o, &r) : 0;
   if (interrupted) {
     fprintf(stderr, "kspec: tune: interrupted; stored results resume\n");
     rc = 1;
@@ -708,5 +894,14 @@ int kspec_tune_main(int argc, char **argv) {
     return show();
   if ((rc = check_names(&o)) != 0)
     return rc;
+#ifdef KSPEC_HAVE_MPI
+  if (o.mpi && (rc = mpi_begin(&o, &argc, &argv)) != 0)
+    return rc;
+  rc = sweep(&o);
+  if (o.mpi)
+    MPI_Finalize();
+  return rc;
+#else
   return sweep(&o);
+#endif
 }

@@ -196,6 +196,8 @@ ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out) {
       .cubin_dropped = ks_jit_cache_counter(c, KS_CTR_CUBIN_DROPPED),
       .template_hits = ks_jit_cache_counter(c, KS_CTR_TEMPLATE_HITS),
       .template_misses = ks_jit_cache_counter(c, KS_CTR_TEMPLATE_MISSES),
+      .remote_hits = ks_jit_cache_counter(c, KS_CTR_REMOTE_HITS),
+      .cubin_remote = ks_jit_cache_counter(c, KS_CTR_CUBIN_REMOTE),
       .disk = ks_disk_usable(ctx->disk),
       .compile_ms = ks_jit_cache_counter(c, KS_CTR_COMPILE_NS) / 1e6,
       .saved_ms = ks_jit_cache_counter(c, KS_CTR_SAVED_NS) / 1e6,

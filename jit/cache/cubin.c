@@ -9,7 +9,9 @@
  * only ever loaded by the kind of device and the driver that made it. The
  * PTX entry does not depend on the driver. A cubin entry that passes its
  * checks but that the driver refuses is removed and the PTX loaded instead
- * (counted, never an error).
+ * (counted, never an error). Processes sharing a cache (ks_ctx_share) ask
+ * each other for a cubin the disk cache does not have before making one;
+ * only the key's owner writes the disk entry.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -71,55 +73,92 @@ static int from_entry(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
   return ok;
 }
 
-/* Stores the cubin of k under key. */
-static void store(ks_kernel *k, const uint64_t key[2], const void *cubin,
-                  size_t n) {
+/* The cubin entry of k under key (why: cap bytes for its text). */
+static void cubin_entry(const ks_kernel *k, const uint64_t key[2],
+                        const void *cubin, size_t n, char *why, size_t cap,
+                        ks_disk_entry *e) {
   ks_ctx *ctx = k->ctx;
-  char why[512];
-  snprintf(why, sizeof why,
+  snprintf(why, cap,
            "ptx %016" PRIx64 "%016" PRIx64 "\ndevice %s\nsm %d\ndriver %d\n",
            k->key[1], k->key[0], ctx->dev.name, ctx->dev.sm,
            ctx->dev.driver_version);
-  ks_disk_entry e = {.kind = KS_DISK_KIND_CUBIN};
-  memcpy(e.key, key, sizeof e.key);
-  e.str[KS_DISK_NAME] = k->name;
-  e.len[KS_DISK_NAME] = (uint32_t)strlen(k->name);
-  e.str[KS_DISK_EXPLAIN] = "";
-  e.str[KS_DISK_BLOB] = cubin;
-  e.len[KS_DISK_BLOB] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-  e.str[KS_DISK_WHY] = why;
-  e.len[KS_DISK_WHY] = (uint32_t)strlen(why);
-  memcpy(e.reqntid, k->info.reqntid, sizeof e.reqntid);
-  e.maxntid = k->info.maxntid;
-  e.minctasm = k->info.minctasm;
-  e.maxnreg = k->info.maxnreg;
-  e.smem_bytes = k->info.smem_bytes;
-  if (n <= UINT32_MAX)
+  *e = (ks_disk_entry){.kind = KS_DISK_KIND_CUBIN};
+  memcpy(e->key, key, sizeof e->key);
+  e->str[KS_DISK_NAME] = k->name;
+  e->len[KS_DISK_NAME] = (uint32_t)strlen(k->name);
+  e->str[KS_DISK_EXPLAIN] = "";
+  e->str[KS_DISK_BLOB] = cubin;
+  e->len[KS_DISK_BLOB] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+  e->str[KS_DISK_WHY] = why;
+  e->len[KS_DISK_WHY] = (uint32_t)strlen(why);
+  memcpy(e->reqntid, k->info.reqntid, sizeof e->reqntid);
+  e->maxntid = k->info.maxntid;
+  e->minctasm = k->info.minctasm;
+  e->maxnreg = k->info.maxnreg;
+  e->smem_bytes = k->info.smem_bytes;
+}
+
+/* From the processes sharing the cache: 1 when loaded. */
+static int from_share(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
+                      int *owner, char *err, size_t cap) {
+  ks_ctx *ctx = k->ctx;
+  size_t n = 0;
+  unsigned char *buf = ks_jit_share_get_cubin(ctx, key, k->name, &n, owner);
+  ks_disk_entry e;
+  char why[128];
+  int ok = buf && ks_disk_check(buf, n, key, &e, why, sizeof why) == 0 &&
+           load_image(k, drv, e.str[KS_DISK_BLOB], e.len[KS_DISK_BLOB], err,
+                      cap) == KS_OK;
+  if (ok && *owner && ks_disk_usable(ctx->disk))
     ks_disk_write(ctx, ctx->disk, &e);
+  if (buf && !ok)
+    err[0] = '\0'; /* not an error: made here instead */
+  free(buf);
+  return ok;
+}
+
+/* Makes the cubin of k's PTX and loads it; stores it (the owner of key)
+ * and shares it. */
+static ks_status link_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
+                           int owner, char *err, size_t cap) {
+  ks_ctx *ctx = k->ctx;
+  void *cubin = NULL;
+  size_t n = 0;
+  ks_status s = ks_drv_link_ptx(drv, k->ptx, k->ptx_len, &cubin, &n, err, cap);
+  if (s == KS_OK)
+    s = load_image(k, drv, cubin, n, err, cap);
+  ks_disk_entry e;
+  char why[512];
+  if (s == KS_OK)
+    cubin_entry(k, key, cubin, n, why, sizeof why, &e);
+  if (s == KS_OK && owner && ks_disk_usable(ctx->disk) && n <= UINT32_MAX)
+    ks_disk_write(ctx, ctx->disk, &e);
+  if (ctx->shared)
+    ks_jit_share_put_cubin(ctx, key, s == KS_OK && n <= UINT32_MAX ? &e : NULL);
+  free(cubin);
+  return s;
 }
 
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   ks_ctx *ctx = k->ctx;
-  if (!ks_disk_usable(ctx->disk))
+  int disk = ks_disk_usable(ctx->disk), owner = 1;
+  if (!disk && !ctx->shared)
     return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
   uint64_t key[2];
   ks_jit_cubin_key(k, &ctx->dev, key);
-  if (from_entry(k, drv, key, err, cap)) {
+  if (disk && from_entry(k, drv, key, err, cap)) {
     ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_HITS, 1);
     k->info.from_cubin = 1;
     return KS_OK;
   }
-  ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_MISSES, 1);
-  void *cubin = NULL;
-  size_t n = 0;
-  ks_status s = ks_drv_link_ptx(drv, k->ptx, k->ptx_len, &cubin, &n, err, cap);
-  if (s == KS_OK) {
-    s = load_image(k, drv, cubin, n, err, cap);
-    if (s == KS_OK)
-      store(k, key, cubin, n);
+  if (disk)
+    ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_MISSES, 1);
+  if (ctx->shared && from_share(k, drv, key, &owner, err, cap)) {
+    ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_REMOTE, 1);
+    k->info.from_cubin = 1;
+    return KS_OK;
   }
-  free(cubin);
-  if (s == KS_OK)
+  if (link_load(k, drv, key, owner, err, cap) == KS_OK)
     return KS_OK;
   /* The load as without a cache: its JIT log says what is wrong. */
   err[0] = '\0';

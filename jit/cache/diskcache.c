@@ -512,32 +512,35 @@ int ks_disk_read(ks_ctx *ctx, ks_disk *d, unsigned kind, const uint64_t key[2],
   return 0;
 }
 
+int ks_disk_fill(const ks_disk_entry *e, ks_kernel *k) {
+  if (!matches(e, k))
+    return 0;
+  k->ptx = malloc(e->len[KS_DISK_PTX] + 1);
+  k->explain = strdup(e->str[KS_DISK_EXPLAIN]);
+  if (!k->ptx || !k->explain) {
+    free(k->ptx);
+    free(k->explain);
+    k->ptx = k->explain = NULL;
+    return 0;
+  }
+  memcpy(k->ptx, e->str[KS_DISK_PTX], e->len[KS_DISK_PTX] + 1);
+  k->ptx_len = e->len[KS_DISK_PTX];
+  k->info.smem_bytes = e->smem_bytes;
+  k->info.est_regs = e->est_regs;
+  ks_jit_set_plan(&k->info, &e->plan);
+  k->info.compile_ms = e->compile_ns / 1e6;
+  k->info.from_disk = 1;
+  return 1;
+}
+
 int ks_disk_get(ks_ctx *ctx, ks_disk *d, ks_kernel *k) {
   ks_disk_entry e;
   unsigned char *buf = NULL;
   if (!ks_disk_read(ctx, d, KS_DISK_KIND_PTX, k->key, &e, &buf))
     return 0;
-  int ok = matches(&e, k);
-  if (ok) {
-    k->ptx = malloc(e.len[KS_DISK_PTX] + 1);
-    k->explain = strdup(e.str[KS_DISK_EXPLAIN]);
-    if (!k->ptx || !k->explain) {
-      free(k->ptx);
-      free(k->explain);
-      k->ptx = k->explain = NULL;
-      ok = 0;
-    } else {
-      memcpy(k->ptx, e.str[KS_DISK_PTX], e.len[KS_DISK_PTX] + 1);
-      k->ptx_len = e.len[KS_DISK_PTX];
-      k->info.smem_bytes = e.smem_bytes;
-      k->info.est_regs = e.est_regs;
-      ks_jit_set_plan(&k->info, &e.plan);
-      k->info.compile_ms = e.compile_ns / 1e6;
-      k->info.from_disk = 1;
-    }
-  } else {
+  int ok = ks_disk_fill(&e, k);
+  if (!ok)
     ks_jit_cache_count(ctx->cache, KS_CTR_CORRUPT, 1);
-  }
   free(buf);
   return ok;
 }
@@ -713,6 +716,13 @@ static void ptx_entry(const ks_kernel *k, const char *why, ks_disk_entry *e) {
   e->plan = k->info.plan;
   e->compile_ns =
       k->info.compile_ms > 0 ? (uint64_t)(k->info.compile_ms * 1e6) : 0;
+}
+
+unsigned char *ks_disk_kernel_blob(const ks_kernel *k, const char *why,
+                                   size_t *n) {
+  ks_disk_entry e;
+  ptx_entry(k, why, &e);
+  return ks_disk_encode(&e, n);
 }
 
 void ks_disk_put(ks_ctx *ctx, ks_disk *d, const ks_kernel *k, const char *why) {

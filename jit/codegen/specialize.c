@@ -220,7 +220,19 @@ static ks_kernel *kernel_new(ks_ctx *ctx, const ks_template *t,
   return k;
 }
 
-/* A claimed key: from the disk cache, else compiled (and stored there). */
+/* From the processes sharing ctx's cache: 1 (k filled), else 0 with
+ * *owner saying whether this process may write the disk cache. */
+static int from_share(ks_ctx *ctx, ks_kernel *k, int *owner) {
+  *owner = 1;
+  if (!ctx->shared || !ks_jit_share_get_kernel(ctx, k, owner))
+    return 0;
+  ks_jit_ptx_launch_needs(k);
+  ks_jit_cache_count(ctx->cache, KS_CTR_REMOTE_HITS, 1);
+  return 1;
+}
+
+/* A claimed key: from the disk cache, else from the processes sharing
+ * ctx's cache, else compiled (and stored, and shared). */
 static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
                        const ks_key_in *in, const uint64_t key[2],
                        ks_kernel **out) {
@@ -230,12 +242,17 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   if (!k)
     return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
   /* the IR of a stage is not stored: such requests always compile */
-  int disk = ks_disk_usable(ctx->disk) && !r->spec.dump_stage;
+  int disk = ks_disk_usable(ctx->disk) && !r->spec.dump_stage, owner = 1;
   if (disk && ks_disk_get(ctx, ctx->disk, k)) {
     ks_jit_ptx_launch_needs(k);
     ks_jit_cache_count(ctx->cache, KS_CTR_DISK_HITS, 1);
     ks_jit_cache_count(ctx->cache, KS_CTR_SAVED_NS,
                        (uint64_t)(k->info.compile_ms * 1e6));
+    *out = k;
+    return KS_OK;
+  }
+  int share = ctx->shared && !r->spec.dump_stage;
+  if (share && from_share(ctx, k, &owner)) {
     *out = k;
     return KS_OK;
   }
@@ -246,14 +263,19 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   ks_jit_cache_count(ctx->cache, KS_CTR_COMPILE_NS,
                      (uint64_t)(k->info.compile_ms * 1e6));
   if (s != KS_OK) {
+    if (share) /* those waiting for it build it themselves */
+      ks_jit_share_put_kernel(ctx, key, NULL, NULL);
     ks_jit_kernel_free(k, NULL);
     return s;
   }
   ks_jit_ptx_launch_needs(k);
-  if (disk) {
+  if (disk || share) {
     char why[2048];
     ks_key_text(in, why, sizeof why);
-    ks_disk_put(ctx, ctx->disk, k, why);
+    if (share)
+      ks_jit_share_put_kernel(ctx, key, k, why);
+    if (disk && owner)
+      ks_disk_put(ctx, ctx->disk, k, why);
   }
   *out = k;
   return KS_OK;

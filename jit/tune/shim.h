@@ -69,5 +69,8 @@ ks_status ks_jit_arg_at(const ks_template *t, long ki, const char *name,
 void ks_jit_template_hash(const ks_template *t, uint64_t hash[2]);
 /* Non-zero when ctx was made with no_driver. */
 int ks_jit_ctx_no_driver(const ks_ctx *ctx);
+/* Makes ctx open device gpu instead of its own (a tuner's worker for that
+ * GPU, in its own process): KS_EINVAL when ctx opened the driver already. */
+ks_status ks_jit_ctx_use_device(ks_ctx *ctx, int gpu);
 
 #endif /* KS_JIT_TUNE_SHIM_H */

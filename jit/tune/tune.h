@@ -12,7 +12,7 @@
 
 /* ---- tune.c, tune_store.c, tune_worker.c --------------------------------- */
 
-enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64 };
+enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64, KS_TUNE_KEY_CAP = 2048 };
 
 /* The argument position each dim and fixed value of a space binds, so
  * that "n" and "@3" are one: a position, KS_TUNE_ARG_BOUND for a launch
@@ -48,6 +48,10 @@ ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
                                  const ks_tune_space *sp, const ks_tune_opts *o,
                                  ks_jit_tune_store **out);
 const char *ks_jit_tune_store_path(const ks_jit_tune_store *st);
+/* The problem's key, as a store of it is keyed (KS_TUNE_KEY_CAP bytes). */
+void ks_jit_tune_store_key(ks_ctx *ctx, const ks_template *t,
+                           const ks_tune_space *sp, const ks_tune_opts *o,
+                           char *buf, size_t cap);
 /* A stored entry of a variant that ran, or NULL. */
 const ks_tune_entry *ks_jit_tune_store_find(ks_jit_tune_store *st,
                                             const char *vkey);
@@ -63,19 +67,54 @@ ks_jit_tune_store *ks_jit_tune_store_read(const char *key, FILE *f);
  * is stored or its variant key does not parse. */
 int ks_jit_tune_store_best(ks_jit_tune_store *st, ks_tune_best *out);
 
-/* A measuring child process; pid -1 when none runs. */
+/* A measuring child process for one GPU (gpu -1: the context's device);
+ * pid -1 when none runs. While busy it measures variant idx, whose entry
+ * as sent is kept for the answer; got/have collect the answer. */
 typedef struct ks_jit_tune_worker {
   int pid;
   int fd;
+  int gpu;
+  int busy;
+  size_t idx;
+  double deadline, timeout_ms;
+  ks_tune_entry sent, got;
+  size_t have;
 } ks_jit_tune_worker;
 /* What the child runs for variant idx: fills e. */
 typedef void (*ks_jit_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
-/* Runs fn(sweep, idx, e) in the worker (started when none runs) and waits
- * timeout_ms at most; a hang or a dead child classifies e (timeout, device
- * fault) and ends the child. */
-void ks_jit_tune_worker_run(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn,
-                            void *sweep, size_t idx, double timeout_ms,
-                            ks_tune_entry *e);
+/* What a child for a GPU runs first (gpu -1: none named): KS_OK, or a
+ * failure with why, which ends the child before any variant. */
+typedef ks_status (*ks_jit_tune_init_fn)(void *sweep, int gpu, char *why,
+                                         size_t cap);
+typedef struct ks_jit_tune_job {
+  ks_jit_tune_run_fn fn;
+  ks_jit_tune_init_fn init; /* may be NULL */
+  void *sweep;
+  double timeout_ms; /* per variant, and for the hello */
+  /* The parent's sockets to the other workers, which a new child closes:
+   * a worker must see its own socket close when the parent closes it. */
+  const int *others;
+  size_t nothers;
+} ks_jit_tune_job;
+/* Starts w's child (w->gpu set by the caller) and waits for its hello:
+ * 0, or -1 with why (the init's message, or how the start failed). */
+int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                             char *why, size_t cap);
+/* Hands variant idx (its entry e as it stands) to w's running child,
+ * which must be idle; its answer is due in timeout_ms. 0, or -1 when the
+ * child is gone (ks_jit_tune_worker_wait then reports it). */
+int ks_jit_tune_worker_send(ks_jit_tune_worker *w, size_t idx,
+                            const ks_tune_entry *e, double timeout_ms);
+/* Waits until one of the n workers' variants is settled: answered, or
+ * its child died or ran past the deadline (then classified, and the
+ * child ended and reaped). Fills e (its gpu the worker's) and returns the
+ * worker's index; -1 when none is busy. */
+long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n,
+                             ks_tune_entry *e);
+/* Runs variant idx in w (started when none runs) and waits for it. */
+void ks_jit_tune_worker_run(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                            size_t idx, ks_tune_entry *e);
+/* Ends w's child (killed when busy). */
 void ks_jit_tune_worker_stop(ks_jit_tune_worker *w);
 
 #endif /* KS_JIT_TUNE_H */

@@ -5,10 +5,15 @@
  * the device model, the driver, the architecture, the template's hash, the
  * kernel, the fixed values and the caller's problem text:
  *
- *   kspec-tune-2
+ *   kspec-tune-3
  *   key dev=NVIDIA H100;drv=13000;arch=sm_90;tmpl=9f..e1;kernel=conv1d;...
  *   best threads=256;block=0,0,0;maxntid=256;minctasm=2;maxnreg=0;@4=32
- *   v VKEY CLASS RUNS MEDIAN MIN MAX Q1 Q3 REASON...
+ *   v VKEY CLASS RUNS MEDIAN MIN MAX Q1 Q3 GPU FINALIST REASON...
+ *
+ * GPU is the device ordinal that measured the variant (-1: the context's
+ * device), FINALIST 1 when it was measured again, on one GPU, among the
+ * finalists of a sweep over several. Version 2 files (no GPU and
+ * FINALIST) are read as measured on GPU -1.
  *
  * Parameters, fixed or swept, are keyed by their argument position ("@4")
  * however the space spells them (a name or "@N"), so that one problem
@@ -30,7 +35,7 @@
 
 #include "jit/tune/tune.h"
 
-enum { KEY_CAP = 2048, MAX_LINE = 4096 };
+enum { KEY_CAP = KS_TUNE_KEY_CAP, MAX_LINE = 4096 };
 
 typedef struct stored {
   char vkey[KS_TUNE_VKEY_CAP];
@@ -165,6 +170,12 @@ static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
       *s = ' ';
 }
 
+void ks_jit_tune_store_key(ks_ctx *ctx, const ks_template *t,
+                           const ks_tune_space *sp, const ks_tune_opts *o,
+                           char *buf, size_t cap) {
+  key_text(ctx, t, sp, o, buf, cap);
+}
+
 static stored *find(ks_jit_tune_store *st, const char *vkey) {
   for (size_t i = 0; i < st->n; i++)
     if (strcmp(st->items[i].vkey, vkey) == 0)
@@ -190,16 +201,22 @@ static stored *add(ks_jit_tune_store *st, const char *vkey) {
   return s;
 }
 
-/* Parses one "v ..." line into st; malformed lines are skipped. */
-static void parse_entry(ks_jit_tune_store *st, const char *line) {
+/* Parses one "v ..." line of a version 2 or 3 file into st; malformed
+ * lines are skipped. */
+static void parse_entry(ks_jit_tune_store *st, const char *line, int v3) {
   char vkey[KS_TUNE_VKEY_CAP];
   int cls, used = 0;
   unsigned runs;
-  ks_tune_entry e = {0};
+  ks_tune_entry e = {.gpu = -1};
   if (sscanf(line, "v %511s %d %u %lf %lf %lf %lf %lf %n", vkey, &cls, &runs,
              &e.median, &e.min, &e.max, &e.q1, &e.q3, &used) < 8 ||
       cls < 0 || cls >= KS_TUNE_CLASS_COUNT)
     return;
+  int more = 0;
+  if (v3 && (sscanf(line + used, "%d %d %n", &e.gpu, &e.finalist, &more) < 2 ||
+             !more))
+    return;
+  used += more;
   e.cls = (ks_tune_class)cls;
   e.runs = runs;
   snprintf(e.reason, sizeof e.reason, "%s", line + used);
@@ -212,9 +229,11 @@ static void parse_entry(ks_jit_tune_store *st, const char *line) {
 /* Reads a store's lines from f when they belong to st's key. */
 static void read_lines(ks_jit_tune_store *st, FILE *f) {
   char *line = malloc(MAX_LINE);
+  int v3 = 0;
   int ok = line && fgets(line, MAX_LINE, f) &&
-           strcmp(line, "kspec-tune-2\n") == 0 && fgets(line, MAX_LINE, f) &&
-           strncmp(line, "key ", 4) == 0 &&
+           ((v3 = strcmp(line, "kspec-tune-3\n") == 0) ||
+            strcmp(line, "kspec-tune-2\n") == 0) &&
+           fgets(line, MAX_LINE, f) && strncmp(line, "key ", 4) == 0 &&
            strncmp(line + 4, st->key, strlen(st->key)) == 0 &&
            line[4 + strlen(st->key)] == '\n';
   while (ok && fgets(line, MAX_LINE, f)) {
@@ -222,7 +241,7 @@ static void read_lines(ks_jit_tune_store *st, FILE *f) {
         sscanf(line, "best %511s", st->best) != 1)
       st->best[0] = '\0';
     else if (line[0] == 'v')
-      parse_entry(st, line);
+      parse_entry(st, line, v3);
   }
   free(line);
 }
@@ -309,13 +328,13 @@ static int save(const ks_jit_tune_store *st) {
     unlink(tmp);
     return -1;
   }
-  fprintf(f, "kspec-tune-2\nkey %s\nbest %s\n", st->key,
+  fprintf(f, "kspec-tune-3\nkey %s\nbest %s\n", st->key,
           st->best[0] ? st->best : "-");
   for (size_t i = 0; i < st->n; i++) {
     const ks_tune_entry *e = &st->items[i].e;
-    fprintf(f, "v %s %d %u %.9g %.9g %.9g %.9g %.9g %s\n", st->items[i].vkey,
-            (int)e->cls, e->runs, e->median, e->min, e->max, e->q1, e->q3,
-            e->reason);
+    fprintf(f, "v %s %d %u %.9g %.9g %.9g %.9g %.9g %d %d %s\n",
+            st->items[i].vkey, (int)e->cls, e->runs, e->median, e->min, e->max,
+            e->q1, e->q3, e->gpu, e->finalist, e->reason);
   }
   int bad = ferror(f) | fflush(f) | fsync(fileno(f));
   bad |= fclose(f);

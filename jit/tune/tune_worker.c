@@ -13,6 +13,12 @@
  *    exits after answering and is reaped.
  * In every case the next variant gets a fresh child. send() uses
  * MSG_NOSIGNAL so that a dead child cannot kill the sweep with SIGPIPE.
+ *
+ * Several workers (one per GPU, ks_tune_opts.gpus) run at once: the
+ * parent hands a variant to each idle one and polls them all, so a slow
+ * GPU takes fewer. A worker for a GPU first answers a hello (its init
+ * callback's status and message), so that a missing GPU is found before
+ * anything is measured, not as a failure of every variant sent there.
  */
 #include <errno.h>
 #include <poll.h>
@@ -49,42 +55,36 @@ static int full_io(int fd, void *buf, size_t n, int writing) {
   return 0;
 }
 
-static void child_loop(int fd, ks_jit_tune_run_fn fn, void *sweep) {
+/* The GPU of this process when it is a worker started for one. */
+static int worker_gpu = -1;
+
+int ks_tune_worker_gpu(void) { return worker_gpu; }
+
+typedef struct hello {
+  int status;
+  char why[160];
+} hello;
+
+static void child_loop(int fd, const ks_jit_tune_job *job, int gpu) {
+  hello h = {.status = KS_OK};
+  worker_gpu = gpu;
+  for (size_t i = 0; i < job->nothers; i++)
+    close(job->others[i]);
+  if (job->init)
+    h.status = job->init(job->sweep, gpu, h.why, sizeof h.why);
+  if (full_io(fd, &h, sizeof h, 1) != 0 || h.status != KS_OK)
+    _exit(0);
   uint64_t idx;
   while (full_io(fd, &idx, sizeof idx, 0) == 0) {
     ks_tune_entry e;
     /* The parent sends the entry as it stands (point and figures). */
     if (full_io(fd, &e, sizeof e, 0) != 0)
       break;
-    fn(sweep, (size_t)idx, &e);
+    job->fn(job->sweep, (size_t)idx, &e);
     if (full_io(fd, &e, sizeof e, 1) != 0 || e.cls == KS_TUNE_DEVICE_FAULT)
       break;
   }
   _exit(0);
-}
-
-static int start(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn, void *sweep) {
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    return -1;
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(sv[0]);
-    close(sv[1]);
-    return -1;
-  }
-  if (pid == 0) {
-    close(sv[0]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sweep */
-    /* Out of the terminal's process group: a Ctrl-C meant to stop the
-     * sweep must not kill the worker and pass for a device fault. */
-    setpgid(0, 0);
-    child_loop(sv[1], fn, sweep);
-  }
-  close(sv[1]);
-  w->pid = pid;
-  w->fd = sv[0];
-  return 0;
 }
 
 /* Waits for the child and describes how it ended. */
@@ -101,12 +101,12 @@ static void reap(ks_jit_tune_worker *w, char *how, size_t cap) {
       snprintf(how, cap, "exit status %d", WEXITSTATUS(st));
   }
   w->pid = -1;
+  w->busy = 0;
 }
 
-/* Reads the answer before the deadline: 0, -1 (closed), -2 (timeout). */
-static int answer(int fd, ks_tune_entry *e, double deadline) {
-  char *p = (char *)e;
-  size_t n = sizeof *e;
+/* Reads n bytes before the deadline: 0, -1 (closed), -2 (timeout). */
+static int read_by(int fd, void *buf, size_t n, double deadline) {
+  char *p = buf;
   while (n) {
     double left = deadline - now_ms();
     if (left <= 0)
@@ -128,42 +128,153 @@ static int answer(int fd, ks_tune_entry *e, double deadline) {
   return 0;
 }
 
-void ks_jit_tune_worker_run(ks_jit_tune_worker *w, ks_jit_tune_run_fn fn,
-                            void *sweep, size_t idx, double timeout_ms,
-                            ks_tune_entry *e) {
-  uint64_t i = idx;
-  if (w->pid <= 0 && start(w, fn, sweep) != 0) {
-    snprintf(e->reason, sizeof e->reason, "cannot start a worker: %s",
-             strerror(errno));
-    e->cls = KS_TUNE_LAUNCH_FAILURE;
-    return;
+int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                             char *why, size_t cap) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return snprintf(why, cap, "cannot start a worker: %s", strerror(errno)), -1;
+  pid_t pid = fork();
+  if (pid < 0) {
+    snprintf(why, cap, "cannot start a worker: %s", strerror(errno));
+    close(sv[0]);
+    close(sv[1]);
+    return -1;
   }
-  ks_tune_entry got;
-  int r = full_io(w->fd, &i, sizeof i, 1) || full_io(w->fd, e, sizeof *e, 1)
-              ? -1
-              : answer(w->fd, &got, now_ms() + timeout_ms);
+  if (pid == 0) {
+    close(sv[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sweep */
+    /* Out of the terminal's process group: a Ctrl-C meant to stop the
+     * sweep must not kill the worker and pass for a device fault. */
+    setpgid(0, 0);
+    child_loop(sv[1], job, w->gpu);
+  }
+  close(sv[1]);
+  w->pid = pid;
+  w->fd = sv[0];
+  w->busy = 0;
+  hello h;
+  int r = read_by(w->fd, &h, sizeof h, now_ms() + job->timeout_ms);
+  if (r == 0 && h.status == KS_OK)
+    return 0;
+  if (r == 0)
+    snprintf(why, cap, "%.*s", (int)sizeof h.why, h.why);
+  else
+    snprintf(why, cap, "its worker %s",
+             r == -2 ? "did not start in time" : "died while starting");
+  kill(w->pid, SIGKILL);
+  reap(w, NULL, 0);
+  return -1;
+}
+
+int ks_jit_tune_worker_send(ks_jit_tune_worker *w, size_t idx,
+                            const ks_tune_entry *e, double timeout_ms) {
+  uint64_t i = idx;
+  w->idx = idx;
+  w->sent = *e;
+  w->busy = 1;
+  w->deadline = now_ms() + timeout_ms;
+  w->timeout_ms = timeout_ms;
+  w->have = 0;
+  return full_io(w->fd, &i, sizeof i, 1) ||
+                 full_io(w->fd, &w->sent, sizeof w->sent, 1)
+             ? -1
+             : 0;
+}
+
+/* Ends w's variant: r 0 answered, -1 died, -2 timed out; fills e. */
+static void settle_one(ks_jit_tune_worker *w, int r, ks_tune_entry *e) {
   char how[96] = "";
+  *e = w->sent;
   if (r == -2) {
     kill(w->pid, SIGKILL);
     reap(w, NULL, 0);
     e->cls = KS_TUNE_TIMEOUT;
     snprintf(e->reason, sizeof e->reason,
-             "no answer in %.0f ms: the worker was killed", timeout_ms);
+             "no answer in %.0f ms: the worker was killed", w->timeout_ms);
   } else if (r == -1) {
     reap(w, how, sizeof how);
     e->cls = KS_TUNE_DEVICE_FAULT;
     snprintf(e->reason, sizeof e->reason,
              "the worker died: %s; a fresh one goes on", how);
   } else {
-    got.size = sizeof got;
-    got.point = e->point;
-    *e = got;
+    *e = w->got;
+    e->size = sizeof *e;
+    e->point = w->sent.point;
     if (e->cls == KS_TUNE_DEVICE_FAULT)
       reap(w, NULL, 0);
   }
+  w->busy = 0;
+  e->gpu = w->gpu;
+}
+
+/* Reads what w's socket has of its answer: 0 complete, 1 not yet, -1
+ * closed. */
+static int take(ks_jit_tune_worker *w) {
+  ssize_t k = read(w->fd, (char *)&w->got + w->have, sizeof w->got - w->have);
+  if (k < 0 && (errno == EINTR || errno == EAGAIN))
+    return 1;
+  if (k <= 0)
+    return -1;
+  w->have += (size_t)k;
+  return w->have == sizeof w->got ? 0 : 1;
+}
+
+long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n,
+                             ks_tune_entry *e) {
+  enum { MAX_POLL = 64 };
+  for (;;) {
+    struct pollfd pfd[MAX_POLL];
+    size_t at[MAX_POLL], np = 0;
+    double soon = -1, now = now_ms();
+    for (size_t i = 0; i < n && np < MAX_POLL; i++) {
+      if (!ws[i].busy)
+        continue;
+      if (ws[i].deadline <= now) {
+        settle_one(&ws[i], -2, e);
+        return (long)i;
+      }
+      if (soon < 0 || ws[i].deadline < soon)
+        soon = ws[i].deadline;
+      pfd[np] = (struct pollfd){.fd = ws[i].fd, .events = POLLIN};
+      at[np++] = i;
+    }
+    if (!np)
+      return -1;
+    int r = poll(pfd, np, (int)(soon - now + 1));
+    if (r < 0 && errno != EINTR)
+      return -1;
+    for (size_t j = 0; r > 0 && j < np; j++) {
+      if (!pfd[j].revents)
+        continue;
+      int got = take(&ws[at[j]]);
+      if (got <= 0) {
+        settle_one(&ws[at[j]], got, e);
+        return (long)at[j];
+      }
+    }
+  }
+}
+
+void ks_jit_tune_worker_run(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                            size_t idx, ks_tune_entry *e) {
+  char why[sizeof e->reason];
+  if (w->pid <= 0 && ks_jit_tune_worker_start(w, job, why, sizeof why) != 0) {
+    snprintf(e->reason, sizeof e->reason, "%s", why);
+    e->cls = KS_TUNE_LAUNCH_FAILURE;
+    e->gpu = w->gpu;
+    return;
+  }
+  if (ks_jit_tune_worker_send(w, idx, e, job->timeout_ms) != 0) {
+    settle_one(w, -1, e);
+    return;
+  }
+  while (ks_jit_tune_worker_wait(w, 1, e) < 0 && w->busy)
+    ;
 }
 
 void ks_jit_tune_worker_stop(ks_jit_tune_worker *w) {
+  if (w->pid > 0 && w->busy)
+    kill(w->pid, SIGKILL); /* a variant it measures is left unsettled */
   if (w->pid > 0)
     reap(w, NULL, 0); /* closing the socket ends the child's loop */
 }

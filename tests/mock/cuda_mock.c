@@ -7,8 +7,9 @@
  * H100's limits (132 SMs, 64 Ki registers and 228 KiB of shared memory per
  * SM, 48 KiB per block without opt-in), and a CUDA 13.0 driver
  * (KSPEC_MOCK_DRIVER_VERSION=12080 plays another; KSPEC_MOCK_DEVICES=0 a
- * machine whose driver sees no device; KSPEC_MOCK_SM=80 an sm_80 device,
- * without clusters). What it does:
+ * machine whose driver sees no device, KSPEC_MOCK_DEVICES=4 one with four
+ * alike, ordinals 0..3, of which a process uses one at a time;
+ * KSPEC_MOCK_SM=80 an sm_80 device, without clusters). What it does:
  *
  *  - the primary context is retained and released with a count; calls that
  *    need a context fail with CUDA_ERROR_INVALID_CONTEXT when none is
@@ -153,6 +154,7 @@ static uint64_t last_param;
 static unsigned last_smem, last_how, last_cluster[3];
 static int last_cooperative, last_dyn_smem_attr;
 static uint64_t last_copy_bytes, last_copy_head; /* to a module's global */
+static atomic_int retained_device = -1; /* of the last primary context */
 
 EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
   pthread_mutex_lock(&last_lock);
@@ -197,6 +199,7 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
       .last_cluster = {ex.last_cluster[0], ex.last_cluster[1],
                        ex.last_cluster[2]},
       .last_dyn_smem_attr = ex.last_dyn_smem_attr,
+      .device = atomic_load(&retained_device),
   };
 }
 
@@ -318,11 +321,14 @@ static CUresult need_init(void) {
   return atomic_load(&initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
+/* How many devices the driver sees. */
+static int device_count(void) { return env_int("KSPEC_MOCK_DEVICES", 1); }
+
 static CUresult need_device(CUdevice dev) {
   CUresult r = need_init();
-  return r != CUDA_SUCCESS ? r
-         : dev == 0        ? CUDA_SUCCESS
-                           : CUDA_ERROR_INVALID_DEVICE;
+  return r != CUDA_SUCCESS                  ? r
+         : dev >= 0 && dev < device_count() ? CUDA_SUCCESS
+                                            : CUDA_ERROR_INVALID_DEVICE;
 }
 
 /* A current, retained context on the calling thread. */
@@ -342,7 +348,7 @@ CUresult cuDeviceGetCount(int *count) {
     return r;
   if (!count)
     return CUDA_ERROR_INVALID_VALUE;
-  *count = 1;
+  *count = device_count();
   return CUDA_SUCCESS;
 }
 
@@ -352,9 +358,9 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
     return r;
   if (!device)
     return CUDA_ERROR_INVALID_VALUE;
-  if (ordinal != 0)
+  if (ordinal < 0 || ordinal >= device_count())
     return CUDA_ERROR_INVALID_DEVICE;
-  *device = 0;
+  *device = ordinal;
   return CUDA_SUCCESS;
 }
 
@@ -460,6 +466,8 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
     return CUDA_ERROR_INVALID_VALUE;
   atomic_fetch_add(&ctx_refs, 1);
   atomic_fetch_add(&n_retains, 1);
+  primary.device = dev; /* one device per process */
+  atomic_store(&retained_device, dev);
   *pctx = &primary;
   return CUDA_SUCCESS;
 }

@@ -42,6 +42,8 @@ typedef struct kspec_mock_counters {
   unsigned last_smem, last_launch_fn;
   int last_cooperative;
   unsigned last_cluster[3];
+  /* The device (ordinal) of the last primary context retained; -1 none. */
+  int device;
 } kspec_mock_counters;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"
