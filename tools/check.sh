@@ -83,7 +83,17 @@ configure_build() { # DIR [cmake arguments]: configure and build everything
 
 part_build() {
   configure_build build &&
-    ctest --test-dir "$root/build" --output-on-failure -j2
+    ctest --test-dir "$root/build" --output-on-failure -j2 &&
+    mpi_tests_exist
+}
+
+# The mpi tests (label mpi) are part of the suite where CMake found MPI:
+# setup.sh installs OpenMPI, so their absence is a failure here.
+mpi_tests_exist() {
+  ctest --test-dir "$root/build" -N -L mpi | grep -q 'Total Tests: [1-9]' || {
+    echo "check: no mpi tests (OpenMPI not found: run tools/setup.sh)" >&2
+    return 1
+  }
 }
 
 part_asan() {
@@ -91,7 +101,8 @@ part_asan() {
     -DCMAKE_C_COMPILER="$clang" &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --test-dir "$root/build-asan" --output-on-failure -j2
+      ctest --test-dir "$root/build-asan" --output-on-failure -j2 -LE mpi
+  # (not the mpi tests: OpenMPI's own allocations would read as leaks)
 }
 
 part_tsan() {

@@ -26,9 +26,12 @@ if [ -n "$nvcc" ]; then
 else
   echo "gpu-pack: no nvcc, kspec-bench-cuda left out" >&2
 fi
+# kspec_mpi (and `kspec tune --mpi`) only with KSPEC_GPU_MPI=1: the tool
+# then needs the MPI library it was linked with on the GPU machine.
+mpi="-DKSPEC_MPI=${KSPEC_GPU_MPI:-0}"
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$b" -DKSPEC_LLVM_STATIC=ON -DCMAKE_BUILD_TYPE=Release \
-  $cuda
+  $cuda $mpi
 # shellcheck disable=SC2086
 cmake --build "$b" -j "$(nproc)" --target $targets
 rm -rf "$p"

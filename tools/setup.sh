@@ -13,11 +13,13 @@ set -eu
 # (KSPEC_SYMBOL_ORDER; GNU ld 2.40 has no such option). bolt-19: llvm-bolt,
 # which lays the static libkspec's code out from a profile of
 # specializations (KSPEC_BOLT). python3-pip: fetches the CUDA 12.4 header
-# wheels of the kernel corpus (tools/cuda-tree.sh).
+# wheels of the kernel corpus (tools/cuda-tree.sh). libopenmpi-dev,
+# openmpi-bin: kspec_mpi (include/kspec_mpi.h) and its tests (label mpi,
+# under mpirun).
 PACKAGES="cmake make gcc pkg-config llvm-19-dev llvm-19-tools clang-19 \
 libcmocka-dev libxxhash-dev zlib1g-dev libzstd-dev libedit-dev \
 libcurl4-openssl-dev libxml2-dev clang-format-19 libclang-rt-19-dev lld-19 \
-bolt-19 python3-pip"
+bolt-19 python3-pip libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $PACKAGES; do

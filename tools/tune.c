@@ -360,8 +360,17 @@ static ks_status gpu_name(int g, char *name, size_t cap) {
   return s;
 }
 
-/* In the probe's child: the first GPU's figures, then the others'
- * names. */
+/* The GPUs the driver sees (up to KS_TUNE_MAX_GPUS). */
+static int count_gpus(void) {
+  char name[128];
+  int c = 0;
+  while (c < KS_TUNE_MAX_GPUS && gpu_name(c, name, sizeof name) == KS_OK)
+    c++;
+  return c;
+}
+
+/* In the probe's child: the first GPU's figures, then the other GPUs
+ * named (or all of them): each there, each the same model. */
 static void probe_child(const tool *o, probe *r) {
   int first = o->ngpus ? o->gpus[0] : 0;
   ks_ctx_opts co = {.device = first};
@@ -374,8 +383,9 @@ static void probe_child(const tool *o, probe *r) {
   r->missing = r->other = -1;
   if (s != KS_OK) {
     snprintf(r->msg, sizeof r->msg, "%s", ks_errmsg(ctx));
-    r->missing = o->ngpus ? first : -1;
     ks_ctx_destroy(ctx);
+    if (o->ngpus && (r->count = count_gpus()) > 0)
+      r->missing = first;
     return;
   }
   snprintf(r->name, sizeof r->name, "%s", info.name);
@@ -383,15 +393,14 @@ static void probe_child(const tool *o, probe *r) {
   r->driver_version = info.driver_version;
   r->ptx = ks_ctx_ptx_isa(ctx);
   ks_ctx_destroy(ctx);
+  if (o->all_gpus)
+    r->count = count_gpus();
   char name[128];
-  for (r->count = 0; r->count < KS_TUNE_MAX_GPUS && (o->all_gpus || o->ngpus) &&
-                     gpu_name(r->count, name, sizeof name) == KS_OK;)
-    r->count++;
   for (size_t k = 1; k < o->ngpus && r->missing < 0 && r->other < 0; k++) {
-    if (o->gpus[k] >= r->count)
+    if (gpu_name(o->gpus[k], name, sizeof name) != KS_OK) {
       r->missing = o->gpus[k];
-    else if (gpu_name(o->gpus[k], name, sizeof name) == KS_OK &&
-             strcmp(name, r->name) != 0) {
+      r->count = count_gpus();
+    } else if (strcmp(name, r->name) != 0) {
       r->other = o->gpus[k];
       snprintf(r->other_name, sizeof r->other_name, "%s", name);
     }

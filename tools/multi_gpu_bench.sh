@@ -1,0 +1,118 @@
+#!/bin/sh
+# tools/multi_gpu_bench.sh - BENCHMARKS.md's table "Tuning on several GPUs"
+# (issue 35 item 5): one sweep of 63 variants (conv1d with 32 taps,
+# maxntid 32..1024 by 16: each launches its own block, so none is pruned,
+# and all share one workload, whose CPU reference each worker computes
+# once) on 1, 2 and 4 GPUs, with `--gpus` (one process, a worker per GPU)
+# and with `mpirun -np N ... --mpi` (a rank per GPU), RUNS runs each
+# (default 3), every run from an empty cache and store (nothing compiled
+# or measured before). A sweep of template values would rebuild the
+# workload, and its reference, whenever a worker's next variant has other
+# values: that is the tool's cost, not the GPUs'.
+#
+#   tools/multi_gpu_bench.sh [KSPEC] [RUNS]
+#
+# KSPEC: the kspec tool (default .dev/gpu/bin/kspec, else build/tools/kspec;
+# the --mpi rows need one built with kspec_mpi, and mpirun on the PATH).
+# Prints one line per run, then the table: mode, GPUs, wall time (median of
+# the runs, min-max), speed-up over the same mode's one GPU (its median
+# over this one's), variants measured per second, and the winner of each
+# run with "same 3/3" when every run of every row agrees. GPUs the machine
+# lacks (nvidia-smi -L; KSPEC_BENCH_GPUS=N overrides, for a dry run over
+# the mocked driver) and --mpi without mpirun are said, not run.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+KSPEC=${1:-}
+RUNS=${2:-3}
+if [ -z "$KSPEC" ]; then
+  KSPEC=$root/.dev/gpu/bin/kspec
+  [ -x "$KSPEC" ] || KSPEC=$root/build/tools/kspec
+fi
+SWEEP="conv1d -D FILTER_LEN=32 --sweep maxntid=$(seq -s, 32 16 1024)"
+have=${KSPEC_BENCH_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}
+mpi=$(command -v mpirun || true)
+# the ranks get the environment that keeps NVLink multicast off (KINDS.md)
+pass=""
+for v in NCCL_NVLS_ENABLE TORCH_SYMM_MEM_DISABLE_MULTICAST NVSHMEM_DISABLE_NVLS \
+  KSPEC_LIBCUDA KSPEC_MOCK_DEVICES; do
+  eval "[ -n \"\${$v+x}\" ]" && pass="$pass -x $v"
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kspec_mgpu.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+echo "multi_gpu_bench: $KSPEC, $have GPUs, mpirun: ${mpi:-not found}," \
+  "$RUNS runs per row"
+nvidia-smi -L 2>/dev/null
+
+# one MODE N RUN: a sweep from an empty cache; "MODE N RUN wall measured
+# winner" into $tmp/runs
+one() {
+  mode=$1
+  n=$2
+  run=$3
+  KSPEC_CACHE_DIR=$tmp/cache.$mode.$n.$run
+  export KSPEC_CACHE_DIR
+  gpus=$(seq -s, 0 $((n - 1)))
+  t0=$(date +%s.%N)
+  if [ "$mode" = gpus ]; then
+    # shellcheck disable=SC2086
+    "$KSPEC" tune $SWEEP --gpus "$gpus" --csv >"$tmp/out" 2>"$tmp/err"
+  else
+    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086
+    "$mpi" --allow-run-as-root --oversubscribe -np "$n" -x KSPEC_CACHE_DIR \
+      $pass "$KSPEC" tune $SWEEP --gpus "$gpus" --mpi --csv \
+      >"$tmp/out" 2>"$tmp/err"
+  fi
+  rc=$?
+  t1=$(date +%s.%N)
+  wall=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+  measured=$(grep -c ',measured,' "$tmp/out")
+  # the CSV's columns: index,maxntid,threads,class,...,stored,best,reason
+  winner=$(awk -F, 'NR > 1 && $15 == 1 {print "maxntid=" $2}' \
+    "$tmp/out" | head -n 1)
+  [ "$rc" -eq 0 ] || {
+    winner="FAILED(rc=$rc)"
+    head -n 5 "$tmp/err" >&2
+  }
+  echo "$mode $n $run $wall $measured ${winner:-none}" | tee -a "$tmp/runs"
+  rm -rf "$KSPEC_CACHE_DIR"
+}
+
+for mode in gpus mpi; do
+  if [ "$mode" = mpi ] && [ -z "$mpi" ]; then
+    echo "mpi: mpirun not found here: the --mpi rows are not run"
+    continue
+  fi
+  for n in 1 2 4; do
+    if [ "$n" -gt "$have" ]; then
+      echo "$mode $n: this machine has $have GPUs: not run"
+      continue
+    fi
+    r=1
+    while [ $r -le "$RUNS" ]; do
+      one $mode $n $r
+      r=$((r + 1))
+    done
+  done
+done
+
+echo
+echo "| mode | GPUs | wall s (median; min-max) | speed-up | variants/s | winner |"
+echo "|---|---|---|---|---|---|"
+sort -k1,1 -k2,2n -k4,4n "$tmp/runs" | awk -v runs="$RUNS" '
+  { key = $1 " " $2; n[key]++; w[key, n[key]] = $4; m[key] = $5;
+    win[key] = win[key] (win[key] == "" ? "" : " ") $6; all[$6] = 1;
+    if (!(key in order)) { order[key] = ++k; keys[k] = key } }
+  END {
+    nw = 0; for (x in all) nw++
+    for (i = 1; i <= k; i++) {
+      key = keys[i]; split(key, p, " "); c = n[key]
+      med = (c % 2) ? w[key, (c + 1) / 2] : (w[key, c / 2] + w[key, c / 2 + 1]) / 2
+      base[p[1]] = p[2] == 1 ? med : base[p[1]]
+      sp = base[p[1]] ? sprintf("%.2fx (%.2f of 1 GPU)", base[p[1]] / med, med / base[p[1]]) : "-"
+      printf "| %s | %s | %.1f; %.1f-%.1f | %s | %.1f | %s |\n", \
+        (p[1] == "gpus" ? "--gpus" : "mpirun --mpi"), p[2], med, w[key, 1], \
+        w[key, c], sp, m[key] / med, win[key]
+    }
+    printf "\nwinners: %s\n", nw == 1 ? "the same in every run" : nw " different"
+  }'
