@@ -413,6 +413,7 @@ enum {
    * form (expf as __expf: __nv_fast_expf, sinf, cosf, tanf, logf, log2f,
    * log10f, exp10f, powf, sincosf) */
   KS_FP_FAST_MATH = 1u << 3,
+  KS_FP_ALL = 15u
 };
 
 typedef struct ks_spec_req {
@@ -435,6 +436,10 @@ typedef struct ks_spec_req {
    * maxntid), sm_75 or later, a loader that accepts PTX ISA 9.0 and a
    * kernel without dynamic shared memory: KS_EPARAM otherwise. */
   int smem_spill;
+  /* Floating-point modes, KS_FP_* bits (`kspec --ftz`, --prec-div=0,
+   * --prec-sqrt=0, --fast-math); 0: nvcc's defaults. Part of the cache key.
+   * Other bits: KS_EPARAM. */
+  unsigned fp;
 } ks_spec_req;
 
 /* The pipeline's stage names, in order ("input", "bind", ...). */
@@ -952,6 +957,9 @@ typedef struct ks_tune_space {
   /* Optional constraint: 0 leaves the point out (class "excluded"). */
   int (*valid)(const ks_tune_point *p, void *arg);
   void *valid_arg;
+  /* Floating-point modes of every variant (ks_spec_req.fp); part of the
+   * stored results' key when not 0. */
+  unsigned fp;
 } ks_tune_space;
 
 /* What became of a variant. */

@@ -78,6 +78,12 @@ static const char *mutate_optstr(ks_key_optstr *v, const char *name) {
   return name;
 }
 
+static const char *mutate_fp(ks_key_fp *v, const char *name) {
+  (void)name;
+  *v ^= KS_FP_FTZ;
+  return "fp ftz != default";
+}
+
 static const char *mutate_u(ks_key_u *v, const char *name) {
   ++*v;
   return name;
@@ -160,7 +166,7 @@ static void every_field_named(void **state) {
   }
   KS_KEY_FIELDS(CHECK_FIELD)
 #undef CHECK_FIELD
-  assert_int_equal(fields, 18);
+  assert_int_equal(fields, 19);
 }
 
 /* The text holds every field's line, under the field's name. */
@@ -179,7 +185,8 @@ static void text_lines(void **state) {
   TU_ASSERT_CONTAINS(text, "\nllvm 19.");
   TU_ASSERT_CONTAINS(text, "\nbuild ");
   assert_null(strstr(text, "dump_stage")); /* not set: not there */
-  assert_null(strstr(text, "libdevice")); /* conv1d calls none */
+  assert_null(strstr(text, "libdevice"));  /* conv1d calls none */
+  TU_ASSERT_CONTAINS(text, "\nfp default\n");
 }
 
 /* Binding by name or by position is one key. */

@@ -335,12 +335,47 @@ static void real_library_ptxas(void **state) {
   unsetenv("KSPEC_LIBDEVICE");
 }
 
+/* The request's floating-point modes (with the stand-in library): part of
+ * the key, fast math spelled either way one kernel, unknown bits refused. */
+static void fp_modes(void **state) {
+  (void)state;
+  setenv("KSPEC_LIBDEVICE", KS_TEST_BINARY_DIR "/libdevice_mini.bc", 1);
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k[4] = {NULL};
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "blackscholes", &t), KS_OK);
+  static const unsigned fps[] = {0, KS_FP_FAST_MATH,
+                                 KS_FP_FAST_MATH | KS_FP_FTZ, KS_FP_FTZ};
+  for (int i = 0; i < 4; i++) {
+    ks_spec_req req = {.fp = fps[i]};
+    assert_int_equal(ks_specialize(ctx, t, &req, &k[i]), KS_OK);
+  }
+  assert_true(k[0] != k[1] && k[1] == k[2] && k[3] != k[0] && k[3] != k[1]);
+  const char *p = NULL;
+  size_t n = 0;
+  assert_int_equal(ks_kernel_ptx(k[1], &p, &n), KS_OK);
+  TU_ASSERT_CONTAINS(p, "div.approx.ftz.f32");
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k[1]), "fast math");
+  assert_int_equal(ks_kernel_ptx(k[0], &p, &n), KS_OK);
+  TU_ASSERT_CONTAINS(p, "div.rn.f32");
+  TU_ASSERT_NOT_CONTAINS(p, "div.approx");
+  ks_spec_req bad = {.fp = 0x100};
+  ks_kernel *kb = NULL;
+  assert_int_equal(ks_specialize(ctx, t, &bad, &kb), KS_EPARAM);
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "fp: blackscholes: unknown "
+                                     "floating-point mode bits 0x100");
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  unsetenv("KSPEC_LIBDEVICE");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(search_order),
-      cmocka_unit_test(bad_files),
-      cmocka_unit_test(missing_function),
-      cmocka_unit_test(real_library_ptxas),
+      cmocka_unit_test(search_order),     cmocka_unit_test(bad_files),
+      cmocka_unit_test(missing_function), cmocka_unit_test(real_library_ptxas),
+      cmocka_unit_test(fp_modes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

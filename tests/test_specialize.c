@@ -176,16 +176,22 @@ static void check_ptxas(const char *ptx, const char *what) {
 
 /* ---- every built-in template -------------------------------------------- */
 
-/* min, max, default and a value in between that is no power of two. */
-static size_t test_values(const ks_param_info *p, long out[4]) {
+/* min, max, default and a value in between that is no power of two; as
+ * text ("%g" for a float parameter: blackscholes'). */
+static size_t test_values(const ks_param_info *p, char out[4][32]) {
+  if (p->type == KS_TYPE_F32 || p->type == KS_TYPE_F64) {
+    double v[] = {p->min, p->max, p->def, p->min + (p->max - p->min) / 3};
+    for (int i = 0; i < 4; i++)
+      snprintf(out[i], 32, "%g", v[i]);
+    return 4;
+  }
   long lo = (long)p->min, hi = (long)p->max;
   long mid = lo + (hi - lo) * 2 / 3;
   while (mid < hi && mid > 1 && (mid & (mid - 1)) == 0)
     mid++;
-  out[0] = lo;
-  out[1] = hi;
-  out[2] = (long)p->def;
-  out[3] = mid;
+  long v[] = {lo, hi, (long)p->def, mid};
+  for (int i = 0; i < 4; i++)
+    snprintf(out[i], 32, "%ld", v[i]);
   return 4;
 }
 
@@ -193,7 +199,7 @@ static void builtins_listed(void **state) {
   (void)state;
   static const char *const want[] = {
       "conv1d",     "sepfilter_rows", "sepfilter_cols", "histogram",
-      "reduce_sum", "transpose",      "stencil1d"};
+      "reduce_sum", "transpose",      "stencil1d",      "blackscholes"};
   size_t n = ks_builtin_count();
   assert_int_equal(n, sizeof want / sizeof want[0]);
   for (size_t i = 0; i < n; i++) {
@@ -248,14 +254,13 @@ static void builtins_specialize(void **state) {
     }
     for (size_t j = 0; j < ks_template_param_count(t, 0); j++) {
       ks_param_info p = {.size = sizeof p};
-      long vals[4];
+      char vals[4][32];
       assert_int_equal(ks_template_param(t, 0, j, &p), KS_OK);
       if (!p.marked) /* sizes: tested through user kernels */
         continue;
       for (size_t v = 0; v < test_values(&p, vals); v++) {
-        char text[32];
+        const char *text = vals[v];
         ks_kernel *k = NULL;
-        snprintf(text, sizeof text, "%ld", vals[v]);
         snprintf(what, sizeof what, "%s %s=%s", name, p.name, text);
         ks_status s = spec1(f, p.name, text, NULL, &k);
         if (s != KS_OK)

@@ -76,11 +76,11 @@ expect_usage() {
 # ---- list and info ----------------------------------------------------------
 expect 0 list
 for t in conv1d sepfilter_rows sepfilter_cols histogram reduce_sum transpose \
-  stencil1d
+  stencil1d blackscholes
 do
   grep -q "^$t " "$TMP/out" || bad "kspec list: no line for $t"
 done
-[ "$(wc -l <"$TMP/out")" -eq 7 ] || bad "kspec list: not seven lines"
+[ "$(wc -l <"$TMP/out")" -eq 8 ] || bad "kspec list: not eight lines"
 
 expect 0 info conv1d
 out_has "kernel conv1d"
@@ -178,6 +178,31 @@ expect 0 ptx stencil1d --arch sm_90 --ptx-isa 90 --block 1024 -D RADIUS=64 \
   out_has '.pragma "enable_smem_spilling";' && out_has ".version 9.0"
 expect 0 ptx stencil1d $TARGET --block 1024 -D RADIUS=64 &&
   out_lacks "enable_smem_spilling" && out_has ".version 8.5"
+# floating-point modes (--ftz, --prec-div, --prec-sqrt, --fast-math) and
+# libdevice: blackscholes calls expf and logf
+expect 0 explain blackscholes $TARGET --block 256 &&
+  out_has "math: libdevice functions linked: __nv_logf (for llvm.log.f32), __nv_expf (for llvm.exp.f32); from "
+expect 0 explain blackscholes $TARGET --ftz --prec-div=0 --prec-sqrt=0 &&
+  out_has "math: floating point: f32 denormals flushed to zero, approximate f32 division, approximate sqrtf"
+expect 0 ptx blackscholes $TARGET --fast-math &&
+  out_has "ex2.approx.ftz.f32" && out_has "div.approx.ftz.f32" &&
+  out_has "sqrt.approx.ftz.f32" && out_has "mul.rn.ftz.f32"
+expect 0 ptx blackscholes $TARGET --ftz=false --prec-sqrt=1 &&
+  out_has "sqrt.rn.f32" && out_has "div.rn.f32" && out_lacks "mul.rn.ftz.f32"
+expect_usage ptx blackscholes $TARGET --prec-div=2
+expect_usage ptx blackscholes $TARGET --prec-sqrt
+expect_usage ptx blackscholes $TARGET --ftz=maybe
+expect_usage ptx blackscholes $TARGET --fast-math=1
+head -c 100 /dev/urandom >"$TMP/notbc.bc"
+export KSPEC_LIBDEVICE="$TMP/notbc.bc"
+expect_failure \
+  "libdevice: blackscholes: calls __nv_logf, which needs libdevice: $TMP/notbc.bc is not LLVM bitcode" \
+  ptx blackscholes $TARGET
+KSPEC_LIBDEVICE="$TMP/nothing.bc"
+expect_failure "\$KSPEC_LIBDEVICE=$TMP/nothing.bc: no such file" \
+  ptx blackscholes $TARGET
+expect 0 ptx conv1d $TARGET # no math: no search
+unset KSPEC_LIBDEVICE
 expect_usage ptx conv1d $TARGET --bake f=1,x
 expect_usage ptx conv1d $TARGET --bake f=
 expect_usage run conv1d $TARGET --bake f=1

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "kspec.h"
 
 int ks_arg_uint(const char *s, unsigned long long lo, unsigned long long hi,
                 unsigned long long *out) {
@@ -120,4 +121,34 @@ int ks_arg_sweep(const char *arg, char *name, size_t cap, int64_t *values,
   }
   *n = count;
   return 0;
+}
+
+/* "1"/"true" 1, "0"/"false" 0, else -1. */
+static int truth(const char *v) {
+  if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
+    return 1;
+  if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
+    return 0;
+  return -1;
+}
+
+int ks_arg_fp(const char *name, const char *value, unsigned *fp) {
+  if (strcmp(name, "fast-math") == 0 || strcmp(name, "use_fast_math") == 0) {
+    *fp |= KS_FP_FAST_MATH;
+    return value == NULL;
+  }
+  int ftz = strcmp(name, "ftz") == 0;
+  unsigned bit = ftz                              ? KS_FP_FTZ
+                 : strcmp(name, "prec-div") == 0  ? KS_FP_APPROX_DIV
+                 : strcmp(name, "prec-sqrt") == 0 ? KS_FP_APPROX_SQRT
+                                                  : 0;
+  int t = value ? truth(value) : ftz ? 1 : -1;
+  if (!bit || t < 0)
+    return 0;
+  /* --ftz=true sets its bit; --prec-*=false sets theirs */
+  if (ftz == t)
+    *fp |= bit;
+  else
+    *fp &= ~bit;
+  return 1;
 }

@@ -35,4 +35,11 @@ int ks_arg_bake(const char *text, char *name, size_t cap, double **values,
 int ks_arg_sweep(const char *arg, char *name, size_t cap, int64_t *values,
                  size_t max, size_t *n, char *why, size_t whycap);
 
+/* A floating-point option as nvcc spells it, into the KS_FP_* bits of
+ * *fp: name "ftz" (value NULL, "true", "false", "1" or "0"), "prec-div"
+ * and "prec-sqrt" (the same values, required; 0 or false: approximate),
+ * "fast-math" or "use_fast_math" (no value). 1, or 0 for a value it does
+ * not know. */
+int ks_arg_fp(const char *name, const char *value, unsigned *fp);
+
 #endif /* KS_TOOLS_ARGS_H */

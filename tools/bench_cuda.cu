@@ -43,6 +43,14 @@
 
 #include "bench_kernels.cuh"
 
+/* The blackscholes template itself, built by nvcc (its markings mean
+ * nothing here; its math is CUDA's own expf, logf, sqrtf): the baseline of
+ * kspec's build of the same source. */
+#define KS_KERNEL extern "C" __global__
+#define KS_PARAM(name, def, lo, hi)
+#define KS_DOC(text)
+#include "../templates/blackscholes.cu"
+
 /* ---- small helpers --------------------------------------------------- */
 
 static int die(const char *what, const char *msg) {
@@ -250,6 +258,15 @@ static ks_status run_transpose_hand(ks_wl *w, void *, char *err, size_t cap) {
   return launched("transpose_hand", err, cap);
 }
 
+/* nvcc's build of templates/blackscholes.cu, at the template's defaults. */
+static ks_status run_bs_nvcc(ks_wl *w, void *, char *err, size_t cap) {
+  int n = static_cast<int>(ks_wl_size(w));
+  blackscholes<<<blocks(n, 256), 256>>>(
+      dev<float>(w, "call"), dev<float>(w, "put"), dev<float>(w, "S"),
+      dev<float>(w, "X"), dev<float>(w, "T"), n, 0.02f, 0.3f);
+  return launched("blackscholes (nvcc)", err, cap);
+}
+
 /* ---- the benchmark table ------------------------------------------------- */
 
 typedef struct variant {
@@ -304,6 +321,8 @@ static const bench benches[] = {
      run_reduce_hand,
      {}},
     {"transpose", 8192, "TILE", TR_TILE_K, NULL, 0, run_transpose_hand, {}},
+    /* param NULL: every marked parameter at its default (two floats) */
+    {"blackscholes", (size_t)1 << 26, NULL, 0, NULL, 0, run_bs_nvcc, {}},
 };
 
 typedef struct options {
@@ -330,12 +349,13 @@ static void collect_optional_passes(void) {
 
 /* kind 0: generic; 1: bound, no optional passes; 2: bound, all passes. */
 static ks_status specialize(ks_ctx *ctx, const ks_template *t, ks_wl *w,
-                            const ks_binding *b, int kind, ks_kernel **k) {
+                            const ks_binding *b, size_t nb, int kind,
+                            ks_kernel **k) {
   ks_spec_req req = {};
   if (kind > 0) {
     ks_dim3 blk = ks_wl_block(w);
     req.bindings = b;
-    req.nbindings = 1;
+    req.nbindings = nb;
     req.bounds.block[0] = blk.x;
     req.bounds.block[1] = blk.y;
     req.bounds.block[2] = blk.z;
@@ -432,18 +452,29 @@ static int run_bench(ks_ctx *ctx, const bench *bn, const options *o, double gbs,
   ks_kernel *k[3] = {NULL, NULL, NULL};
   static const char *const kname[3] = {"kspec generic", "kspec no passes",
                                        "kspec specialized"};
-  ks_binding b = {};
+  ks_binding b[4] = {};
+  size_t nb = 1;
   char err[512] = "";
   int bad = 1;
   size_t size = o->quick ? bn->size / 16 : bn->size;
-  b.name = bn->param;
-  b.kind = KS_VALUE_INT;
-  b.v.i = bn->value;
+  b[0].name = bn->param;
+  b[0].kind = KS_VALUE_INT;
+  b[0].v.i = bn->value;
   if (ks_template_load(ctx, bn->name, &t) != KS_OK) {
     die(bn->name, ks_errmsg(ctx));
     goto out;
   }
-  if (ks_wl_create(ctx, t, NULL, size, &b, 1, 0, o->seed, &w, err,
+  if (!bn->param) /* the marked parameters at their defaults */
+    for (nb = 0; nb < 4 && nb < ks_template_param_count(t, 0); nb++) {
+      ks_param_info p = {};
+      p.size = sizeof p;
+      if (ks_template_param(t, 0, nb, &p) != KS_OK || !p.marked)
+        break;
+      b[nb].name = p.name;
+      b[nb].kind = KS_VALUE_REAL;
+      b[nb].v.f = p.def;
+    }
+  if (ks_wl_create(ctx, t, NULL, size, b, nb, 0, o->seed, &w, err,
                    sizeof err) != KS_OK) {
     die(bn->name, err);
     goto out;
@@ -453,7 +484,7 @@ static int run_bench(ks_ctx *ctx, const bench *bn, const options *o, double gbs,
     goto out;
   }
   for (int i = 0; i < 3; i++)
-    if (specialize(ctx, t, w, &b, i, &k[i]) != KS_OK) {
+    if (specialize(ctx, t, w, b, nb, i, &k[i]) != KS_OK) {
       die(bn->name, ks_errmsg(ctx));
       goto out;
     }
@@ -463,7 +494,8 @@ static int run_bench(ks_ctx *ctx, const bench *bn, const options *o, double gbs,
   }
   {
     double bytes = ks_wl_bytes(w), ms[5];
-    const char *vn[5] = {kname[0], kname[1], kname[2], "hand (CUDA)",
+    const char *vn[5] = {kname[0], kname[1], kname[2],
+                         bn->param ? "hand (CUDA)" : "nvcc, same source",
                          "CUB HistogramEven"};
     int nv = 4;
     cub_hist cub = {};

@@ -60,6 +60,7 @@ typedef struct options {
   int compare;
   int why_miss;
   int smem_spill;
+  unsigned fp; /* KS_FP_* */
 } options;
 
 static const char usage_text[] =
@@ -110,6 +111,10 @@ static const char spec_opts_text[] =
     "  --smem-spill       let ptxas spill registers to shared memory first\n"
     "                     (PTX ISA 9.0, CUDA 13 driver; needs --block or\n"
     "                     --maxntid, no dynamic shared memory)\n"
+    "  --ftz[=true|false], --prec-div=0|1, --prec-sqrt=0|1, --fast-math\n"
+    "                     floating-point modes as nvcc's (default: no\n"
+    "                     flush to zero, IEEE division and sqrt): the\n"
+    "                     kernel's own f32 arithmetic and libdevice's math\n"
     "  --bake ARG=V,V,... the contents of read-only buffer ARG are known:\n"
     "                     its loads become immediates (repeatable); launch\n"
     "                     with exactly these values in ARG. ARG may be a\n"
@@ -238,6 +243,10 @@ enum {
   OPT_BAKE,
   OPT_WHY_MISS,
   OPT_SMEM_SPILL,
+  OPT_FTZ,
+  OPT_PREC_DIV,
+  OPT_PREC_SQRT,
+  OPT_FAST_MATH,
 };
 
 static const struct option long_opts[] = {
@@ -259,6 +268,11 @@ static const struct option long_opts[] = {
     {"bake", required_argument, NULL, OPT_BAKE},
     {"why-miss", no_argument, NULL, OPT_WHY_MISS},
     {"smem-spill", no_argument, NULL, OPT_SMEM_SPILL},
+    {"ftz", optional_argument, NULL, OPT_FTZ},
+    {"prec-div", required_argument, NULL, OPT_PREC_DIV},
+    {"prec-sqrt", required_argument, NULL, OPT_PREC_SQRT},
+    {"fast-math", no_argument, NULL, OPT_FAST_MATH},
+    {"use_fast_math", no_argument, NULL, OPT_FAST_MATH},
     {NULL, 0, NULL, 0},
 };
 
@@ -319,6 +333,18 @@ static int take_option(const char *cmd, int c, options *o) {
     return 0;
   case OPT_SMEM_SPILL:
     o->smem_spill = 1;
+    return 0;
+  case OPT_FTZ:
+  case OPT_PREC_DIV:
+  case OPT_PREC_SQRT:
+  case OPT_FAST_MATH:
+    if (!ks_arg_fp(opt_name(c), optarg, &o->fp)) {
+      char what[160];
+      snprintf(what, sizeof what, "--%s=%.64s: want %s", opt_name(c), optarg,
+               c == OPT_FTZ ? "true or false (1 or 0)"
+                            : "0 or 1 (or false, true)");
+      return bad_usage(cmd, "%s", what);
+    }
     return 0;
   case OPT_NO_PASS:
     if (o->nno_pass == MAX_NO_PASS)
@@ -541,7 +567,8 @@ static ks_spec_req request_of(const options *o) {
                        .nno_pass = o->nno_pass,
                        .bakes = o->bakes,
                        .nbakes = o->nbakes,
-                       .smem_spill = o->smem_spill};
+                       .smem_spill = o->smem_spill,
+                       .fp = o->fp};
 }
 
 /* ptx and ir: specialize once and print. */
@@ -662,6 +689,7 @@ static int specialize_for(ks_ctx *ctx, ks_template *t, const options *o,
   }
   /* --compare's generic baseline is the kernel as the template has it */
   req.smem_spill = o->smem_spill && (!generic || !o->ndefs);
+  req.fp = o->fp; /* a compile setting: the baseline's too */
   if (o->why_miss)
     why_miss(ctx, t, &req);
   return ks_specialize(ctx, t, &req, k) == KS_OK ? EXIT_SUCCESS

@@ -58,6 +58,7 @@ typedef struct tool {
   size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
   int mpi, rank, ranks;             /* --mpi: this rank, of ranks */
   long inject_fault, inject_hang;   /* variant indices, -1: none */
+  unsigned fp; /* --ftz, --prec-div=0, --prec-sqrt=0, --fast-math */
   ks_kernel *fault_k, *hang_k;
   /* In the worker. */
   ks_ctx *ctx;
@@ -99,6 +100,8 @@ static const char tune_usage[] =
     "  --mpi              under mpirun: the ranks share compiles and split\n"
     "                     the sweep, each on GPU local_rank % GPUs; rank 0\n"
     "                     measures the finalists and writes the store\n"
+    "  --ftz[=true|false], --prec-div=0|1, --prec-sqrt=0|1, --fast-math\n"
+    "                     floating-point modes of every variant (as nvcc's)\n"
     "  --json, --csv      results for scripts\n"
     "  --plot FILE.png    time against variant (a gnuplot script FILE.png.gp)\n"
     "  --show             the stored results\n"
@@ -212,6 +215,17 @@ static int parse(tool *o, int argc, char **argv) {
       return usage_error("--mpi: this kspec was built without MPI (kspec_mpi)");
 #endif
       o->mpi = 1;
+    } else if (strncmp(a, "--ftz", 5) == 0 || strncmp(a, "--prec-", 7) == 0 ||
+               strcmp(a, "--fast-math") == 0 ||
+               strcmp(a, "--use_fast_math") == 0) {
+      char name[32];
+      const char *eq = strchr(a, '=');
+      snprintf(name, sizeof name, "%.*s",
+               (int)(eq ? (size_t)(eq - a - 2) : strlen(a + 2)), a + 2);
+      if (!ks_arg_fp(name, eq ? eq + 1 : NULL, &o->fp))
+        return usage_error("%s: want --ftz[=true|false], --prec-div=0|1, "
+                           "--prec-sqrt=0|1 or --fast-math",
+                           a);
     } else if (a[0] == '-' || o->tmpl) {
       return usage_error("unexpected argument '%s'", a);
     } else {
@@ -855,7 +869,8 @@ static int sweep(tool *o) {
                       .fixed = o->defs,
                       .nfixed = o->ndefs,
                       .dims = o->dims,
-                      .ndims = o->ndims};
+                      .ndims = o->ndims,
+                      .fp = o->fp};
   ks_tune_opts to = {.measure = measure,
                      .check = check,
                      .arg = o,

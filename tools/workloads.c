@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WL_MAX_BUFS = 3, WL_MAX_INTS = 2, WL_MAX_ARGS = 8, WL_MAX_PARAMS = 4 };
+enum { WL_MAX_BUFS = 5, WL_MAX_INTS = 2, WL_MAX_ARGS = 8, WL_MAX_PARAMS = 4 };
 
 /* Problems are capped so that every index fits an int in the kernels. */
 #define WL_MAX_ELEMS ((size_t)1 << 30)
@@ -39,6 +39,7 @@ typedef struct wl_buf {
   void *host; /* the inputs (IN) or the initial values (ACC) */
   void *got;  /* read back (OUT, ACC) */
   ks_devptr dev;
+  float lo, hi; /* F32 inputs uniform in [lo, hi) where hi > lo */
 } wl_buf;
 
 typedef union wl_value {
@@ -129,6 +130,9 @@ static void fill_random(wl_buf *b, uint64_t *state, unsigned u32_limit) {
     else if (b->elem == ELEM_U32)
       ((uint32_t *)b->host)[i] =
           (uint32_t)(u32_limit ? rnd(state) % u32_limit : rnd(state));
+    else if (b->hi > b->lo)
+      ((float *)b->host)[i] =
+          b->lo + (rnd_float(state) + 1.0f) * 0.5f * (b->hi - b->lo);
     else
       ((float *)b->host)[i] = rnd_float(state);
   }
@@ -266,6 +270,79 @@ static void stencil1d_geometry(ks_wl *w, unsigned block) {
 static double stencil1d_bytes(const ks_wl *w) {
   return 4.0 * ((double)w->size + 2.0 * (double)w->pv) + 4.0 * (double)w->size +
          4.0 * (2.0 * (double)w->pv + 1);
+}
+
+/* ---- blackscholes ------------------------------------------------------ */
+
+/* Prices, strikes and years as CUDA's BlackScholes sample draws them. */
+static void blackscholes_setup(ks_wl *w) {
+  size_t n = w->size;
+  add_buf(w, "call", ROLE_OUT, ELEM_F32, n);
+  add_buf(w, "put", ROLE_OUT, ELEM_F32, n);
+  add_buf(w, "S", ROLE_IN, ELEM_F32, n);
+  add_buf(w, "X", ROLE_IN, ELEM_F32, n);
+  add_buf(w, "T", ROLE_IN, ELEM_F32, n);
+  w->bufs[2].lo = 5.0f, w->bufs[2].hi = 30.0f;
+  w->bufs[3].lo = 1.0f, w->bufs[3].hi = 100.0f;
+  w->bufs[4].lo = 0.25f, w->bufs[4].hi = 10.0f;
+  add_int(w, n);
+}
+
+/* The value of a float parameter by name. */
+static double param_of(const ks_wl *w, const char *name) {
+  for (size_t i = 0; i < w->nparams; i++)
+    if (strcmp(w->params[i].name, name) == 0)
+      return (double)w->pvals[i].f32; /* as the kernel gets it */
+  return 0.0;
+}
+
+static double bs_cnd(double d) {
+  const double a1 = 0.31938153, a2 = -0.356563782, a3 = 1.781477937,
+               a4 = -1.821255978, a5 = 1.330274429;
+  double k = 1.0 / (1.0 + 0.2316419 * fabs(d));
+  double c = 0.39894228040143267794 * exp(-0.5 * d * d) *
+             (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
+  return d > 0 ? 1.0 - c : c;
+}
+
+/* ref holds the calls, then the puts. */
+static int blackscholes_reference(ks_wl *w) {
+  const float *S = w->bufs[2].host, *X = w->bufs[3].host, *T = w->bufs[4].host;
+  double r = param_of(w, "RISKFREE"), v = param_of(w, "VOLATILITY");
+  size_t n = w->size;
+  if (!alloc_ref(w, 2 * n))
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    double s = S[i], x = X[i], t = T[i], st = sqrt(t);
+    double d1 = (log(s / x) + (r + 0.5 * v * v) * t) / (v * st);
+    double d2 = d1 - v * st, n1 = bs_cnd(d1), n2 = bs_cnd(d2);
+    double e = exp(-r * t);
+    w->ref[i] = s * n1 - x * e * n2;
+    w->ref[n + i] = x * e * (1.0 - n2) - s * (1.0 - n1);
+  }
+  return 0;
+}
+
+/* Both outputs: |got - ref| <= 5e-4 (1 + |ref|) (float math against the
+ * same formula in double; prices up to 100). */
+static int blackscholes_compare(ks_wl *w, char *err, size_t cap) {
+  for (int o = 0; o < 2; o++) {
+    const float *got = w->bufs[o].got;
+    const double *ref = w->ref + (size_t)o * w->size;
+    for (size_t i = 0; i < w->size; i++)
+      if (!(fabs(got[i] - ref[i]) <= 5e-4 * (1.0 + fabs(ref[i])))) {
+        char where[64], g[32], e[32];
+        snprintf(where, sizeof where, "%s[%zu]", w->bufs[o].name, i);
+        snprintf(g, sizeof g, "%.9g", got[i]);
+        snprintf(e, sizeof e, "%.9g", ref[i]);
+        return mismatch(w, err, cap, where, g, e);
+      }
+  }
+  return 0;
+}
+
+static double blackscholes_bytes(const ks_wl *w) {
+  return 5.0 * 4.0 * (double)w->size;
 }
 
 /* ---- sepfilter_rows, sepfilter_cols ------------------------------------ */
@@ -527,6 +604,15 @@ static const wl_desc wl_table[] = {
      .reference = stencil1d_reference,
      .compare = compare_close,
      .bytes = stencil1d_bytes},
+    {.name = "blackscholes",
+     .param = "RISKFREE",
+     .ints = {"n"},
+     .def_size = (size_t)1 << 24,
+     .setup = blackscholes_setup,
+     .geometry = geometry_1d,
+     .reference = blackscholes_reference,
+     .compare = blackscholes_compare,
+     .bytes = blackscholes_bytes},
 };
 
 static const wl_desc *find_desc(const char *name) {

@@ -152,6 +152,7 @@ static int req_copy(const ks_spec_req *in, ks_spec_req *out) {
   memset(out, 0, sizeof *out);
   out->bounds = in->bounds;
   out->smem_spill = in->smem_spill;
+  out->fp = in->fp;
   out->kernel = copy_str(in->kernel, &ok);
   out->dump_stage = copy_str(in->dump_stage, &ok);
   ok = copy_bindings(in, out) && ok;

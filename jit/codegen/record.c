@@ -133,6 +133,8 @@ void ks_record_request(ks_ctx *ctx, const ks_template *t,
   putf(&b, " maxnreg=%u", lb->maxnreg);
   if (req->smem_spill)
     put(&b, " smem_spill=1", 13);
+  if (req->fp)
+    putf(&b, " fp=%u", req->fp);
   for (size_t i = 0; i < req->nbindings; i++)
     put_binding(&b, &req->bindings[i]);
   for (size_t i = 0; i < req->nno_pass; i++) {
@@ -270,6 +272,13 @@ static int parse_field(char *tok, parsed *p, char *why, size_t cap) {
     return parse_uint(eq, num) < 0
                ? (snprintf(why, cap, "bad %s '%s'", tok, eq), -1)
                : 0;
+  if (strcmp(tok, "fp") == 0) {
+    unsigned v = 0;
+    if (parse_uint(eq, &v) < 0 || v > KS_FP_ALL)
+      return snprintf(why, cap, "bad fp '%s'", eq), -1;
+    r->fp = v;
+    return 0;
+  }
   if (strcmp(tok, "smem_spill") == 0) {
     unsigned v = 0;
     if (parse_uint(eq, &v) < 0 || v > 1)

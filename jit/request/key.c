@@ -110,6 +110,19 @@ static void lowers_text(char *buf, size_t cap, const char *name,
   line(buf, cap, "%s %s\n", name, *v ? "all of LLVM's" : "from lower");
 }
 
+/* The floating-point modes, by nvcc's names ("ftz prec-div=0"). */
+static void fp_hash(XXH3_state_t *st, const ks_key_fp *v) {
+  XXH3_128bits_update(st, v, sizeof *v);
+}
+
+static void fp_text(char *buf, size_t cap, const char *name,
+                    const ks_key_fp *v) {
+  line(buf, cap, "%s%s%s%s%s%s\n", name, *v ? "" : " default",
+       *v & KS_FP_FTZ ? " ftz" : "", *v & KS_FP_APPROX_DIV ? " prec-div=0" : "",
+       *v & KS_FP_APPROX_SQRT ? " prec-sqrt=0" : "",
+       *v & KS_FP_FAST_MATH ? " fast-math" : "");
+}
+
 static void bytes_hash(XXH3_state_t *st, const ks_key_bytes *v) {
   XXH3_128bits_update(st, v->p, v->n);
 }
@@ -219,6 +232,7 @@ void ks_key_of(const ks_ctx *ctx, const ks_template *t, ks_request *r,
       .pipeline = KS_PIPELINE_VERSION,
       .codegen = r->spec.codegen_lowers,
       .dump_stage = r->spec.dump_stage,
+      .fp = r->spec.fp,
   };
   /* the library a template's math comes from; none asked of the others */
   if (t->desc.libdevice) {

@@ -454,6 +454,13 @@ ks_status ks_req_make(ks_ctx *ctx, const ks_template *t, const ks_spec_req *req,
   r->spec.dump_stage = req->dump_stage;
   r->spec.codegen_lowers = !ks_jit_llvm_options();
   r->spec.devlib = &ks_jit_devlib;
+  /* fast math has the other three: one key however it is spelled */
+  r->spec.fp = req->fp & KS_FP_FAST_MATH ? KS_FP_ALL : req->fp;
+  if (req->fp & ~(unsigned)KS_FP_ALL)
+    return ks_jit_fail(KS_EPARAM,
+                       "fp: %s: unknown floating-point mode bits 0x%x (the "
+                       "KS_FP_* of kspec.h)",
+                       t->name, req->fp & ~(unsigned)KS_FP_ALL);
   r->smem_spill = req->smem_spill != 0;
   /* bounds the kernel declares itself are reconciled by the bind pass */
   ks_status s = KS_OK;

@@ -58,7 +58,8 @@ ks_status ks_req_make(ks_ctx *ctx, const ks_template *t, const ks_spec_req *req,
   X(codegen, lowers)                                                           \
   X(build, bytes)                                                              \
   X(dump_stage, optstr)                                                        \
-  X(libdevice, optstr)
+  X(libdevice, optstr)                                                         \
+  X(fp, fp)
 
 /* The field kinds. */
 typedef struct ks_key_tpl {
@@ -74,6 +75,7 @@ typedef struct ks_key_u3 {
 typedef ks_key_u3 ks_key_ver;   /* printed "19.1.7" */
 typedef unsigned ks_key_passes; /* bits of disabled pipeline stages */
 typedef int ks_key_lowers;      /* ks_spec.codegen_lowers */
+typedef unsigned ks_key_fp;     /* ks_spec.fp: KS_FP_* bits */
 typedef struct ks_key_values {  /* bound values, by argument */
   const ks_ir_kernel *k;        /* for their names */
   const ks_spec_value *v;

@@ -318,7 +318,8 @@ static ks_status compile_all(sweep *w) {
     ks_spec_req req = {.kernel = w->space->kernel,
                        .bindings = v->binds,
                        .nbindings = v->nbinds,
-                       .bounds = r->entries[i].point.bounds};
+                       .bounds = r->entries[i].point.bounds,
+                       .fp = w->space->fp};
     ks_status s = ks_specialize_async(w->ctx, w->t, &req, &v->future);
     if (s != KS_OK)
       set_reason(&r->entries[i], KS_TUNE_COMPILE_ERROR, "%s",

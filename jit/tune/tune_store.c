@@ -163,6 +163,8 @@ static void key_text(ks_ctx *ctx, const ks_template *t, const ks_tune_space *sp,
       ki >= 0 ? ks_template_kernel_name(t, (size_t)ki) : "?", b->block[0],
       b->block[1], b->block[2], b->maxntid, b->minctasm, b->maxnreg,
       o->problem ? o->problem : "");
+  if (sp->fp && n < cap) /* results of other modes are other problems */
+    n += (size_t)snprintf(buf + n, cap - n, ";fp=%u", sp->fp);
   if (ki >= 0 && n < cap)
     fixed_text(t, ki, sp, buf, cap, n);
   for (char *s = buf; *s; s++)
@@ -484,7 +486,8 @@ ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
     b[n++] = space->fixed[i];
   for (size_t i = 0; i < best.nbindings; i++)
     b[n++] = best.bindings[i];
-  ks_spec_req req = {.kernel = space->kernel, .bindings = b, .nbindings = n};
+  ks_spec_req req = {
+      .kernel = space->kernel, .bindings = b, .nbindings = n, .fp = space->fp};
   req.bounds = space->bounds;
   /* the winner's bounds override the space's, field by field */
   for (int i = 0; i < 3; i++)

@@ -134,7 +134,10 @@ if part run; then
 echo "== kspec run, generic and specialized"
 for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
   "sepfilter_cols -D RADIUS=8" "histogram -D BINS=256" \
-  "reduce_sum -D BLOCK=256" "transpose -D TILE=32"; do
+  "reduce_sum -D BLOCK=256" "transpose -D TILE=32" \
+  "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3" \
+  "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3 --fast-math" \
+  "blackscholes -D RISKFREE=0.05 -D VOLATILITY=1.5 --ftz --prec-div=0"; do
   # shellcheck disable=SC2086
   if kspec run $t --compare >>"$out/run.log" 2>&1; then
     note "kspec run $t: ok"
@@ -192,6 +195,8 @@ transpose -D TILE=32 --size 333
 stencil1d --size 100003
 stencil1d -D RADIUS=1 --size 100003
 stencil1d -D RADIUS=64 --block 1024 --size 100003
+blackscholes --size 100003
+blackscholes -D VOLATILITY=1.5 --fast-math --size 100003
 CASES
 # One process per tool, the four at once: tool T writes one line per case
 # and pass setting ("clean" or "**errors**") to T.res.

@@ -237,6 +237,77 @@ static void test_reduce_sum(void **state) { test_template(state, &cases[4]); }
 static void test_transpose(void **state) { test_template(state, &cases[5]); }
 static void test_stencil1d(void **state) { test_template(state, &cases[6]); }
 
+/* blackscholes (two float parameters, math from libdevice): generic,
+ * specialized (both values and the block bound), with the passes off, and
+ * specialized with each floating-point mode, against the CPU reference. */
+static int bs_case(gpu *g, const ks_template *t, double r, double v,
+                   size_t size) {
+  char rt[32], vt[32], err[512];
+  snprintf(rt, sizeof rt, "%g", r);
+  snprintf(vt, sizeof vt, "%g", v);
+  ks_binding b[] = {{.name = "RISKFREE", .kind = KS_VALUE_TEXT, .v.s = rt},
+                    {.name = "VOLATILITY", .kind = KS_VALUE_TEXT, .v.s = vt}};
+  uint64_t seed = case_seed(g, "blackscholes", (long)(r * 1e3 + v * 1e6), size);
+  ks_wl *w = NULL;
+  ks_status s =
+      ks_wl_create(g->ctx, t, NULL, size, b, 2, 0, seed, &w, err, sizeof err);
+  if (s != KS_OK) {
+    print_error("blackscholes: workload: %s %s\n", ks_status_name(s), err);
+    return 1;
+  }
+  static const unsigned fps[] = {0, KS_FP_FTZ, KS_FP_APPROX_DIV,
+                                 KS_FP_APPROX_SQRT, KS_FP_FAST_MATH};
+  const char *off[32];
+  size_t noff = 0;
+  for (size_t i = 0; i < ks_stage_count(); i++)
+    if (ks_stage_optional(i) && noff < 32)
+      off[noff++] = ks_stage_name(i);
+  int failed = 0;
+  for (int variant = 0; variant < 7; variant++) {
+    ks_dim3 blk = ks_wl_block(w);
+    ks_spec_req req = {.bindings = b,
+                       .nbindings = variant ? 2 : 0,
+                       .bounds.block = {variant ? blk.x : 0}};
+    if (variant == 1)
+      req.no_pass = off, req.nno_pass = noff;
+    if (variant >= 2)
+      req.fp = fps[variant - 2];
+    ks_kernel *k = NULL;
+    s = ks_specialize(g->ctx, t, &req, &k);
+    if (s == KS_OK)
+      s = ks_wl_check(w, k, err, sizeof err);
+    else
+      snprintf(err, sizeof err, "%s", ks_errmsg(g->ctx));
+    if (s != KS_OK) {
+      print_error("blackscholes variant %d (fp %u) %s (seed %llu): %s %s\n",
+                  variant, req.fp, ks_wl_describe(w), (unsigned long long)seed,
+                  ks_status_name(s), err);
+      failed++;
+    }
+  }
+  if (!failed)
+    print_message("ok blackscholes %s\n", ks_wl_describe(w));
+  ks_wl_destroy(w);
+  return failed;
+}
+
+static void test_blackscholes(void **state) {
+  gpu *g = *state;
+  ks_template *t = NULL;
+  int failures = 0;
+  if (g->skip)
+    skip();
+  assert_int_equal(ks_template_load(g->ctx, "blackscholes", &t), KS_OK);
+  static const double rv[][2] = {{0.02, 0.3}, {0, 0.01}, {0.1, 1.5}, {1, 4}};
+  for (size_t i = 0; i < sizeof rv / sizeof rv[0]; i++) {
+    failures += bs_case(g, t, rv[i][0], rv[i][1], 1000003);
+    if (i == 0)
+      failures += bs_case(g, t, rv[i][0], rv[i][1], 0);
+  }
+  ks_template_destroy(t);
+  assert_int_equal(failures, 0);
+}
+
 /* Status of a check of `name` (generic) with `block` threads per block. */
 static ks_status check_with_block(gpu *g, const char *name, unsigned block) {
   ks_template *t = NULL;
@@ -308,6 +379,7 @@ int main(void) {
       cmocka_unit_test(test_reduce_sum),
       cmocka_unit_test(test_transpose),
       cmocka_unit_test(test_stencil1d),
+      cmocka_unit_test(test_blackscholes),
       cmocka_unit_test(test_block_too_large),
   };
   gpu probe = {0};
