@@ -136,14 +136,20 @@ KS_BUILTIN_CONV(__cuda_builtin_gridDim_t)
  * libdevice, as LLVM instructions and NVVM intrinsics: the bit functions,
  * the bit casts and min and max of integers, which no math flag changes.
  * */
-#ifndef INT_MAX /* as <limits.h> and <math.h> define them */
+/* What clang's math wrapper takes from <limits.h> and <math.h>, for its
+ * parsing only: a kernel's own includes of those define them again. */
+#pragma push_macro("INT_MAX")
+#pragma push_macro("INT_MIN")
+#pragma push_macro("HUGE_VAL")
+#pragma push_macro("HUGE_VALF")
+#undef INT_MAX
+#undef INT_MIN
+#undef HUGE_VAL
+#undef HUGE_VALF
 #define INT_MAX __INT_MAX__
 #define INT_MIN (-__INT_MAX__ - 1)
-#endif
-#ifndef HUGE_VAL
 #define HUGE_VAL __builtin_huge_val()
 #define HUGE_VALF __builtin_huge_valf()
-#endif
 #pragma push_macro("CUDA_VERSION")
 #undef CUDA_VERSION
 #define CUDA_VERSION 9000
@@ -195,6 +201,10 @@ KS_BUILTIN_CONV(__cuda_builtin_gridDim_t)
 #undef __longlong_as_double
 #undef min
 #undef max
+#pragma pop_macro("INT_MAX")
+#pragma pop_macro("INT_MIN")
+#pragma pop_macro("HUGE_VAL")
+#pragma pop_macro("HUGE_VALF")
 
 /* The intrinsics header: shuffles, votes, __syncwarp, __activemask and
  * __ldg (scalars and vectors). Seen as sm_60 by it: its sm_70 part includes
@@ -393,6 +403,8 @@ typedef _Float16 __half2 __attribute__((ext_vector_type(2)));
 typedef __bf16 __nv_bfloat162 __attribute__((ext_vector_type(2)));
 typedef __half half;
 typedef __half2 half2;
+typedef __nv_bfloat16 nv_bfloat16;
+typedef __nv_bfloat162 nv_bfloat162;
 
 /* Conversions (round to nearest even unless named otherwise). */
 KS_DEV __half __float2half(float f) { return (__half)f; }
@@ -832,7 +844,8 @@ KS_DEV __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __nv_bfloat162 v) {
 #define KS_ST(op) KS_LDST_TYPES(, op, KS_ST1, KS_ST2, KS_ST4)
 KS_LD(cg)
 KS_LD(ca)
-KS_LD(cs) KS_LD(lu) KS_LD(cv) KS_ST(wb) KS_ST(cg) KS_ST(cs) KS_ST(wt)
+KS_LD(cs)
+KS_LD(lu) KS_LD(cv) KS_ST(wb) KS_ST(cg) KS_ST(cs) KS_ST(wt)
 #undef KS_LD
 #undef KS_ST
 #undef KS_LDST_TYPES
