@@ -4,7 +4,10 @@
  * counters of ks_cache_stats, and the disk cache: what its key depends on,
  * damaged entries (bit flips, truncation, foreign files) rebuilt and never
  * loaded, unsafe, read-only and full directories, least-recently-used
- * eviction, and processes sharing one directory under constant eviction.
+ * eviction, and processes sharing one directory under constant eviction;
+ * the hook of a cache shared between processes (ks_ctx_share): what one
+ * context built another gets without compiling, a damaged or foreign blob
+ * is compiled instead, never loaded.
  *
  * Every directory is made under a temporary one (KSPEC_CACHE_DIR points
  * there too), removed at the end: the user's cache is never touched.
@@ -1170,6 +1173,125 @@ static int rm_one(const char *path, const struct stat *st, int flag,
   return remove(path);
 }
 
+/* ---- a cache shared between processes (ks_ctx_share) --------------------- */
+
+/* A fake shared cache in this process: one entry per key, as put. */
+typedef struct fake_share {
+  uint64_t key[8][2];
+  unsigned char *blob[8];
+  size_t len[8], n;
+  int damage;   /* get flips a byte of what it returns */
+  int foreign;  /* get returns the first entry, whatever the key */
+  int detached; /* detach calls */
+} fake_share;
+
+static int fake_get(void *arg, int kind, const uint64_t key[2], void **blob,
+                    size_t *len, int *owner, char *note, size_t cap) {
+  fake_share *f = arg;
+  (void)kind;
+  *owner = 1;
+  snprintf(note, cap, "%s", "");
+  for (size_t i = 0; i < f->n; i++) {
+    if (!f->foreign && memcmp(f->key[i], key, sizeof f->key[i]) != 0)
+      continue;
+    unsigned char *copy = malloc(f->len[i]);
+    memcpy(copy, f->blob[i], f->len[i]);
+    if (f->damage)
+      copy[f->len[i] / 2] ^= 0x40;
+    *blob = copy;
+    *len = f->len[i];
+    return KS_SHARE_HIT;
+  }
+  return KS_SHARE_BUILD;
+}
+
+static void fake_put(void *arg, int kind, const uint64_t key[2],
+                     const void *blob, size_t len) {
+  fake_share *f = arg;
+  if (kind != KS_SHARE_SPEC || !blob || f->n == 8)
+    return;
+  memcpy(f->key[f->n], key, sizeof f->key[f->n]);
+  f->blob[f->n] = malloc(len);
+  memcpy(f->blob[f->n], blob, len);
+  f->len[f->n++] = len;
+}
+
+static void fake_detach(void *arg) { ((fake_share *)arg)->detached++; }
+
+static const ks_share_ops fake_ops = {
+    .get = fake_get, .put = fake_put, .detach = fake_detach};
+
+/* A fresh context (no disk cache) on the fake shared cache. */
+static ks_ctx *shared_ctx(fake_share *f, ks_template **t) {
+  ks_ctx_opts o = {
+      .arch = "sm_90", .ptx_isa = 85, .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_ctx_share(ctx, &fake_ops, f), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", t), KS_OK);
+  return ctx;
+}
+
+/* The PTX of conv1d FILTER_LEN=len through ctx, malloc'd. */
+static char *shared_ptx(ks_ctx *ctx, ks_template *t, int len) {
+  ks_kernel *k = NULL;
+  const char *ptx;
+  size_t n;
+  assert_int_equal(spec_len(ctx, t, len, &k), KS_OK);
+  assert_int_equal(ks_kernel_ptx(k, &ptx, &n), KS_OK);
+  return strdup(ptx);
+}
+
+/* What one context built, the next gets from the shared cache without
+ * compiling; a damaged blob and another key's blob are compiled instead
+ * (counted corrupt), with the same PTX. */
+static void shared_hook(void **state) {
+  (void)state;
+  fake_share f = {0};
+  ks_template *ta = NULL, *tb = NULL;
+  ks_ctx *a = shared_ctx(&f, &ta);
+  char *built = shared_ptx(a, ta, 5);
+  assert_int_equal(counters(a).compiles, 1);
+  assert_int_equal(f.n, 1); /* put */
+  ks_ctx *b = shared_ctx(&f, &tb);
+  char *got = shared_ptx(b, tb, 5);
+  ks_cache_counters cb = counters(b);
+  assert_int_equal(cb.compiles, 0);
+  assert_int_equal(cb.remote_hits, 1);
+  assert_string_equal(got, built);
+  free(got);
+  ks_template_destroy(tb);
+  ks_ctx_destroy(b);
+  assert_int_equal(f.detached, 1);
+  for (int mode = 0; mode < 2; mode++) {
+    f.damage = mode == 0;
+    f.foreign = mode == 1;
+    b = shared_ctx(&f, &tb);
+    got = shared_ptx(b, tb, mode == 0 ? 5 : 6); /* 6: another key */
+    cb = counters(b);
+    assert_int_equal(cb.compiles, 1);
+    assert_int_equal(cb.remote_hits, 0);
+    assert_int_equal(cb.corrupt, 1);
+    if (mode == 0)
+      assert_string_equal(got, built);
+    else
+      assert_string_not_equal(got, built);
+    free(got);
+    ks_template_destroy(tb);
+    ks_ctx_destroy(b);
+  }
+  assert_int_equal(ks_ctx_share(a, NULL, NULL), KS_OK); /* unplugged */
+  assert_int_equal(f.detached, 4);
+  ks_share_ops no_put = {.get = fake_get};
+  assert_int_equal(ks_ctx_share(a, &no_put, &f), KS_EINVAL);
+  free(built);
+  ks_template_destroy(ta);
+  ks_ctx_destroy(a);
+  assert_int_equal(f.detached, 4); /* nothing plugged at destroy */
+  for (size_t i = 0; i < f.n; i++)
+    free(f.blob[i]);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 #define D(fn) cmocka_unit_test(fn)
 
@@ -1192,7 +1314,7 @@ int main(void) {
       D(unsafe_dirs),       D(read_only_and_full),
       D(eviction_lru),      D(maintenance),
       D(processes_share),   D(killed_writers),
-      D(why_miss_unsigned),
+      D(why_miss_unsigned), D(shared_hook),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
