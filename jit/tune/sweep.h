@@ -1,0 +1,54 @@
+/*
+ * sweep.h - one ks_tune sweep's state, shared by tune.c (the space, the
+ * compiles, the figures and pruning) and tune_measure.c (measuring the
+ * survivors: in this process, in a worker per GPU, or shared with a team).
+ */
+#ifndef KS_JIT_TUNE_SWEEP_H
+#define KS_JIT_TUNE_SWEEP_H
+
+#include "jit/tune/tune.h"
+
+enum {
+  KS_TUNE_DEF_RUNS = 100,
+  KS_TUNE_FINALISTS = 8, /* measured again on one GPU, at most */
+  KS_TUNE_GPU_LOST = -1000
+};
+
+/* One variant while the sweep runs. */
+typedef struct variant {
+  ks_binding binds[KS_TUNE_MAX_DIMS + 64];
+  size_t nbinds;
+  ks_future *future;
+  ks_kernel *kernel;
+  char vkey[KS_TUNE_VKEY_CAP];
+} variant;
+
+/* The sweep's state; the worker's child reads its forked copy. */
+typedef struct sweep {
+  ks_ctx *ctx;
+  const ks_template *t;
+  const ks_tune_space *space;
+  ks_tune_opts o;
+  long kernel;
+  ks_jit_tune_args args; /* the positions the dims and fixed values bind */
+  variant *vars;
+  unsigned char *mine; /* the variants this process measures */
+  unsigned char *left; /* with a team: those left to measure by any */
+  ks_tune_result *res;
+} sweep;
+
+/* Not settled yet: neither measured nor ruled out. */
+static inline int ks_jit_tune_alive(const ks_tune_entry *e) {
+  return e->cls == KS_TUNE_NOT_RUN;
+}
+
+/* Settles e as c, the reason formatted on one line. */
+void ks_jit_tune_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Measures the baseline (when asked for), then the survivors; with a
+ * team, this process's share of them, and the lead gathers the rest. The
+ * winner goes into w->res->best and the store. */
+ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st);
+
+#endif /* KS_JIT_TUNE_SWEEP_H */

@@ -1,0 +1,485 @@
+/*
+ * tune_measure.c - measuring a sweep's survivors (tune.c prepares them).
+ *
+ *   in this process, one after the other; or in workers (tune_worker.c),
+ *   one per GPU, each taking the next variant of one queue when idle: a
+ *   GPU that faults or hangs loses its worker, not the sweep; or, with a
+ *   team (several processes), this process's share, the lead gathering
+ *   the others' entries into the one store. With several GPUs or
+ *   processes the finalists (the best and those within its noise) are
+ *   measured again on one GPU, which picks the winner.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/tune/sweep.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The q quantile of sorted[0..n), linearly interpolated. */
+static double quantile(const double *sorted, size_t n, double q) {
+  double at = q * (double)(n - 1);
+  size_t lo = (size_t)at;
+  double frac = at - (double)lo;
+  return lo + 1 < n ? sorted[lo] * (1 - frac) + sorted[lo + 1] * frac
+                    : sorted[lo];
+}
+
+/* Sticky CUDA errors: the context is lost after them. */
+static int names_fault(const char *why) {
+  static const char *const sticky[] = {"ILLEGAL_ADDRESS",
+                                       "LAUNCH_FAILED",
+                                       "ILLEGAL_INSTRUCTION",
+                                       "MISALIGNED_ADDRESS",
+                                       "HARDWARE_STACK_ERROR",
+                                       "INVALID_ADDRESS_SPACE",
+                                       "INVALID_PC",
+                                       "ASSERT",
+                                       "EXCEPTION_DURING_TEARDOWN"};
+  for (size_t i = 0; i < sizeof sticky / sizeof *sticky; i++)
+    if (strstr(why, sticky[i]))
+      return 1;
+  return 0;
+}
+
+static void classify(ks_tune_entry *e, ks_status s, const char *what,
+                     const char *why) {
+  ks_tune_class c = s == KS_EBOUNDS    ? KS_TUNE_OVER_RESOURCES
+                    : s == KS_ERANGE   ? KS_TUNE_WRONG_RESULT
+                    : s == KS_ETIMEOUT ? KS_TUNE_TIMEOUT
+                    : s == KS_EFAULT || names_fault(why)
+                        ? KS_TUNE_DEVICE_FAULT
+                        : KS_TUNE_LAUNCH_FAILURE;
+  ks_jit_tune_reason(e, c, "%s: %s%s%s", what, ks_status_name(s),
+                     *why ? ": " : "", why);
+}
+
+void ks_jit_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
+                             ks_tune_entry *e) {
+  char why[160] = "";
+  const ks_tune_point *p = &e->point;
+  ks_status s = KS_OK;
+  if (o->check && (s = o->check(o->arg, k, p, why, sizeof why)) != KS_OK) {
+    classify(e, s, "check", why);
+    return;
+  }
+  double ms = 0, samples[KS_TUNE_DEF_RUNS * 10], meds[KS_TUNE_DEF_RUNS * 10],
+         tmp[KS_TUNE_DEF_RUNS * 10];
+  for (unsigned i = 0; i < o->warmup; i++)
+    if ((s = o->measure(o->arg, k, p, &ms, why, sizeof why)) != KS_OK) {
+      classify(e, s, "warm-up", why);
+      return;
+    }
+  size_t n = 0;
+  int stable = 0;
+  while (n < o->max_runs && !stable) {
+    if ((s = o->measure(o->arg, k, p, &ms, why, sizeof why)) != KS_OK) {
+      classify(e, s, "measure", why);
+      return;
+    }
+    if (!(ms >= 0) || isinf(ms)) {
+      ks_jit_tune_reason(e, KS_TUNE_LAUNCH_FAILURE, "measure: time %g ms", ms);
+      return;
+    }
+    samples[n++] = ms;
+    memcpy(tmp, samples, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    meds[n - 1] = quantile(tmp, n, 0.5);
+    if (n >= o->window) {
+      double lo = meds[n - 1], hi = lo;
+      for (size_t j = n - o->window; j < n; j++) {
+        lo = fmin(lo, meds[j]);
+        hi = fmax(hi, meds[j]);
+      }
+      stable = hi - lo <= o->stable * meds[n - 1];
+    }
+  }
+  e->cls = KS_TUNE_MEASURED;
+  e->runs = (unsigned)n;
+  e->median = quantile(tmp, n, 0.5);
+  e->min = tmp[0];
+  e->max = tmp[n - 1];
+  e->q1 = quantile(tmp, n, 0.25);
+  e->q3 = quantile(tmp, n, 0.75);
+  if (!stable)
+    snprintf(e->reason, sizeof e->reason,
+             "median not stable within %.1f%% after %zu runs", 100 * o->stable,
+             n);
+}
+
+int ks_jit_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
+                      double min_gain) {
+  double noise =
+      fmax(fmax(c->q3 - c->q1, best->q3 - best->q1), min_gain * best->median);
+  return c->median < best->median - noise;
+}
+
+/* The winner among the measured variants (only the finalists when
+ * finalists is set). */
+static long pick_best(const ks_tune_result *r, double min_gain, int finalists) {
+  long best = -1;
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    if (e->cls == KS_TUNE_MEASURED && (!finalists || e->finalist) &&
+        (best < 0 || ks_jit_tune_beats(e, &r->entries[best], min_gain)))
+      best = (long)i;
+  }
+  return best;
+}
+
+/* The worker's child measures variant idx of its copy of the sweep. */
+static void measure_in_child(void *arg, size_t idx, ks_tune_entry *e) {
+  sweep *w = arg;
+  ks_jit_tune_measure_one(&w->o, w->vars[idx].kernel, e);
+}
+
+/* A GPU's worker first points the context at its GPU (the parent never
+ * opened the driver) and, with a driver, asks the device, so that a GPU
+ * the driver does not have is found before any variant is sent there. */
+static ks_status init_in_child(void *arg, int gpu, char *why, size_t cap) {
+  sweep *w = arg;
+  if (gpu < 0)
+    return KS_OK;
+  ks_device_info info = {.size = sizeof info};
+  ks_status s = ks_jit_ctx_use_device(w->ctx, gpu);
+  if (s == KS_OK && !ks_jit_ctx_no_driver(w->ctx))
+    s = ks_device_query(w->ctx, &info);
+  if (s != KS_OK)
+    snprintf(why, cap, "%s", ks_errmsg(w->ctx));
+  return s;
+}
+
+/* Variant i from the store, when it ran before: 1. */
+static int reuse(sweep *w, ks_jit_tune_store *st, size_t i) {
+  ks_tune_result *r = w->res;
+  ks_tune_entry *e = &r->entries[i];
+  const ks_tune_entry *old =
+      st && !w->o.fresh ? ks_jit_tune_store_find(st, w->vars[i].vkey) : NULL;
+  if (!old)
+    return 0;
+  ks_tune_entry keep = *e;
+  *e = *old;
+  e->size = sizeof *e;
+  e->point = keep.point;
+  e->regs = keep.regs;
+  e->spills = keep.spills;
+  e->warps = keep.warps;
+  e->instrs = keep.instrs;
+  e->stored = 1;
+  r->reused++;
+  return 1;
+}
+
+/* Takes variant i's new measurement e and stores it. */
+static void record(sweep *w, ks_jit_tune_store *st, size_t i,
+                   const ks_tune_entry *e) {
+  ks_tune_result *r = w->res;
+  r->entries[i] = *e;
+  r->measured++;
+  r->best = pick_best(r, w->o.min_gain, 0);
+  if (st)
+    ks_jit_tune_store_put(st, w->vars[i].vkey, e,
+                          r->best >= 0 ? w->vars[r->best].vkey : NULL);
+}
+
+/* The measuring workers: one per GPU, or one for the context's device. */
+typedef struct pool {
+  ks_jit_tune_worker ws[KS_TUNE_MAX_GPUS];
+  size_t n;
+  ks_jit_tune_job job;
+  int fds[KS_TUNE_MAX_GPUS];                     /* job.others */
+  char lost[sizeof((ks_tune_entry *)0)->reason]; /* why the last GPU went */
+} pool;
+
+/* Starts worker k, whose child closes the others' sockets. */
+static int start_worker(pool *p, size_t k, char *why, size_t cap) {
+  p->job.nothers = 0;
+  for (size_t j = 0; j < p->n; j++)
+    if (j != k && p->ws[j].fd >= 0)
+      p->fds[p->job.nothers++] = p->ws[j].fd;
+  p->job.others = p->fds;
+  return ks_jit_tune_worker_start(&p->ws[k], &p->job, why, cap);
+}
+
+/* Variant number q of the queue: the baseline first, then the space. */
+static size_t queued(const ks_tune_result *r, size_t q) {
+  return !r->baseline ? q : q == 0 ? r->n : q - 1;
+}
+
+/* A worker ready for a variant: running, or started now. NULL when every
+ * GPU is lost (a worker that cannot start loses its GPU). */
+static ks_jit_tune_worker *idle_worker(pool *p) {
+  for (size_t k = 0; k < p->n; k++) {
+    ks_jit_tune_worker *wk = &p->ws[k];
+    if (wk->busy || wk->gpu == KS_TUNE_GPU_LOST)
+      continue;
+    if (wk->pid > 0)
+      return wk;
+    char why[160];
+    if (start_worker(p, k, why, sizeof why) == 0)
+      return wk;
+    if (wk->gpu >= 0)
+      snprintf(p->lost, sizeof p->lost, "GPU %d lost: %s", wk->gpu, why);
+    else
+      snprintf(p->lost, sizeof p->lost, "%s", why);
+    wk->gpu = KS_TUNE_GPU_LOST;
+  }
+  return NULL;
+}
+
+static int any_live(const pool *p) {
+  for (size_t k = 0; k < p->n; k++)
+    if (p->ws[k].gpu != KS_TUNE_GPU_LOST)
+      return 1;
+  return 0;
+}
+
+/* Settles variant i without a worker: dead already, reused, or no GPU
+ * left. 1 when it needs measuring. */
+static int needs_worker(sweep *w, ks_jit_tune_store *st, pool *p, size_t i) {
+  ks_tune_entry *e = &w->res->entries[i];
+  if (!ks_jit_tune_alive(e) || !w->mine[i] || reuse(w, st, i))
+    return 0;
+  if (any_live(p))
+    return 1;
+  ks_jit_tune_reason(e, KS_TUNE_LAUNCH_FAILURE, "no GPU left to measure on: %s",
+                     p->lost);
+  return 0;
+}
+
+/* After variant i is settled: progress (space variants only); 1 stops. */
+static int report(sweep *w, size_t i, size_t *done) {
+  ks_tune_result *r = w->res;
+  if (i >= r->n)
+    return 0;
+  ++*done;
+  return w->o.progress &&
+         w->o.progress(w->o.arg, *done, r->n, &r->entries[i]) != 0;
+}
+
+/* Hands the queue out to the idle workers, one variant each, until it is
+ * empty, then waits for the last answers. */
+static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
+  ks_tune_result *r = w->res;
+  size_t all = r->n + (r->baseline != NULL), q = 0, done = 0;
+  int stop = 0;
+  for (;;) {
+    ks_jit_tune_worker *wk;
+    while (!stop && q < all && (wk = idle_worker(p)) != NULL) {
+      size_t i = queued(r, q++);
+      if (!needs_worker(w, st, p, i)) {
+        stop = report(w, i, &done);
+        continue;
+      }
+      ks_tune_entry *e = &r->entries[i];
+      e->gpu = wk->gpu;
+      ks_jit_tune_worker_send(wk, i, e, w->o.timeout_ms);
+    }
+    ks_tune_entry got;
+    long k = ks_jit_tune_worker_wait(p->ws, p->n, &got);
+    if (k < 0) {
+      /* nothing in flight: the variants left have no GPU (or stop) */
+      while (!stop && q < all) {
+        size_t i = queued(r, q++);
+        needs_worker(w, st, p, i);
+        stop = report(w, i, &done);
+      }
+      return;
+    }
+    size_t i = p->ws[k].idx;
+    record(w, st, i, &got);
+    stop |= report(w, i, &done);
+  }
+}
+
+static int by_median(const void *a, const void *b) {
+  const ks_tune_entry *x = *(ks_tune_entry *const *)a;
+  const ks_tune_entry *y = *(ks_tune_entry *const *)b;
+  return x->median < y->median ? -1 : x->median > y->median;
+}
+
+/* The finalists: the best and the variants the noise rule cannot tell
+ * from it (at least the runner-up, at most KS_TUNE_FINALISTS), marked. */
+static size_t mark_finalists(sweep *w) {
+  ks_tune_result *r = w->res;
+  long best = pick_best(r, w->o.min_gain, 0);
+  if (best < 0)
+    return 0;
+  ks_tune_entry **m = calloc(r->n, sizeof *m);
+  size_t n = 0, keep = 0;
+  for (size_t i = 0; m && i < r->n; i++)
+    if (r->entries[i].cls == KS_TUNE_MEASURED)
+      m[n++] = &r->entries[i];
+  if (m)
+    qsort(m, n, sizeof *m, by_median);
+  for (size_t j = 0; j < n && keep < KS_TUNE_FINALISTS; j++)
+    if (j < 2 || m[j] == &r->entries[best] ||
+        !ks_jit_tune_beats(&r->entries[best], m[j], w->o.min_gain))
+      m[j]->finalist = 1, keep++;
+  free(m);
+  return keep;
+}
+
+/* Timings from different GPUs are not compared: the finalists are
+ * measured again, one after the other, on the first GPU still running,
+ * and the winner is picked among them. */
+static void remeasure(sweep *w, ks_jit_tune_store *st, pool *p) {
+  ks_tune_result *r = w->res;
+  ks_jit_tune_worker *wk = NULL;
+  for (size_t k = 0; p && k < p->n && !wk; k++)
+    if (p->ws[k].gpu != KS_TUNE_GPU_LOST)
+      wk = &p->ws[k];
+  if ((p && !wk) || !mark_finalists(w))
+    return;
+  for (size_t k = 0; p && k < p->n; k++) /* a restart of wk: none to close */
+    if (&p->ws[k] != wk)
+      ks_jit_tune_worker_stop(&p->ws[k]);
+  for (size_t i = 0; i < r->n; i++) {
+    ks_tune_entry *e = &r->entries[i];
+    if (!e->finalist)
+      continue;
+    ks_tune_entry again = *e;
+    again.cls = KS_TUNE_NOT_RUN;
+    again.reason[0] = '\0';
+    again.stored = 0;
+    if (wk)
+      ks_jit_tune_worker_run(wk, &p->job, i, &again);
+    else
+      ks_jit_tune_measure_one(&w->o, w->vars[i].kernel, &again);
+    again.finalist = 1;
+    *e = again;
+    r->finalists++;
+    if (st)
+      ks_jit_tune_store_put(st, w->vars[i].vkey, e, NULL);
+  }
+  r->best = pick_best(r, w->o.min_gain, 1);
+}
+
+/* Measures in this process, without a watchdog. */
+static void measure_here(sweep *w, ks_jit_tune_store *st) {
+  ks_tune_result *r = w->res;
+  size_t all = r->n + (r->baseline != NULL), done = 0;
+  for (size_t q = 0; q < all; q++) {
+    size_t i = queued(r, q);
+    ks_tune_entry *e = &r->entries[i];
+    if (ks_jit_tune_alive(e) && w->mine[i] && !reuse(w, st, i)) {
+      ks_tune_entry got = *e;
+      ks_jit_tune_measure_one(&w->o, w->vars[i].kernel, &got);
+      record(w, st, i, &got);
+    }
+    if (report(w, i, &done))
+      break;
+  }
+}
+
+/* Starts a worker per GPU: a GPU whose worker cannot start (the driver
+ * has no such device) ends the sweep before anything is measured. */
+static ks_status start_pool(sweep *w, pool *p) {
+  p->job = (ks_jit_tune_job){.fn = measure_in_child,
+                             .init = init_in_child,
+                             .sweep = w,
+                             .timeout_ms = w->o.timeout_ms};
+  p->n = w->o.ngpus ? w->o.ngpus : 1;
+  for (size_t k = 0; k < p->n; k++)
+    p->ws[k] = (ks_jit_tune_worker){
+        .pid = -1, .fd = -1, .gpu = w->o.ngpus ? w->o.gpus[k] : -1};
+  for (size_t k = 0; k < w->o.ngpus; k++) {
+    char why[160];
+    if (start_worker(p, k, why, sizeof why) != 0) {
+      for (size_t j = 0; j < k; j++)
+        ks_jit_tune_worker_stop(&p->ws[j]);
+      return ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", w->o.gpus[k], why);
+    }
+  }
+  return KS_OK;
+}
+
+/* A sweep spread over processes: this one's share of what is left after
+ * the store (read on the lead alone). */
+static ks_status plan_share(sweep *w, ks_jit_tune_store *st, int *lead,
+                            int *spread) {
+  ks_tune_result *r = w->res;
+  size_t all = r->n + (r->baseline != NULL);
+  const char **keys = malloc(all * sizeof *keys);
+  char *problem = malloc(KS_TUNE_KEY_CAP);
+  ks_status s = KS_OK;
+  w->left = malloc(all);
+  if (!keys || !problem || !w->left)
+    s = ks_jit_fail(KS_ENOMEM, "tune: plan");
+  for (size_t i = 0; s == KS_OK && i < all; i++) {
+    if (ks_jit_tune_alive(&r->entries[i]))
+      reuse(w, st, i);
+    keys[i] = w->vars[i].vkey;
+    w->mine[i] = w->left[i] = ks_jit_tune_alive(&r->entries[i]);
+  }
+  if (s == KS_OK) {
+    ks_jit_tune_store_key(w->ctx, w->t, w->space, &w->o, problem,
+                          KS_TUNE_KEY_CAP);
+    ks_jit_clear();
+    s = w->o.team->plan(w->o.team->arg, problem, keys, all, w->mine, lead,
+                        spread);
+  }
+  free(keys);
+  free(problem);
+  return s;
+}
+
+/* The others' entries, on the lead into the store. */
+static ks_status gather(sweep *w, ks_jit_tune_store *st, int lead) {
+  ks_tune_result *r = w->res;
+  size_t all = r->n + (r->baseline != NULL);
+  ks_status s = w->o.team->gather(w->o.team->arg, r->entries, all, w->mine);
+  for (size_t i = 0; s == KS_OK && lead && i < all; i++) {
+    ks_tune_entry *e = &r->entries[i];
+    e->size = sizeof *e;
+    if (w->mine[i] || !w->left[i] || ks_jit_tune_alive(e))
+      continue;
+    r->measured++;
+    if (st)
+      ks_jit_tune_store_put(st, w->vars[i].vkey, e, NULL);
+  }
+  return s;
+}
+
+/* Measures this process's variants: in process, or in workers. */
+static void measure_mine(sweep *w, ks_jit_tune_store *st, pool *p) {
+  if (p)
+    run_queue(w, st, p);
+  else
+    measure_here(w, st);
+}
+
+ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st) {
+  ks_tune_result *r = w->res;
+  int lead = 1, spread = 1;
+  ks_status s = w->o.team ? plan_share(w, st, &lead, &spread) : KS_OK;
+  pool *p = NULL;
+  if (s == KS_OK && (w->o.isolate || w->o.ngpus)) {
+    p = calloc(1, sizeof *p);
+    s = p ? start_pool(w, p) : ks_jit_fail(KS_ENOMEM, "tune: pool");
+  }
+  if (s != KS_OK) {
+    free(p);
+    return s;
+  }
+  if (!lead)
+    st = NULL; /* the lead writes the one store */
+  measure_mine(w, st, p);
+  if (w->o.team)
+    s = gather(w, st, lead);
+  if (s == KS_OK && lead && (w->o.ngpus > 1 || spread > 1))
+    remeasure(w, st, p);
+  for (size_t k = 0; p && k < p->n; k++)
+    ks_jit_tune_worker_stop(&p->ws[k]);
+  free(p);
+  if (!r->finalists)
+    r->best = pick_best(r, w->o.min_gain, 0);
+  if (st && r->best >= 0)
+    ks_jit_tune_store_put(st, NULL, NULL, w->vars[r->best].vkey);
+  return s;
+}
