@@ -58,6 +58,10 @@ unsigned ks_jit_driver_max_ptx(int driver_version);
  * "enable_smem_spilling"` at the start of the entry's body. KS_EPARAM when
  * the PTX has dynamic shared memory (ptxas rejects the pragma then). */
 ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel);
+/* A copy of the PTX text ptx (len bytes) with `.maxnreg n` among kernel's
+ * directives, malloc'd into *out (*out_len bytes). */
+ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
+                             unsigned n, char **out, size_t *out_len);
 /* Registers the NVPTX target once (thread-safe), and sets LLVM's
  * command-line options with it where the process's LLVM is kspec's
  * (ks_llvm_own_process, or the static build): target.c says which and

@@ -82,6 +82,10 @@ typedef struct ks_spec {
   /* The device library; NULL: calls to it stay declarations (the codegen
    * screen then refuses them). */
   const ks_devlib *devlib;
+  /* The loops stage's unroll count for every loop (0: full, the default;
+   * 1: none) and, when non-zero, for the loops that hold a barrier: the
+   * never-slower guard's retries (jit/codegen/guard.c). */
+  unsigned unroll, unroll_sync;
 } ks_spec;
 
 typedef struct ks_diag {
@@ -104,6 +108,9 @@ typedef struct ks_diag {
   /* Bit i: optional stage i changed the kernel (pipeline.c compares the
    * kernel before and after each; regpressure's unrolling less counts). */
   unsigned changed;
+  /* The loops stage found a barrier inside a loop of the kernel (asked only
+   * where the guard may look: a fixed block, no register bounds). */
+  int sync_loop;
 } ks_diag;
 
 /* ---- diag.c ------------------------------------------------------------ */
@@ -169,7 +176,10 @@ int ks_pass_redux_guard(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * c->tcoarsen. */
 int ks_pass_loops(ks_stage_ctx *c);
 /* The same with llvm.loop.unroll.count = count instead (count 1: unroll
- * disabled; 0: full, as ks_pass_loops). */
+ * disabled; 0: full, as ks_pass_loops); loops that hold a barrier get
+ * s->unroll_sync instead where it is set. Sets d->sync_loop when a loop
+ * holds a barrier (looked for only with a fixed block and no maxnreg or
+ * minctasm, or with s->unroll_sync). */
 int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
                   ks_diag *d);
 /* Gives the loop whose latch is br a new loop ID with its properties but
@@ -433,7 +443,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 45
+#define KS_PIPELINE_VERSION 46
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

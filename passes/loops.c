@@ -103,6 +103,38 @@ static int mark(LLVMContextRef c, LLVMValueRef br, unsigned kind,
   return 0;
 }
 
+/* Does the block hold a barrier of any kind? */
+static int block_syncs(LLVMBasicBlockRef bb) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+       i = LLVMGetNextInstruction(i))
+    if (ks_ir_is_barrier(i))
+      return 1;
+  return 0;
+}
+
+/* Does the loop whose latch is block `latch` (a back edge of g) hold a
+ * barrier? Its body: the blocks its header dominates from which a path
+ * leads to the latch. mark is g->n bytes of scratch. */
+static int loop_syncs(ks_cfg *g, unsigned latch, unsigned char *mark) {
+  unsigned header = KS_CFG_NONE;
+  for (unsigned k = 0; k < g->nback && header == KS_CFG_NONE; k++)
+    if (g->back[k].from == latch)
+      header = g->back[k].to;
+  if (header == KS_CFG_NONE)
+    return 0;
+  ks_cfg_reaching(g, latch, mark);
+  mark[latch] = 1;
+  for (unsigned b = 0; b < g->n; b++)
+    if (mark[b] && ks_cfg_dominates(g, header, b) && block_syncs(g->bb[b]))
+      return 1;
+  return 0;
+}
+
+/* Is the guard's question (does a loop hold a barrier) asked of s? */
+static int ask_sync(const ks_spec *s) {
+  return s->unroll_sync || (s->block[0] && !s->maxnreg && !s->minctasm);
+}
+
 int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
                   ks_diag *d) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
@@ -110,13 +142,23 @@ int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
     return ks_diag_fail(d, KS_ENOKERNEL, "loops: no kernel '%s'", s->kernel);
   LLVMContextRef c = LLVMGetModuleContext(m);
   unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+  ks_cfg g = {0};
+  unsigned char *seen = NULL;
+  int oom = 0;
+  if (ask_sync(s))
+    oom = ks_cfg_build(&g, fn) || !(seen = malloc(g.n ? g.n : 1));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !oom;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (t && LLVMGetMetadata(t, kind) && mark(c, t, kind, count))
-      return ks_diag_fail(d, KS_ENOMEM, "loops: out of memory");
+    if (!t || !LLVMGetMetadata(t, kind))
+      continue;
+    int sync = seen && loop_syncs(&g, ks_cfg_index(&g, bb), seen);
+    d->sync_loop |= sync;
+    oom = mark(c, t, kind, sync && s->unroll_sync ? s->unroll_sync : count);
   }
-  return 0;
+  free(seen);
+  ks_cfg_free(&g);
+  return oom ? ks_diag_fail(d, KS_ENOMEM, "loops: out of memory") : 0;
 }
 
 int ks_loops_keep_rolled(LLVMValueRef br) {

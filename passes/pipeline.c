@@ -38,7 +38,11 @@
  * went over twice the budget, the stages from loops on run again on a copy
  * of the module taken before loops, with smaller unroll counts
  * (retry_unroll); switching regpressure off (--no-pass regpressure) keeps
- * full unrolling.
+ * full unrolling. After codegen, jit/codegen/guard.c checks a block
+ * synchronous kernel against its generic form with ptxas's real figures
+ * and runs the pipeline again with its loops that hold a barrier left
+ * rolled (ks_spec.unroll_sync) or none unrolled (ks_spec.unroll) where
+ * full unrolling cost occupancy or spilled.
  *
  * The canonicalize stage ends with the toolchain guard (redux_guard.c):
  * the first point where a warp reduction's mask and value are folded
@@ -390,6 +394,7 @@ static ks_stage_ctx context(LLVMModuleRef m, LLVMTargetMachineRef tm,
                         .tm = tm,
                         .spec = s,
                         .diag = d,
+                        .unroll = s->unroll,
                         .keep_names = s->dump_stage != NULL,
                         .tcoarsen = stage_on(s, "tcoarsen"),
                         .const_promote = stage_on(s, "const_promote")};
@@ -408,8 +413,8 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 static uint64_t fingerprint(LLVMModuleRef m, const char *kernel) {
   uint64_t h = 0xcbf29ce484222325ull;
   LLVMValueRef fn = LLVMGetNamedFunction(m, kernel);
-  unsigned inv = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m),
-                                          "invariant.load", 14);
+  unsigned inv =
+      LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "invariant.load", 14);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
     h = mix(h, (uintptr_t)g);
   h = mix(h, (uintptr_t)fn);
@@ -436,7 +441,7 @@ static int run_stage(ks_stage_ctx *c, size_t i, int check) {
   c->name = st->name;
   int off = st->optional && (s->disabled & (1u << i));
   int watch = st->optional && !off; /* did it change the kernel? */
-  uint64_t before = !watch            ? 0
+  uint64_t before = !watch           ? 0
                     : c->print_valid ? c->print
                                      : fingerprint(c->m, s->kernel);
   if (off)
@@ -623,7 +628,9 @@ static int run_from(ks_stage_ctx *c, size_t first) {
   int check = verify_stages();
   ks_diag *d = c->diag;
   size_t loops = stage_index("loops"), rp = stage_index("regpressure");
-  int control = stage_on(c->spec, "regpressure");
+  /* the guard's retries (spec->unroll, unroll_sync) set the counts */
+  int control = stage_on(c->spec, "regpressure") && !c->spec->unroll &&
+                !c->spec->unroll_sync;
   LLVMModuleRef saved = NULL;
   size_t explain_at = 0;
   int rc = 0;

@@ -581,6 +581,51 @@ static void kernel_real_ptxas(void **state) {
   env_restore("KSPEC_PTXAS", old);
 }
 
+/* ks_jit_ptx_maxnreg (the never-slower guard's edit): `.maxnreg N` among
+ * the entry's directives, right before its body; ptxas then keeps to it
+ * (stencil1d at RADIUS 16, block 256: 104 registers with ptxas 13.0, 64
+ * under .maxnreg 64; ptxas takes no fewer than 24 for sm_90, whatever
+ * .maxnreg says). A kernel the PTX lacks is refused. */
+static void ptx_maxnreg(void **state) {
+  (void)state;
+  spec s;
+  ks_ctx_opts co = {.arch = "sm_90", .ptx_isa = 85, .no_driver = 1};
+  ks_binding b = {.name = "RADIUS", .kind = KS_VALUE_INT, .v.i = 16};
+  ks_spec_req req = {
+      .bindings = &b, .nbindings = 1, .bounds = {.block = {256}}};
+  assert_int_equal(ks_ctx_create(&co, &s.ctx), KS_OK);
+  assert_int_equal(ks_template_load(s.ctx, "stencil1d", &s.t), KS_OK);
+  assert_int_equal(ks_specialize(s.ctx, s.t, &req, &s.k), KS_OK);
+  char *out = NULL;
+  size_t len = 0;
+  assert_int_equal(
+      ks_jit_ptx_maxnreg(s.k->ptx, s.k->ptx_len, "stencil1d", 64, &out, &len),
+      KS_OK);
+  assert_int_equal(len, strlen(out));
+  assert_int_equal(len, s.k->ptx_len + strlen(".maxnreg 64\n"));
+  TU_ASSERT_CONTAINS(out, ".reqntid 256, 1, 1\n.maxnreg 64\n{\n");
+  assert_int_equal(ks_jit_ptx_maxnreg(s.k->ptx, s.k->ptx_len, "stencil", 64,
+                                      &(char *){NULL}, &len),
+                   KS_ECODEGEN);
+  if (tu_have_tool(KS_PTXAS)) {
+    char *log = NULL;
+    ks_kernel_resources r = {.size = sizeof r}, r0 = {.size = sizeof r0};
+    assert_int_equal(ks_jit_ptxas_run(KS_PTXAS, "sm_90", out, len, 60000, &log),
+                     KS_OK);
+    assert_true(ks_jit_ptxas_parse(log, "stencil1d", &r));
+    free(log);
+    assert_int_equal(ks_jit_ptxas_run(KS_PTXAS, "sm_90", s.k->ptx, s.k->ptx_len,
+                                      60000, &log),
+                     KS_OK);
+    assert_true(ks_jit_ptxas_parse(log, "stencil1d", &r0));
+    free(log);
+    assert_true(r0.regs > 64);
+    assert_in_range(r.regs, 24, 64);
+  }
+  free(out);
+  spec_free(&s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_sm90),        cmocka_unit_test(parse_multi),
@@ -590,7 +635,7 @@ int main(void) {
       cmocka_unit_test(occ_sm90),          cmocka_unit_test(occ_edges),
       cmocka_unit_test(occ_bad_input),     cmocka_unit_test(best_block),
       cmocka_unit_test(kernel_fake_ptxas), cmocka_unit_test(kernel_no_ptxas),
-      cmocka_unit_test(kernel_real_ptxas),
+      cmocka_unit_test(kernel_real_ptxas), cmocka_unit_test(ptx_maxnreg),
   };
   return cmocka_run_group_tests_name("resources", tests, NULL, NULL);
 }

@@ -670,6 +670,85 @@ static void regpressure_avoids_spills(void **state) {
     skip();
 }
 
+/* The never-slower guard (jit/codegen/guard.c) on the tiled matrix product
+ * of data/tiled_sync.ll with its sizes bound (K = 900) and its 16x16 block:
+ * the 57 iterations of the tile loop, barriers included, unrolled in full
+ * spill (ptxas 13.0, sm_90: 32 registers, 22280 B of spill stores and
+ * loads, against none generic). The guard leaves that loop rolled: no
+ * spills, and no fewer warps per SM than the generic kernel. With
+ * regpressure switched off (full unrolling kept) the guard is off too,
+ * and the spills are back: the guard is what removed them. */
+static void guard_fires(void **state) {
+  fixture *f = *state;
+  static const char *const off[] = {"regpressure"};
+  ks_binding b[] = {{.name = "M", .kind = KS_VALUE_TEXT, .v.s = "1000"},
+                    {.name = "N", .kind = KS_VALUE_TEXT, .v.s = "1100"},
+                    {.name = "K", .kind = KS_VALUE_TEXT, .v.s = "900"}};
+  load(f, KS_TEST_DATA_DIR "/tiled_sync.ll");
+  ks_spec_req req = {
+      .bindings = b, .nbindings = 3, .bounds = {.block = {16, 16}}};
+  ks_spec_req plain = {0}, full = req;
+  full.no_pass = off;
+  full.nno_pass = 1;
+  ks_kernel *k = NULL, *kg = NULL, *kf = NULL;
+  assert_int_equal(ks_specialize(f->ctx, f->t, &req, &k), KS_OK);
+  assert_int_equal(ks_specialize(f->ctx, f->t, &full, &kf), KS_OK);
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k), "\nguard: ");
+  TU_ASSERT_NOT_CONTAINS(ks_kernel_explain(kf), "guard: ");
+  if (!tu_have_tool(KS_PTXAS))
+    skip();
+  TU_ASSERT_CONTAINS(ks_kernel_explain(k), "loops with a barrier left rolled");
+  assert_int_equal(ks_specialize(f->ctx, f->t, &plain, &kg), KS_OK);
+  ks_kernel_resources r = {.size = sizeof r}, rf = {.size = sizeof rf};
+  assert_int_equal(ks_kernel_resources_get(k, KS_RES_PTXAS, &r), KS_OK);
+  assert_int_equal(ks_kernel_resources_get(kf, KS_RES_PTXAS, &rf), KS_OK);
+  assert_int_equal(r.spill_stores + r.spill_loads, 0);
+  assert_true(rf.spill_stores > 0);
+  ks_occupancy o = {.size = sizeof o}, og = {.size = sizeof og};
+  assert_int_equal(ks_kernel_occupancy(k, 256, 0, KS_RES_PTXAS, &o), KS_OK);
+  assert_int_equal(ks_kernel_occupancy(kg, 256, 0, KS_RES_PTXAS, &og), KS_OK);
+  assert_true(o.warps_per_sm >= og.warps_per_sm);
+  /* what ptxas took is the PTX the kernel has: its tile loop is a loop */
+  const char *ptx = NULL;
+  size_t len = 0;
+  assert_int_equal(ks_kernel_ptx(k, &ptx, &len), KS_OK);
+  int bars = 0;
+  for (const char *p = strstr(ptx, "bar.sync"); p;
+       p = strstr(p + 1, "bar.sync"))
+    bars++;
+  assert_int_equal(bars, 2);
+}
+
+/* The built-in templates at the blocks their workloads use (as
+ * kspec-latency specializes them) and with the defaults of their
+ * parameters: the guard does not look (no ptxas run, no line in the
+ * explanation), so their specialization costs what it did and their PTX
+ * is as it was (tools/ptx_identity.sh checks the bytes). */
+static void guard_quiet(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *tmpl, *name, *value;
+    ks_launch_bounds b;
+  } builtin[] = {
+      {"conv1d", "FILTER_LEN", "32", {.block = {256}}},
+      {"sepfilter_rows", "RADIUS", "8", {.block = {32, 8}}},
+      {"sepfilter_cols", "RADIUS", "8", {.block = {32, 8}}},
+      {"histogram", "BINS", "256", {.block = {256}}},
+      {"reduce_sum", "BLOCK", "256", {.maxntid = 0}},
+      {"reduce_sum", "BLOCK", "1024", {.maxntid = 0}},
+      {"transpose", "TILE", "32", {.maxntid = 0}},
+      {"stencil1d", "RADIUS", "16", {.block = {256}}},
+      {"stencil1d", "RADIUS", "64", {.block = {256}}},
+  };
+  for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
+    ks_kernel *k = NULL;
+    load(f, builtin[i].tmpl);
+    assert_int_equal(
+        spec1(f, builtin[i].name, builtin[i].value, &builtin[i].b, &k), KS_OK);
+    TU_ASSERT_NOT_CONTAINS(ks_kernel_explain(k), "guard: ");
+  }
+}
+
 /* ptxas's release (13 for "release 13.0"), 0 when unknown. */
 static int ptxas_release(void) {
   char cmd[512], line[256];
@@ -2284,6 +2363,8 @@ int main(int argc, char **argv) {
       T(bounds_block_and_maxntid),
       T(regpressure_vs_ptxas),
       T(regpressure_avoids_spills),
+      T(guard_fires),
+      T(guard_quiet),
       T(smem_spill),
       T(smem_spill_refused),
       T(template_bounds),

@@ -18,6 +18,38 @@ static const char *line_with(const char *text, const char *p,
   return NULL;
 }
 
+/* The entry of kernel in text, NULL if none. */
+static const char *entry_of(const char *text, const char *kernel) {
+  size_t name_len = strlen(kernel);
+  for (const char *q = strstr(text, ".entry "); q; q = strstr(q + 1, ".entry "))
+    if (strncmp(q + 7, kernel, name_len) == 0 && q[7 + name_len] == '(')
+      return q;
+  return NULL;
+}
+
+ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
+                             unsigned n, char **out, size_t *out_len) {
+  const char *entry = entry_of(ptx, kernel);
+  const char *body = entry ? line_with(ptx, entry, "{\n") : NULL;
+  *out = NULL;
+  if (!body)
+    return ks_jit_fail(KS_ECODEGEN, "maxnreg: no body of the entry '%s'",
+                       kernel);
+  char line[32];
+  size_t head = (size_t)(body - ptx);
+  size_t nl = (size_t)snprintf(line, sizeof line, ".maxnreg %u\n", n);
+  char *w = malloc(len + nl + 1);
+  if (!w)
+    return ks_jit_fail(KS_ENOMEM, "maxnreg: out of memory");
+  memcpy(w, ptx, head);
+  memcpy(w + head, line, nl);
+  memcpy(w + head + nl, body, len - head);
+  w[len + nl] = '\0';
+  *out = w;
+  *out_len = len + nl;
+  return KS_OK;
+}
+
 ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel) {
   const char *text = *ptx;
   /* ptxas: "Pragma 'enable_smem_spilling' is not allowed for dynamic SMEM" */
@@ -28,12 +60,7 @@ ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel) {
                        "spilling",
                        kernel);
   const char *ver = line_with(text, text, ".version ");
-  size_t name_len = strlen(kernel);
-  const char *entry = NULL;
-  for (const char *q = strstr(text, ".entry "); q && !entry;
-       q = strstr(q + 1, ".entry "))
-    if (strncmp(q + 7, kernel, name_len) == 0 && q[7 + name_len] == '(')
-      entry = q;
+  const char *entry = entry_of(text, kernel);
   const char *body = entry ? line_with(text, entry, "{\n") : NULL;
   if (!ver || !body)
     return ks_jit_fail(KS_ECODEGEN, "smem spill: no %s in the PTX of '%s'",

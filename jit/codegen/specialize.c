@@ -128,8 +128,8 @@ static ks_status start(const ks_template *t, const ks_request *r,
 }
 
 /* Runs the pipeline and codegen on a private copy of the template. */
-static ks_status compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
-                         ks_kernel *k) {
+ks_status ks_jit_compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
+                         ks_kernel *k, int *sync_loop) {
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
   ks_diag d = {0};
@@ -137,6 +137,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   ks_jit_tm jtm = {0};
   ks_jit_tpl tp = {0};
   int prepared = 0, emitted = 0;
+  *sync_loop = 0;
   ks_status s = ks_jit_tm_get(ctx->arch, ctx->ptx_isa, &jtm);
   if (s == KS_OK)
     s = ks_jit_tpl_get(t, ctx->arch, ctx->ptx_isa, &tp);
@@ -167,6 +168,7 @@ static ks_status compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   k->explain = d.explain ? d.explain : strdup("");
   d.explain = NULL;
   k->info.est_regs = d.est_regs;
+  *sync_loop = d.sync_loop;
   ks_jit_set_plan(&k->info, &d.plan);
   int isolate = 0;
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
@@ -196,7 +198,7 @@ done:
   return s;
 }
 
-static ks_kernel *kernel_new(ks_ctx *ctx, const ks_template *t,
+ks_kernel *ks_jit_kernel_new(ks_ctx *ctx, const ks_template *t,
                              const ks_request *r, const uint64_t key[2]) {
   ks_kernel *k = calloc(1, sizeof *k);
   if (!k || !(k->name = strdup(r->spec.kernel))) {
@@ -238,7 +240,7 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
                        ks_kernel **out) {
   *out = NULL;
   double t0 = now_ms();
-  ks_kernel *k = kernel_new(ctx, t, r, key);
+  ks_kernel *k = ks_jit_kernel_new(ctx, t, r, key);
   if (!k)
     return ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
   /* the IR of a stage is not stored: such requests always compile */
@@ -257,7 +259,10 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
     return KS_OK;
   }
   ks_jit_cache_count(ctx->cache, KS_CTR_MISSES, 1);
-  ks_status s = compile(ctx, t, r, k);
+  int sync_loop = 0;
+  ks_status s = ks_jit_compile(ctx, t, r, k, &sync_loop);
+  if (s == KS_OK)
+    ks_jit_guard(ctx, t, r, k, sync_loop);
   k->info.compile_ms = now_ms() - t0;
   ks_jit_cache_count(ctx->cache, KS_CTR_COMPILES, 1);
   ks_jit_cache_count(ctx->cache, KS_CTR_COMPILE_NS,
@@ -281,9 +286,11 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   return KS_OK;
 }
 
-ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
-                        const ks_spec_req *req, ks_kernel **out) {
-  ks_jit_clear();
+/* ks_specialize's work; with `record`, the request is recorded when
+ * compiled. */
+static ks_status specialize(ks_ctx *ctx, const ks_template *t,
+                            const ks_spec_req *req, ks_kernel **out,
+                            int record) {
   if (!ctx || !t || !req || !out)
     return ks_jit_fail(KS_EINVAL, "specialize: NULL argument");
   *out = NULL;
@@ -301,11 +308,22 @@ ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
   if (s == KS_OK && claimed) {
     s = build(ctx, t, &r, &in, key, &k);
     ks_jit_cache_finish(ctx->cache, key, k, s);
-    if (s == KS_OK)
+    if (s == KS_OK && record)
       ks_record_request(ctx, t, req);
   }
   *out = k;
   return s;
+}
+
+ks_status ks_specialize(ks_ctx *ctx, const ks_template *t,
+                        const ks_spec_req *req, ks_kernel **out) {
+  ks_jit_clear();
+  return specialize(ctx, t, req, out, 1);
+}
+
+ks_status ks_jit_specialize(ks_ctx *ctx, const ks_template *t,
+                            const ks_spec_req *req, ks_kernel **out) {
+  return specialize(ctx, t, req, out, 0);
 }
 
 size_t ks_stage_count(void) { return ks_pipeline_stage_count(); }

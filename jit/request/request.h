@@ -108,4 +108,27 @@ void ks_key_text(const ks_key_in *in, char *buf, size_t cap);
  * 31 != 32", "template conv1d changed", "kspec was rebuilt ..."). */
 int ks_key_compare(const char *want, const char *have, char *diff, size_t cap);
 
+/* ---- codegen/specialize.c, codegen/guard.c -------------------------------
+ *
+ * ks_jit_compile runs the pipeline and codegen for r into k (made by
+ * ks_jit_kernel_new); *sync_loop gets whether a loop of the kernel holds a
+ * barrier (ks_diag.sync_loop). ks_jit_specialize is ks_specialize without
+ * clearing the thread's message or recording the request: the guard's way
+ * to the generic kernel, through the same caches. */
+ks_kernel *ks_jit_kernel_new(ks_ctx *ctx, const ks_template *t,
+                             const ks_request *r, const uint64_t key[2]);
+ks_status ks_jit_compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
+                         ks_kernel *k, int *sync_loop);
+ks_status ks_jit_specialize(ks_ctx *ctx, const ks_template *t,
+                            const ks_spec_req *req, ks_kernel **out);
+/* Never slower: after k (compiled for r) is emitted, where a fixed block
+ * makes occupancy defined and a loop holds a barrier, compares ptxas's
+ * figures for k with the generic kernel's at the same block, and where k
+ * has fewer resident warps per SM or spills where the generic does not,
+ * replaces k's code by a retry that does not (guard.c says which). One
+ * line of k's explanation says what it did. Never fails: what it cannot
+ * check it leaves as it is, and says so. */
+void ks_jit_guard(ks_ctx *ctx, const ks_template *t, const ks_request *r,
+                  ks_kernel *k, int sync_loop);
+
 #endif /* KS_JIT_REQUEST_H */

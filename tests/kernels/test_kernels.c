@@ -15,7 +15,11 @@
  * status is 1 when any failed, 77 (skipped) when DIR holds no corpus
  * bitcode at all (no CUDA 12.4 tree: tools/cuda-tree.sh). With
  * KS_CORPUS_EXPLAIN set, what the passes said of each case's three
- * specializations comes too (tools/corpus_passes.sh counts it).
+ * specializations comes too (tools/corpus_passes.sh counts it); with
+ * KS_CORPUS_OCCUPANCY, ptxas's registers, spills and warps per SM of the
+ * generic and the bound kernel and what the never-slower guard did; with
+ * KS_CORPUS_OWN_LLVM, LLVM's options are set as in the static build that
+ * the GPU runs use (ks_llvm_own_process).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -265,20 +269,30 @@ static int check_globals(run *r, const km_case *c, const ks_template *t) {
 #endif
 
 #ifdef KS_HAVE_BIND_ARG
+/* The line of k's explanation that starts with what ("guard: "), in buf,
+ * or "-". */
+static const char *line_of(const ks_kernel *k, const char *what, char *buf,
+                           size_t cap) {
+  const char *e = ks_kernel_explain(k), *l = e ? strstr(e, what) : NULL;
+  while (l && l != e && l[-1] != '\n')
+    l = strstr(l + 1, what);
+  snprintf(buf, cap, "%.*s", l ? (int)strcspn(l, "\n") : 1, l ? l : "-");
+  return buf;
+}
+
 /* With KS_CORPUS_OCCUPANCY set (and ptxas): resident warps per SM at the
  * case's block of the generic kernel kg and the bound one kb, from ptxas's
- * registers, with kspec's estimate; where kb has fewer, the bound request
- * again under the .maxnreg that gives kg's blocks per SM, and what ptxas
- * says of it (issue 34 item 4: the remedy, measured on the CPU). One line:
- * "occupancy CASE regs G/B est E warps G/B [maxnreg N: regs R spills S
- * warps W]". */
-static void occupancy(run *r, const km_case *c, ks_kernel *kg, ks_kernel *kb,
-                      const ks_template *t, ks_spec_req req) {
+ * registers and spills, with kspec's estimate and what the never-slower
+ * guard did to kb (its explanation's line, which has ptxas's figures
+ * before and after; "-" where it did not look). One line: "occupancy CASE
+ * regs G/B spills G/B est E warps G/B guard: ...". */
+static void occupancy(run *r, const km_case *c, ks_kernel *kg, ks_kernel *kb) {
   unsigned th = c->block[0] * (c->block[1] ? c->block[1] : 1) *
                 (c->block[2] ? c->block[2] : 1);
   ks_occupancy og = {.size = sizeof og}, ob = {.size = sizeof ob};
   ks_kernel_resources rg = {.size = sizeof rg}, rb = {.size = sizeof rb};
   ks_kernel_info ib = {.size = sizeof ib};
+  char guard[1024];
   if (!getenv("KS_CORPUS_OCCUPANCY") || r->ptxas < 0 ||
       ks_kernel_occupancy(kg, th, c->smem, KS_RES_PTXAS, &og) != KS_OK ||
       ks_kernel_occupancy(kb, th, c->smem, KS_RES_PTXAS, &ob) != KS_OK ||
@@ -286,31 +300,10 @@ static void occupancy(run *r, const km_case *c, ks_kernel *kg, ks_kernel *kb,
       ks_kernel_resources_get(kb, KS_RES_PTXAS, &rb) != KS_OK ||
       ks_kernel_info_get(kb, &ib) != KS_OK)
     return;
-  printf("occupancy %s regs %d/%d est %d warps %d/%d", c->name, rg.regs,
-         rb.regs, ib.est_regs, og.warps_per_sm, ob.warps_per_sm);
-  if (ob.warps_per_sm < og.warps_per_sm && og.blocks_per_sm > 0) {
-    /* the most registers a thread may have for kg's blocks per SM:
-     * 64K registers an SM, allocated per warp in units of 256 */
-    unsigned warps = (th + 31) / 32, cap = 255;
-    while (cap > 16 &&
-           og.blocks_per_sm * warps * ((cap * 32 + 255) / 256 * 256) > 65536)
-      cap--;
-    ks_kernel *km = NULL;
-    ks_kernel_resources rm = {.size = sizeof rm};
-    ks_occupancy om = {.size = sizeof om};
-    ks_binding b[KM_MAX_ARGS];
-    req.bindings = b;
-    req.nbindings = (size_t)bindings(c, NULL, wraps(c), b);
-    req.bounds.maxnreg = cap;
-    if (ks_specialize(r->ctx, t, &req, &km) == KS_OK &&
-        ks_kernel_resources_get(km, KS_RES_PTXAS, &rm) == KS_OK &&
-        ks_kernel_occupancy(km, th, c->smem, KS_RES_PTXAS, &om) == KS_OK)
-      printf(" maxnreg %u: regs %d spills %d warps %d", cap, rm.regs,
-             rm.spill_stores + rm.spill_loads, om.warps_per_sm);
-    else
-      printf(" maxnreg %u: %s", cap, ks_errmsg(r->ctx));
-  }
-  printf("\n");
+  printf("occupancy %s regs %d/%d spills %d/%d est %d warps %d/%d %s\n",
+         c->name, rg.regs, rb.regs, rg.spill_stores + rg.spill_loads,
+         rb.spill_stores + rb.spill_loads, ib.est_regs, og.warps_per_sm,
+         ob.warps_per_sm, line_of(kb, "guard: ", guard, sizeof guard));
 }
 #endif
 
@@ -350,7 +343,7 @@ static void check_case(run *r, const km_case *c) {
   if (!k || assemble(r, k, c->name, "ptxas, bound", &regs[2]))
     return;
   if (nb)
-    occupancy(r, c, kg, k, t, req);
+    occupancy(r, c, kg, k);
 #endif
   printf("ok   %-20s %s: generic, block %ux%ux%u, %d scalars bound; regs "
          "%d/%d/%d\n",
@@ -398,6 +391,9 @@ int main(int argc, char **argv) {
     free(cases);
     return SKIP;
   }
+  /* LLVM's options as the static build (the GPU pack) sets them */
+  if (getenv("KS_CORPUS_OWN_LLVM") && ks_llvm_own_process() != KS_OK)
+    printf("note: %s\n", ks_errmsg(NULL));
   ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
   if (ks_ctx_create(&o, &r.ctx) != KS_OK) {
     printf("FAIL context: %s\n", ks_errmsg(NULL));
