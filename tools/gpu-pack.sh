@@ -27,7 +27,8 @@ else
   echo "gpu-pack: no nvcc, kspec-bench-cuda left out" >&2
 fi
 # kspec_mpi (and `kspec tune --mpi`) only with KSPEC_GPU_MPI=1: the tool
-# then needs the MPI library it was linked with on the GPU machine.
+# then needs the MPI library it was linked with on the GPU machine, which
+# tools/mpi-pack.sh copies into .dev/mpi (carry it, `. .dev/mpi/env.sh`).
 mpi="-DKSPEC_MPI=${KSPEC_GPU_MPI:-0}"
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$b" -DKSPEC_LLVM_STATIC=ON -DCMAKE_BUILD_TYPE=Release \
@@ -64,3 +65,6 @@ done
 du -sh "$root/.dev/gpu-cubin"
 cp -L "$(ldconfig -p | awk '/libcmocka.so.0 /{print $NF; exit}')" "$p/lib/"
 du -sh "$p"
+if [ "${KSPEC_GPU_MPI:-0}" = 1 ]; then
+  "$root/tools/mpi-pack.sh"
+fi

@@ -12,6 +12,13 @@
 #
 #   tools/multi_gpu_bench.sh [KSPEC] [RUNS]
 #
+# KSPEC_BENCH_SIZE=N sets the problem size (`kspec tune --size`; default
+# the workload's): a larger problem makes each variant's check and timing
+# longer against what a sweep pays once (compiles, each worker's context
+# and CPU reference). KSPEC_BENCH_LIMIT=S ends a run that takes longer
+# than S seconds (default 300) as FAILED, so that one stuck run does not
+# take the rest with it.
+#
 # KSPEC: the kspec tool (default .dev/gpu/bin/kspec, else build/tools/kspec;
 # the --mpi rows need one built with kspec_mpi, and mpirun on the PATH).
 # Prints one line per run, then the table: mode, GPUs, wall time (median of
@@ -29,6 +36,8 @@ if [ -z "$KSPEC" ]; then
   [ -x "$KSPEC" ] || KSPEC=$root/build/tools/kspec
 fi
 SWEEP="conv1d -D FILTER_LEN=32 --sweep maxntid=$(seq -s, 32 16 1024)"
+[ -z "${KSPEC_BENCH_SIZE:-}" ] || SWEEP="$SWEEP --size $KSPEC_BENCH_SIZE"
+limit=${KSPEC_BENCH_LIMIT:-300}
 have=${KSPEC_BENCH_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}
 mpi=$(command -v mpirun || true)
 # the ranks get the environment that keeps NVLink multicast off (KINDS.md)
@@ -40,7 +49,8 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kspec_mgpu.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 echo "multi_gpu_bench: $KSPEC, $have GPUs, mpirun: ${mpi:-not found}," \
-  "$RUNS runs per row"
+  "$RUNS runs per row, at most $limit s each"
+echo "sweep: kspec tune $SWEEP"
 nvidia-smi -L 2>/dev/null
 
 # one MODE N RUN: a sweep from an empty cache; "MODE N RUN wall measured
@@ -55,11 +65,12 @@ one() {
   t0=$(date +%s.%N)
   if [ "$mode" = gpus ]; then
     # shellcheck disable=SC2086
-    "$KSPEC" tune $SWEEP --gpus "$gpus" --csv >"$tmp/out" 2>"$tmp/err"
+    timeout -k 5 "$limit" "$KSPEC" tune $SWEEP --gpus "$gpus" --csv \
+      >"$tmp/out" 2>"$tmp/err"
   else
     # shellcheck disable=SC2086
-    # shellcheck disable=SC2086
-    "$mpi" --allow-run-as-root --oversubscribe -np "$n" -x KSPEC_CACHE_DIR \
+    timeout -k 5 "$limit" \
+      "$mpi" --allow-run-as-root --oversubscribe -np "$n" -x KSPEC_CACHE_DIR \
       $pass "$KSPEC" tune $SWEEP --gpus "$gpus" --mpi --csv \
       >"$tmp/out" 2>"$tmp/err"
   fi
@@ -90,7 +101,7 @@ for mode in gpus mpi; do
     fi
     r=1
     while [ $r -le "$RUNS" ]; do
-      one $mode $n $r
+      one "$mode" "$n" "$r"
       r=$((r + 1))
     done
   done

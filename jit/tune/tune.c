@@ -23,10 +23,13 @@
  *    is its duplicate. Both are pruned, saying which variant dominates.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jit/tune/sweep.h"
 
@@ -369,7 +372,44 @@ static void figures(sweep *w, size_t i) {
   e->warps = have ? occ.warps_per_sm : -1;
 }
 
-/* Is e a survivor of the compile-time checks so far? */
+/* The variants' figures, each by a ptxas of its own: one after the
+ * other they would take longer than the measurements of a sweep over
+ * several GPUs. A resources callback of the caller's is called from this
+ * thread alone. */
+typedef struct figure_queue {
+  sweep *w;
+  size_t all;
+  atomic_size_t next;
+} figure_queue;
+
+static void *figures_worker(void *arg) {
+  figure_queue *q = arg;
+  for (size_t i; (i = atomic_fetch_add(&q->next, 1)) < q->all;)
+    if (ks_jit_tune_alive(&q->w->res->entries[i]))
+      figures(q->w, i);
+  return NULL;
+}
+
+static void all_figures(sweep *w) {
+  enum { MAX_FIGURE_THREADS = 16 };
+  figure_queue q = {.w = w, .all = w->res->n + (w->res->baseline != NULL)};
+  atomic_init(&q.next, 0);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t n = w->o.resources || cpus < 2 ? 0 : (size_t)cpus;
+  if (n > MAX_FIGURE_THREADS)
+    n = MAX_FIGURE_THREADS;
+  if (n > q.all)
+    n = q.all;
+  pthread_t th[MAX_FIGURE_THREADS];
+  size_t started = 0;
+  while (started + 1 < n &&
+         pthread_create(&th[started], NULL, figures_worker, &q) == 0)
+    started++;
+  figures_worker(&q); /* this thread too, and alone when none started */
+  for (size_t k = 0; k < started; k++)
+    pthread_join(th[k], NULL);
+}
+
 /* Do a and b bind the same values and launch the same block? */
 static int same_group(const sweep *w, const ks_tune_entry *a,
                       const ks_tune_entry *b) {
@@ -535,9 +575,7 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
     if (st)
       snprintf(out->store, sizeof out->store, "%s", ks_jit_tune_store_path(st));
     compile_all(&w);
-    for (size_t i = 0; i < out->n + (out->baseline != NULL); i++)
-      if (ks_jit_tune_alive(&out->entries[i]))
-        figures(&w, i);
+    all_figures(&w);
     prune(&w);
     s = ks_jit_tune_measure_all(&w, st);
   }
