@@ -360,6 +360,12 @@ LLVMValueRef ks_wx_clone(ks_wx *x, LLVMBuilderRef b, LLVMValueRef v,
  * over that range, then becomes ext(V) + W. Clones must then be evaluated
  * only at such coordinates. */
 void ks_wx_set_range(ks_wx *x, int dim, unsigned bound);
+/* From now on, an extension of an add, sub or mul that cannot wrap (sext
+ * of nsw, zext of nuw) is normalized as the operation on the extended
+ * operands: the forms then equal the expressions only where these are not
+ * poison. For judging a pattern (which stores are contiguous), never for
+ * rewriting by equal forms; clones keep the original's operations. */
+void ks_wx_assume_nowrap(ks_wx *x);
 /* Do forms a and b differ by a constant only? Then *diff = a - b, signed. */
 int ks_wx_const_diff(const ks_wx *x, int a, int b, int64_t *diff);
 /* Is nf  coef*tid[dim] + rest  with rest independent of tid[dim]? Then

@@ -1,26 +1,33 @@
 /*
- * smem_store.c - store exchange, the third part of smem_promote: in a
- * square 2-D block, a kernel whose threads each write one element at an
- * address contiguous along y but not along x (a transpose's
- * out[x*rows + y]) writes through a shared tile, so that each warp's
- * stores land side by side in memory.
+ * smem_store.c - store exchange, the third part of smem_promote: in a 2-D
+ * block, a kernel whose threads each write one element at an address
+ * contiguous along y but not along x (a transpose's out[x*rows + y]) writes
+ * through a shared tile, so that each warp's stores land side by side in
+ * memory.
  *
- * What is transformed. Kernel K with a fixed block T x T (x 1), whose only
+ * What is transformed. Kernel K with a fixed block T x N (x 1), whose only
  * write to memory is one store S of a value V (1 to 8 bytes) at address
  * P(tx, ty), executed at most once per thread (the control-flow graph has
- * no cycle), with nothing that reads memory after it. window_expr.c proves
+ * no cycle), with nothing that reads memory after it. window_expr.c shows
  * P(tx, ty+1) = P(tx, ty) + size from normal forms; P(tx+1, ty) is not
- * P(tx, ty) + size (else the stores are contiguous already).
+ * P(tx, ty) + size (else the stores are contiguous already). The forms
+ * read an extension of an nsw/nuw add or product (clang's int indices,
+ * out[x*h + y]) as the operation on extended operands: they only choose
+ * the candidate, which the proof below does not need. The block's sizes
+ * are what it needs fixed; the image's (rows, cols) may stay arguments.
  *
- * The exchange. Thread (a, b) writes V to tile[b][a] where it would have
- * stored, and a flag flag[b][a] that says it did (cleared by the thread at
- * entry). Then, at the kernel's single return, after a barrier, thread
- * (a, b) does what thread (b, a) would have done: if flag[a][b] is set, it
- * stores tile[a][b] at P(b, a), an address recomputed from a clone of P's
- * expression with the coordinates swapped. Lanes of a warp differ in a, and
- * P(b, a) is contiguous in a: the warp's stores are coalesced. The tile's
- * rows are padded to T + 1 elements so that the column reads hit distinct
- * banks.
+ * The exchange. Thread (a, b) writes V to its slot of a tile, b * pitch +
+ * a, and a flag there that says it did (cleared by the thread at entry).
+ * Then, at the kernel's single return, after a barrier, the thread of
+ * linear id L = ty*T + tx does what thread (A, B) = (L / N, L % N) would
+ * have done: if (A, B)'s flag is set, it stores (A, B)'s element at P(A, B),
+ * an address recomputed from a clone of P's expression at those
+ * coordinates. Consecutive lanes take consecutive B, along which P is
+ * contiguous: a warp writes runs of N elements (in a square block,
+ * (A, B) is the mirror thread (ty, tx) and a warp writes one run of T).
+ * The pitch (T + 1 when square) spreads the row writes and the column
+ * reads over the banks. A non-square block whose runs are under a 32-byte
+ * sector gains too little for the barrier: declined.
  *
  * Why the result is the same. Every store the original makes is made, with
  * the same value at the same address (the clone is P's expression without
@@ -45,15 +52,19 @@
 #define PASS "smem_promote"
 
 enum {
-  MAX_BLOCKS = 1024,   /* basic blocks of a kernel this pass looks at */
-  MAX_EXCHANGE = 24576 /* bytes of shared memory for tile and flags */
+  MAX_BLOCKS = 1024,    /* basic blocks of a kernel this pass looks at */
+  MAX_EXCHANGE = 24576, /* bytes of shared memory for tile and flags */
+  SECTOR = 32,          /* bytes of the memory system's smallest access */
+  BANKS = 32            /* of shared memory, 4 bytes wide */
 };
 
 typedef struct xctx {
   LLVMModuleRef m;
   LLVMValueRef fn;
   ks_diag *d;
-  unsigned t; /* the block is t x t */
+  unsigned t;     /* the block is t x ny */
+  unsigned ny;    /* t for a square block */
+  unsigned pitch; /* of the tile's rows, in elements */
   LLVMValueRef store, ret;
   LLVMTypeRef ty;
   unsigned size;
@@ -201,7 +212,7 @@ static const char *what_of(LLVMValueRef p, char *buf, size_t cap) {
  * thread's one load leaves the memory system idle (t >= 16), and the
  * kernel reads no block size that would then change. */
 static unsigned rows_per_thread(const xctx *c) {
-  if (c->t < 16 || c->t % 4)
+  if (c->t != c->ny || c->t < 16 || c->t % 4)
     return 1;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -211,6 +222,53 @@ static unsigned rows_per_thread(const xctx *c) {
           !strncmp(ks_ir_callee_name(i), "llvm.nvvm.read.ptx.sreg.ntid.", 29))
         return 1;
   return 4;
+}
+
+/* Shared memory's cycles for one warp's access of 4-byte words: the most
+ * distinct words any of the 32 banks holds among them. */
+static unsigned warp_cycles(const unsigned *slot, unsigned n, unsigned size) {
+  unsigned words[BANKS][64], nw[BANKS] = {0}, most = 0;
+  for (unsigned l = 0; l < n; l++)
+    for (unsigned w = slot[l] * size / 4; w <= (slot[l] * size + size - 1) / 4;
+         w++) {
+      unsigned k = w % BANKS, j = 0;
+      while (j < nw[k] && words[k][j] != w)
+        j++;
+      if (j == nw[k] && nw[k] < 64)
+        words[k][nw[k]++] = w;
+      if (nw[k] > most)
+        most = nw[k];
+    }
+  return most;
+}
+
+/* The pitch of the tile's rows (slot of thread (a, b): b * pitch + a). A
+ * square block's t + 1 makes both the row writes and the column reads hit
+ * 32 banks. Otherwise the pitch from t to t + 32 with the fewest cycles
+ * over the block's warps: their writes (thread (a, b) at its own slot) and
+ * reads (linear id L reads thread (L / ny, L % ny)'s), of the tile and of
+ * the flags. */
+static unsigned pick_pitch(unsigned t, unsigned ny, unsigned size) {
+  if (t == ny)
+    return t + 1;
+  unsigned best = t, least = ~0u, n = t * ny;
+  for (unsigned p = t; p <= t + BANKS; p++) {
+    unsigned cycles = 0;
+    for (unsigned w0 = 0; w0 < n; w0 += 32) {
+      unsigned wr[32], rd[32], k = 0;
+      for (unsigned l = w0; l < n && l < w0 + 32; l++, k++) {
+        wr[k] = l / t * p + l % t;
+        rd[k] = l % ny * p + l / ny;
+      }
+      cycles += warp_cycles(wr, k, size) + warp_cycles(rd, k, size) +
+                warp_cycles(wr, k, 4) + warp_cycles(rd, k, 4);
+    }
+    if (cycles < least) {
+      least = cycles;
+      best = p;
+    }
+  }
+  return best;
 }
 
 static LLVMValueRef shared_array(LLVMModuleRef m, LLVMTypeRef elem, unsigned n,
@@ -234,11 +292,11 @@ static LLVMValueRef elem_ptr(LLVMBuilderRef b, LLVMValueRef arr,
 static int transform(xctx *c, ks_wx *x, unsigned k) {
   LLVMContextRef lc = LLVMGetModuleContext(c->m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(lc);
-  unsigned t = c->t, n = t * (t + 1), rows = t / k;
+  unsigned t = c->t, n = c->ny * c->pitch, rows = t / k;
   LLVMValueRef tile = shared_array(c->m, c->ty, n, "ks_exchange_tile");
   LLVMValueRef flag = shared_array(c->m, i32, n, "ks_exchange_flag");
   LLVMValueRef zero = LLVMConstInt(i32, 0, 0), one = LLVMConstInt(i32, 1, 0);
-  LLVMValueRef pitch = LLVMConstInt(i32, t + 1, 0);
+  LLVMValueRef pitch = LLVMConstInt(i32, c->pitch, 0);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(lc);
 
   /* a new entry: the allocas, the real coordinates */
@@ -278,7 +336,7 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
   LLVMValueRef own =
       k > 1 ? LLVMBuildAdd(
                   b, own0,
-                  LLVMBuildMul(b, j, LLVMConstInt(i32, rows * (t + 1), 0), ""),
+                  LLVMBuildMul(b, j, LLVMConstInt(i32, rows * c->pitch, 0), ""),
                   "ks.exchange.own")
             : own0;
   LLVMBuildStore(b, zero, elem_ptr(b, flag, i32, own));
@@ -322,8 +380,19 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
     my = LLVMBuildAdd(b, ty, LLVMBuildMul(b, r, LLVMConstInt(i32, rows, 0), ""),
                       "ks.exchange.my");
   }
+  /* the thread (ma, mb) whose store this one makes: in a square block the
+   * mirror (my, tx); else the one at the same place of the block's stores
+   * in address order, y fastest: linear id ty*t + tx is (ma*ny + mb) */
+  LLVMValueRef ma = my, mb = tx;
+  if (c->ny != t) {
+    LLVMValueRef lin = LLVMBuildAdd(
+        b, LLVMBuildMul(b, ty, LLVMConstInt(i32, t, 0), ""), tx, "");
+    LLVMValueRef ny = LLVMConstInt(i32, c->ny, 0);
+    ma = LLVMBuildUDiv(b, lin, ny, "ks.exchange.a");
+    mb = LLVMBuildURem(b, lin, ny, "ks.exchange.b");
+  }
   LLVMValueRef other =
-      LLVMBuildAdd(b, LLVMBuildMul(b, tx, pitch, ""), my, "ks.exchange.other");
+      LLVMBuildAdd(b, LLVMBuildMul(b, mb, pitch, ""), ma, "ks.exchange.other");
   LLVMValueRef f = LLVMBuildLoad2(b, i32, elem_ptr(b, flag, i32, other), "");
   LLVMBasicBlockRef st =
       LLVMAppendBasicBlockInContext(lc, c->fn, "ks.exchange.store");
@@ -333,7 +402,7 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
   LLVMPositionBuilderAtEnd(b, st);
   LLVMValueRef val =
       LLVMBuildLoad2(b, c->ty, elem_ptr(b, tile, c->ty, other), "");
-  LLVMValueRef tid[3] = {my, tx, zero};
+  LLVMValueRef tid[3] = {ma, mb, zero};
   LLVMValueRef q = ks_wx_clone(x, b, p, tid);
   int ok = q != NULL;
   if (ok)
@@ -380,13 +449,19 @@ static int transform(xctx *c, ks_wx *x, unsigned k) {
         "exchanged %s: stores of a %ux%u block go through a shared tile "
         "(%u bytes), each warp writing contiguous memory; each thread "
         "runs %u rows (real block %ux%u)",
-        c->what, t, t, n * (c->size + 4), k, t, rows);
-  } else {
+        c->what, t, c->ny, n * (c->size + 4), k, t, rows);
+  } else if (c->ny == t) {
     ks_diag_explain(
         c->d, PASS,
         "exchanged %s: stores of a %ux%u block go through a shared tile "
         "(%u bytes), each warp writing contiguous memory",
         c->what, t, t, n * (c->size + 4));
+  } else {
+    ks_diag_explain(
+        c->d, PASS,
+        "exchanged %s: stores of a %ux%u block go through a shared tile "
+        "(%u bytes), each warp writing runs of %u contiguous bytes",
+        c->what, t, c->ny, n * (c->size + 4), c->ny * c->size);
   }
   return 0;
 }
@@ -396,7 +471,7 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   /* only 2-D blocks are candidates: say nothing about others */
   if (!fn || LLVMIsDeclaration(fn) || !s->block[0] || s->block[1] < 2)
     return 0;
-  xctx c = {.m = m, .fn = fn, .d = d, .t = s->block[0]};
+  xctx c = {.m = m, .fn = fn, .d = d, .t = s->block[0], .ny = s->block[1]};
   int nstores = 0;
   char buf[160];
   const char *why = scan(&c, &nstores, buf, sizeof buf);
@@ -413,6 +488,9 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     return ks_diag_fail(d, KS_ENOMEM, PASS ": out of memory");
   ks_wx_set_range(x, 0, block[0]);
   ks_wx_set_range(x, 1, block[1]);
+  /* the forms only choose the candidates; the stores are rebuilt from
+   * clones, evaluated where the original stored (no poison there) */
+  ks_wx_assume_nowrap(x);
   /* is it a candidate: contiguous along y, not along x? */
   int nf = ks_wx_norm(x, p, -1, 0);
   int64_t cy = 0, cx = 0;
@@ -424,12 +502,18 @@ int ks_smem_store(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   int rc = 0;
   if (!along_y || along_x)
     goto out; /* not strided the way an exchange fixes */
-  unsigned need = (block[0] + 1) * block[0] * (c.size + 4);
+  c.pitch = pick_pitch(block[0], block[1], c.size);
+  unsigned need = block[1] * c.pitch * (c.size + 4);
   unsigned have = ks_ir_shared_globals(m);
-  if (block[0] != block[1] || block[2] != 1) {
+  if (block[2] != 1) {
     ks_diag_explain(d, PASS,
-                    "declined exchange of %s: block %ux%ux%u is not square",
+                    "declined exchange of %s: block %ux%ux%u is not 2-D",
                     c.what, block[0], block[1], block[2]);
+  } else if (block[0] != block[1] && block[1] * c.size < SECTOR) {
+    ks_diag_explain(d, PASS,
+                    "declined exchange of %s: a %u-row block stores runs of "
+                    "%u bytes, under a %u-byte sector",
+                    c.what, block[1], block[1] * c.size, SECTOR);
   } else if (d->plan.coarsen_x > 1 || d->plan.coarsen_y > 1) {
     ks_diag_explain(d, PASS, "declined exchange of %s: coarsened by %u", c.what,
                     d->plan.coarsen_x > 1 ? d->plan.coarsen_x

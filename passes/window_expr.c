@@ -89,6 +89,7 @@ struct ks_wx {
   memo *memo;
   int nmemo, capmemo;
   unsigned range[3]; /* ks_wx_set_range: tid[d] < range[d]; 0: unknown */
+  int nowrap;        /* ks_wx_assume_nowrap */
   int dim;           /* the substitution tid[dim] -> tid[dim] + delta */
   int64_t delta;     /* (dim < 0: none) */
   int oom;
@@ -583,6 +584,35 @@ static int norm_icmp(ks_wx *x, LLVMValueRef v, int depth) {
                   p == LLVMIntEQ || p == LLVMIntNE);
 }
 
+/* ext(o) to bits; under ks_wx_assume_nowrap, ext(a op b) = ext(a) op ext(b)
+ * for an add, sub or mul that the extension's kind says cannot wrap. */
+static int norm_ext(ks_wx *x, LLVMValueRef o, unsigned bits, LLVMOpcode op,
+                    int depth) {
+  LLVMOpcode oo = LLVMIsAInstruction(o) ? LLVMGetInstructionOpcode(o) : 0;
+  if (x->nowrap && (op == LLVMSExt || op == LLVMZExt) &&
+      (oo == LLVMAdd || oo == LLVMSub || oo == LLVMMul) &&
+      (op == LLVMSExt ? LLVMGetNSW(o) : LLVMGetNUW(o))) {
+    if (depth > WX_MAXDEPTH)
+      return fail(x, "index expression too deep");
+    int a = norm_ext(x, LLVMGetOperand(o, 0), bits, op, depth + 1);
+    int b = a < 0 ? -1 : norm_ext(x, LLVMGetOperand(o, 1), bits, op, depth + 1);
+    if (b < 0)
+      return -1;
+    if (oo == LLVMAdd)
+      return nf_lin(x, a, 1, b, 1);
+    if (oo == LLVMSub)
+      return nf_lin(x, a, 1, b, mask(bits));
+    if (nf_is_const(x, b))
+      return nf_lin(x, a, x->nf[b].k, a, 0);
+    if (nf_is_const(x, a))
+      return nf_lin(x, b, x->nf[a].k, b, 0);
+    return op_atom2(x, LLVMMul, 0, bits, a, b, 1);
+  }
+  if (LLVMGetTypeKind(LLVMTypeOf(o)) != LLVMIntegerTypeKind)
+    return fail(x, "index converted from a non-integer");
+  return nf_resize(x, norm(x, o, depth + 1), bits, op);
+}
+
 static int norm_inst(ks_wx *x, LLVMValueRef v, unsigned bits, int depth) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   switch (op) {
@@ -602,12 +632,8 @@ static int norm_inst(ks_wx *x, LLVMValueRef v, unsigned bits, int depth) {
     return norm_binop(x, v, op, bits, depth);
   case LLVMSExt:
   case LLVMZExt:
-  case LLVMTrunc: {
-    LLVMValueRef o = LLVMGetOperand(v, 0);
-    if (LLVMGetTypeKind(LLVMTypeOf(o)) != LLVMIntegerTypeKind)
-      return fail(x, "index converted from a non-integer");
-    return nf_resize(x, norm(x, o, depth + 1), bits, op);
-  }
+  case LLVMTrunc:
+    return norm_ext(x, LLVMGetOperand(v, 0), bits, op, depth);
   case LLVMICmp:
     return norm_icmp(x, v, depth);
   case LLVMSelect: {
@@ -830,6 +856,8 @@ LLVMValueRef ks_wx_clone(ks_wx *x, LLVMBuilderRef b, LLVMValueRef v,
   x->nmemo = 0;
   return clone(x, b, v, tid, 0);
 }
+
+void ks_wx_assume_nowrap(ks_wx *x) { x->nowrap = 1; }
 
 void ks_wx_set_range(ks_wx *x, int dim, unsigned bound) {
   x->range[dim] = bound;

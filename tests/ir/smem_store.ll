@@ -1,7 +1,8 @@
-; Store exchange (smem_promote): in a square 2-D block, a kernel whose one
-; store per thread is contiguous along y but strided along x (a transpose)
+; Store exchange (smem_promote): in a 2-D block, a kernel whose one store
+; per thread is contiguous along y but strided along x (a transpose)
 ; stores through a shared tile after a barrier, each thread storing the
-; element of its mirror thread (tid.x and tid.y swapped).
+; element of its mirror thread (tid.x and tid.y swapped) in a square
+; block, of the thread at its place in address order otherwise.
 ;
 ; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 32,32 %s | FileCheck %s --check-prefix=T
 ; RUN: ks_passes_tool --stage all --kernel transpose --block 32,32 %s | FileCheck %s --check-prefix=O3
@@ -9,6 +10,9 @@
 ; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 8,8 %s | FileCheck %s --check-prefix=T8
 ; RUN: ks_passes_tool --stage smem_promote --kernel copy --block 32,32 %s | FileCheck %s --check-prefix=COPY
 ; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 32,8 %s | FileCheck %s --check-prefix=RECT
+; RUN: ks_passes_tool --stage all --kernel transpose --block 32,8 %s | FileCheck %s --check-prefix=RECTO3
+; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 64,4 %s | FileCheck %s --check-prefix=SHORT
+; RUN: ks_passes_tool --stage smem_promote --kernel transpose --block 32,8,2 %s | FileCheck %s --check-prefix=THREED
 ; RUN: ks_passes_tool --stage smem_promote --kernel inloop --block 32,32 %s | FileCheck %s --check-prefix=LOOP
 ; RUN: ks_passes_tool --stage smem_promote --kernel atomic --block 32,32 %s | FileCheck %s --check-prefix=ATOMIC
 ; RUN: ks_passes_tool --stage smem_promote --kernel barrier --block 32,32 %s | FileCheck %s --check-prefix=BARRIER
@@ -125,10 +129,65 @@ declare void @llvm.nvvm.barrier0()
 ; COPY-NOT: barrier0
 ; COPY: ret void
 
-; RECT: ; explain: smem_promote: declined exchange of out: block 32x8x1 is not square
+; A block that is not square: thread (a, b) fills its slot b*36 + a; after
+; the barrier the thread of linear id L = tid.y*32 + tid.x stores for
+; thread (L / 8, L % 8), whose address is rebuilt with tid.x = L / 8 and
+; tid.y = L % 8: lanes 0..31 of a warp store 4 runs of 8 floats. The pitch
+; 36 puts the reads of a warp (4 columns of 8) in 32 distinct banks. No
+; virtual rows: the real block is the launch's.
+; RECT: ; explain: smem_promote: exchanged out: stores of a 32x8 block go through a shared tile (2304 bytes), each warp writing runs of 32 contiguous bytes
+; RECT: @ks_exchange_tile = internal addrspace(3) global [288 x float] undef, align 16
+; RECT: @ks_exchange_flag = internal addrspace(3) global [288 x i32] undef, align 16
 ; RECT-LABEL: define void @transpose(
-; RECT-NOT: barrier0
-; RECT: ret void
+; RECT-NEXT: ks.exchange.entry:
+; RECT-NEXT: %[[TX:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; RECT-NEXT: %[[TY:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+; RECT-NEXT: %[[M:[0-9]+]] = mul i32 %[[TY]], 36
+; RECT-NEXT: %[[OWN:ks.exchange.own0]] = add i32 %[[M]], %[[TX]]
+; RECT-NOT: phi
+; RECT: store i32 0, ptr addrspace(3)
+; RECT: %[[V:[0-9a-z.]+]] = load float, ptr
+; RECT: %[[TP:[0-9]+]] = getelementptr float, ptr addrspace(3) @ks_exchange_tile, i32 %[[OWN]]
+; RECT-NEXT: store float %[[V]], ptr addrspace(3) %[[TP]]
+; RECT-NEXT: %[[FP:[0-9]+]] = getelementptr i32, ptr addrspace(3) @ks_exchange_flag, i32 %[[OWN]]
+; RECT-NEXT: store i32 1, ptr addrspace(3) %[[FP]]
+; RECT-NOT: store float %[[V]], ptr %
+; RECT: ks.exchange:
+; RECT-NEXT: call void @llvm.nvvm.barrier0()
+; RECT-NEXT: %[[L0:[0-9]+]] = mul i32 %[[TY]], 32
+; RECT-NEXT: %[[L:[0-9]+]] = add i32 %[[L0]], %[[TX]]
+; RECT-NEXT: %[[A:ks.exchange.a]] = udiv i32 %[[L]], 8
+; RECT-NEXT: %[[B:ks.exchange.b]] = urem i32 %[[L]], 8
+; RECT-NEXT: %[[BP:[0-9]+]] = mul i32 %[[B]], 36
+; RECT-NEXT: %[[OTHER:ks.exchange.other]] = add i32 %[[BP]], %[[A]]
+; RECT-NEXT: getelementptr i32, ptr addrspace(3) @ks_exchange_flag, i32 %[[OTHER]]
+; RECT: ks.exchange.store:
+; RECT-NEXT: getelementptr float, ptr addrspace(3) @ks_exchange_tile, i32 %[[OTHER]]
+; RECT-NEXT: %[[W:[0-9]+]] = load float, ptr addrspace(3)
+; RECT: add i32 %{{[0-9]+}}, %[[A]]
+; RECT: add i32 %{{[0-9]+}}, %[[B]]
+; RECT: store float %[[W]], ptr %{{[0-9]+}}, align 4
+; RECT: ks.exchange.next:
+; RECT-NEXT: ret void
+; RECT: !{ptr @transpose, !"reqntidy", i32 8}
+; RECTO3-LABEL: define void @transpose(
+; RECTO3: store float %{{.*}}, ptr addrspace(3)
+; RECTO3: call void @llvm.nvvm.barrier0()
+; RECTO3: store float %{{.*}}, ptr %
+; RECTO3-NOT: barrier0
+; RECTO3: ret void
+
+; Runs of 4 floats along y are under a 32-byte sector: a warp's stores
+; would cover as many sectors after the exchange as before.
+; SHORT: ; explain: smem_promote: declined exchange of out: a 4-row block stores runs of 16 bytes, under a 32-byte sector
+; SHORT-LABEL: define void @transpose(
+; SHORT-NOT: barrier0
+; SHORT: ret void
+
+; THREED: ; explain: smem_promote: declined exchange of out: block 32x8x2 is not 2-D
+; THREED-LABEL: define void @transpose(
+; THREED-NOT: barrier0
+; THREED: ret void
 
 define void @transpose(ptr %in, ptr %out, i32 %rows, i32 %cols) {
 entry:
