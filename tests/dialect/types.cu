@@ -7,27 +7,38 @@
 #define OUT(c) out[64 + (size_t)t * 16 + (c)]
 
 #define KS_LAYOUT(T, size, align)                                              \
-  static_assert(sizeof(T) == size && alignof(T) == align, #T);
-KS_LAYOUT(char1, 1, 1)
-KS_LAYOUT(char2, 2, 2) KS_LAYOUT(char3, 3, 1) KS_LAYOUT(char4, 4, 4)
-    KS_LAYOUT(uchar4, 4, 4) KS_LAYOUT(short2, 4, 4) KS_LAYOUT(short3, 6, 2)
-        KS_LAYOUT(short4, 8, 8) KS_LAYOUT(ushort4, 8, 8) KS_LAYOUT(int1, 4, 4)
-            KS_LAYOUT(int2, 8, 8) KS_LAYOUT(int3, 12, 4) KS_LAYOUT(int4, 16, 16)
-                KS_LAYOUT(uint2, 8, 8) KS_LAYOUT(uint4, 16, 16)
-                    KS_LAYOUT(long2, 16, 16) KS_LAYOUT(longlong2, 16, 16)
-                        KS_LAYOUT(ulonglong4, 32, 16) KS_LAYOUT(float2, 8, 8)
-                            KS_LAYOUT(float3, 12, 4) KS_LAYOUT(float4, 16, 16)
-                                KS_LAYOUT(double2, 16, 16) KS_LAYOUT(double4,
-                                                                     32, 16)
-                                    KS_LAYOUT(dim3, 12, 4) KS_LAYOUT(__half, 2,
-                                                                     2)
-                                        KS_LAYOUT(__half2, 4, 4)
-                                            KS_LAYOUT(__nv_bfloat16, 2, 2)
-                                                KS_LAYOUT(__nv_bfloat162, 4, 4)
+  static_assert(sizeof(T) == size && alignof(T) == align, #T)
+KS_LAYOUT(char1, 1, 1);
+KS_LAYOUT(char2, 2, 2);
+KS_LAYOUT(char3, 3, 1);
+KS_LAYOUT(char4, 4, 4);
+KS_LAYOUT(uchar4, 4, 4);
+KS_LAYOUT(short2, 4, 4);
+KS_LAYOUT(short3, 6, 2);
+KS_LAYOUT(short4, 8, 8);
+KS_LAYOUT(ushort4, 8, 8);
+KS_LAYOUT(int1, 4, 4);
+KS_LAYOUT(int2, 8, 8);
+KS_LAYOUT(int3, 12, 4);
+KS_LAYOUT(int4, 16, 16);
+KS_LAYOUT(uint2, 8, 8);
+KS_LAYOUT(uint4, 16, 16);
+KS_LAYOUT(long2, 16, 16);
+KS_LAYOUT(longlong2, 16, 16);
+KS_LAYOUT(ulonglong4, 32, 16);
+KS_LAYOUT(float2, 8, 8);
+KS_LAYOUT(float3, 12, 4);
+KS_LAYOUT(float4, 16, 16);
+KS_LAYOUT(double2, 16, 16);
+KS_LAYOUT(double4, 32, 16);
+KS_LAYOUT(dim3, 12, 4);
+KS_LAYOUT(__half, 2, 2);
+KS_LAYOUT(__half2, 4, 4);
+KS_LAYOUT(__nv_bfloat16, 2, 2);
+KS_LAYOUT(__nv_bfloat162, 4, 4);
 
-    // PTX(types_vec): ld.global.v4.u32
-    KS_KERNEL
-    void types_vec(const unsigned *in, unsigned long long *out, int n) {
+// PTX(types_vec): ld.global.v4.u32
+KS_KERNEL void types_vec(const unsigned *in, unsigned long long *out, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n)
     return;
@@ -61,9 +72,14 @@ KS_LAYOUT(char2, 2, 2) KS_LAYOUT(char3, 3, 1) KS_LAYOUT(char4, 4, 4)
   ((ulonglong2 *)&OUT(8))[0] = q;
 }
 
-/* 16 bits of a __half or __nv_bfloat16 */
-#define H(x) ((unsigned long long)__builtin_bit_cast(unsigned short, (x)))
-#define H2(x) ((unsigned long long)__builtin_bit_cast(unsigned, (x)))
+/* The bits of x (16: a __half or __nv_bfloat16; 32: a pair), x passed by
+ * value: clang 19 compiles __builtin_bit_cast of a vector element (b.y of a
+ * __half2) as a load of element 0 (llvm-project issue 95673). */
+template <typename U, typename T> __device__ unsigned long long bits(T x) {
+  return __builtin_bit_cast(U, x);
+}
+#define H(x) bits<unsigned short>(x)
+#define H2(x) bits<unsigned>(x)
 
 __device__ int int_rz(__half h) { return __half2int_rz(h); }
 __device__ int int_rz(__nv_bfloat16 h) { return __bfloat162int_rz(h); }
