@@ -20,6 +20,9 @@
  * for __nv_expf). Queries of other names are left to the optimize stage's
  * nvvm-reflect, which answers 0.
  *
+ * libdevice's own arithmetic is made contractable, as nvcc's default
+ * -fmad=true has it.
+ *
  * With the queries answered, the linked libdevice functions are inlined
  * (they are alwaysinline) and those left without a call removed, so that
  * the later stages see straight code in which the other branches of each
@@ -181,6 +184,34 @@ static void fast_forms(LLVMModuleRef m) {
 
 /* ---- libdevice's functions ---------------------------------------------- */
 
+static int is_libdevice_fn(LLVMValueRef f) {
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(f, &len);
+  return !LLVMIsDeclaration(f) && (strncmp(name, "__nv_", 5) == 0 ||
+                                   strncmp(name, "__internal_", 11) == 0);
+}
+
+/* libdevice's own f32 and f64 multiplies, adds and subtracts may be
+ * contracted, as nvcc contracts them by default (-fmad=true, ptxas fusing
+ * its mul.f32 into the add.f32 that takes it): each gets the contract flag
+ * clang gives a kernel's own arithmetic, so that codegen fuses them alike.
+ * Without it codegen keeps them apart (mul.rn, add.rn) and the function
+ * computes other bits than nvcc's build of the same call. */
+static void contract_libdevice(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (is_libdevice_fn(f))
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+           bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i)) {
+          LLVMOpcode op = LLVMGetInstructionOpcode(i);
+          if ((op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul) &&
+              LLVMCanValueUseFastMathFlags(i))
+            LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) |
+                                        LLVMFastMathAllowContract);
+        }
+}
+
 /* The lines of kspec.libdevice (the libdevice stage's record), each
  * NUL-terminated in its own slot of *lines (malloc'd); their count. */
 enum { LINE_CAP = 256 };
@@ -265,12 +296,8 @@ static void drop_unused(LLVMModuleRef m) {
     LLVMValueRef next;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
       next = LLVMGetNextFunction(f);
-      size_t len = 0;
-      const char *name = LLVMGetValueName2(f, &len);
-      if (!LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) &&
-          LLVMGetLinkage(f) == LLVMInternalLinkage &&
-          (strncmp(name, "__nv_", 5) == 0 ||
-           strncmp(name, "__internal_", 11) == 0)) {
+      if (is_libdevice_fn(f) && !LLVMGetFirstUse(f) &&
+          LLVMGetLinkage(f) == LLVMInternalLinkage) {
         LLVMDeleteFunction(f);
         again = 1;
       }
@@ -333,6 +360,7 @@ int ks_pass_math(ks_stage_ctx *c) {
   if (!a.prec_div || !a.prec_sqrt)
     approx_ops(m, !a.prec_div, !a.prec_sqrt, (int)a.ftz, fast);
   explain_modes(c, &a);
+  contract_libdevice(m);
   if (!linked)
     return 0;
   drop_unused(m);

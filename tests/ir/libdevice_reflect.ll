@@ -47,7 +47,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; FAST: explain: math: floating point: fast math (libdevice{{.*}}), f32 denormals flushed to zero, approximate f32 division, approximate sqrtf
 ; FAST-LABEL: define void @k(
 ; FAST: call float @llvm.nvvm.sqrt.approx.f(
-; FAST: fmul float %x, 0x3FF7154760000000
+; FAST: fmul contract float %x, 0x3FF7154760000000
 ; FAST-NOT: fcmp ogt
 ; FAST: call float @llvm.nvvm.div.approx.ftz.f(float %x, float %y)
 ; FAST: call float @llvm.nvvm.sqrt.approx.ftz.f(float %x)
