@@ -22,7 +22,7 @@ targets="kspec kspec-tool kspec-bench kspec-latency test_gpu_templates test_gpu_
   test_gpu_corpus ks_corpus_bitcode"
 if [ -n "$nvcc" ]; then
   cuda="-DKSPEC_BENCH_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc"
-  targets="$targets kspec-bench-cuda ks_corpus_cubin"
+  targets="$targets kspec-bench-cuda ks_corpus_cubin ks_dialect_cubin"
 else
   echo "gpu-pack: no nvcc, kspec-bench-cuda left out" >&2
 fi
@@ -54,9 +54,12 @@ for f in "$b"/tests/kernels/*.bc "$b"/tests/kernels/*.cubin; do
   cp "$f" "$c/"
 done
 ls "$c"/*.cubin >/dev/null 2>&1 || echo "gpu-pack: no corpus cubins (nvcc, CUDA 12.4 tree?)" >&2
-# The dialect's kernels for test_gpu_dialect (tests/dialect, kspec_device.h).
+# The dialect's kernels for test_gpu_dialect (tests/dialect, kspec_device.h),
+# and nvcc's build of math.cu, its judge of math beyond CUDA's bounds.
 mkdir -p "$p/share/kspec/dialect"
 cp "$b"/tests/dialect/*.bc "$p/share/kspec/dialect/"
+cp "$b"/tests/dialect/math.nvcc.cubin "$p/share/kspec/dialect/" 2>/dev/null ||
+  echo "gpu-pack: no math.nvcc.cubin (nvcc?): test_gpu_dialect judges math by the bounds alone" >&2
 rm -rf "$root/.dev/gpu-cubin"
 mkdir -p "$root/.dev/gpu-cubin/bin"
 for t in "$b"/tests/test_gpu_cubin "$b"/tests/gpu/test_gpu_cubin; do

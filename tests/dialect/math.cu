@@ -6,7 +6,12 @@
  * function of three arguments made from its input words:
  *   x in [-8, 8), y in (0, 256], z in [-1, 1)
  * (exact in float: test_dialect.c makes the same ones for libm).
+ * nvcc compiles it too, with CUDA's own headers (tests/dialect/CMakeLists.txt,
+ * math.nvcc.cubin): the judge of kspec's results beyond CUDA's bounds.
  */
+#ifndef KS_KERNEL /* nvcc, CUDA's headers: test_gpu_dialect's judge */
+#define KS_KERNEL extern "C" __global__
+#endif
 #define OUT(c) out[64 + (size_t)t * 16 + (c)]
 #define F(c, e) OUT(c) = __float_as_uint(e)
 #define D(c, e) OUT(c) = (unsigned long long)__double_as_longlong(e)

@@ -56,9 +56,18 @@ add_ks_test(gpu_launch SOURCES ${ks_gpu}/test_launch.c ARGS ${ks_data}/launch.ll
             LABELS gpu SKIP_RETURN_CODE 77)
 
 # The dialect's kernels (tests/dialect: warp functions, atomics under
-# contention, half and bfloat16, bit functions, cache hints, grid sync),
-# every result against the CPU; DIR of bitcode as the argument
-# (tools/gpu-pack.sh carries it to share/kspec/dialect).
-add_ks_test(gpu_dialect SOURCES ${ks_gpu}/test_dialect.c LIBS m
+# contention, half and bfloat16, bit functions, cache hints, grid sync,
+# math), every result against the CPU, math's also against nvcc's build of
+# math.cu where the exact value is not within CUDA's bound; DIR of bitcode
+# (and math.nvcc.cubin, ks_dialect_cubin) as the argument
+# (tools/gpu-pack.sh carries it to share/kspec/dialect). gpu_dialect.mock
+# is its CPU run over the mocked driver: every kernel specialized both ways
+# and launched, nothing checked.
+add_ks_test(gpu_dialect SOURCES ${ks_gpu}/test_dialect.c ${ks_gpu}/dialect_math.c
+            LIBS m ${CMAKE_DL_LIBS} INCLUDES ${KSPEC_CUDA_INCLUDE}
             DEFS KS_DIALECT_DIR="${KSPEC_DIALECT_OUT}"
             DEPENDS ks_dialect_bitcode LABELS gpu SKIP_RETURN_CODE 77)
+add_ks_test(gpu_dialect.mock TARGET test_gpu_dialect
+            ARGS ${KSPEC_DIALECT_OUT} LABELS cpu dialect
+            ENVIRONMENT KSPEC_LIBCUDA=$<TARGET_FILE:kspec_cuda_mock> KSPEC_CACHE=off
+            SKIP_RETURN_CODE 77)
