@@ -209,6 +209,11 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* minmax.c: selects of a value against a bound that are a min or max of
  * it (clamps) become llvm.smin/smax/umin/umax. */
 int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* shfl.c: the steps of a shared-memory tree reduction within the first
+ * warp (the block fixed) become shfl.sync.down, or redux.sync for 32-bit integer
+ * add/min/max/and/or/xor on sm_80 and later, where the result is provably
+ * the same; their barriers and shared loads and stores go. */
+int ks_pass_shfl(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* The estimate for fn, a function of m; -1 on no memory. */
 int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
 /* Registers per thread the launch bounds of s allow (255 without bounds);
@@ -449,7 +454,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 47
+#define KS_PIPELINE_VERSION 48
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -31,7 +31,12 @@
  *
  * After the optimize stage, minmax (optional) turns the clamps that
  * instcombine leaves as a compare and a select into min and max (after
- * it, as instcombine has no rule that would turn them back).
+ * it, as instcombine has no rule that would turn them back). Then shfl
+ * (optional): the steps of a shared-memory tree reduction within the
+ * first warp become warp shuffles; after the optimize stage, whose
+ * unrolling, folding of the guards (tid < s && tid + s < BLOCK) and
+ * instcombine leave each step a branch, two loads, an operation and a
+ * store that it can read lane by lane.
  *
  * The last stage, regpressure (optional), estimates the registers the final
  * IR needs against the budget of the launch bounds. When full unrolling
@@ -261,6 +266,7 @@ static const stage stages[] = {
     {"const_promote", ks_pass_const_promote, NULL, 1},
     {"optimize", NULL, optimize, 0},
     {"minmax", ks_pass_minmax, NULL, 1},
+    {"shfl", ks_pass_shfl, NULL, 1},
     {"regpressure", ks_pass_regpressure, NULL, 1},
     {"lower", NULL, ks_pass_lower, 0},
 };

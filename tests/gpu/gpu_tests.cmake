@@ -26,6 +26,12 @@ add_ks_test(gpu_cmem SOURCES ${ks_gpu}/test_cmem.c LIBS m ${CMAKE_DL_LIBS}
 add_ks_test(gpu_local SOURCES ${ks_gpu}/test_local.c ARGS ${ks_data}/modes.ll
             LABELS gpu SKIP_RETURN_CODE 77)
 
+# Warp-shuffle reductions (the shfl pass): a user's tree reductions and
+# reduce_sum at every block of 32 to 1024 threads, with and without the
+# pass, bit for bit against the CPU's tree.
+add_ks_test(gpu_shfl SOURCES ${ks_gpu}/test_shfl.c ARGS ${ks_data}/treesum.ll
+            LABELS gpu SKIP_RETURN_CODE 77)
+
 # Structs by value (the lower stage): read in place, copied to a local,
 # handed to a call.
 add_ks_test(gpu_byval SOURCES ${ks_gpu}/test_byval.c LIBS m

@@ -78,6 +78,13 @@ else
   note "gpu private arrays in shared memory: FAIL (see gpu_local.log)"
 fi
 tail -4 "$out/gpu_local.log"
+if test_gpu_shfl "$root/tests/data/treesum.ll" >"$out/gpu_shfl.log" 2>&1; then
+  note "gpu warp-shuffle reductions: PASS"
+else
+  status=1
+  note "gpu warp-shuffle reductions: FAIL (see gpu_shfl.log)"
+fi
+tail -4 "$out/gpu_shfl.log"
 if test_gpu_byval "$root/tests/data/byval.ll" >"$out/gpu_byval.log" 2>&1; then
   note "gpu structs by value: PASS"
 else
@@ -222,10 +229,11 @@ done
 wait
 # A user's kernels: private arrays moved to shared memory (test_gpu_local,
 # every variant, the pass on and off) and structs by value
-# (test_gpu_byval), 10007 threads; module globals (test_gpu_globals, its
+# (test_gpu_byval), warp-shuffle reductions (test_gpu_shfl), 10007
+# threads; module globals (test_gpu_globals, its
 # own 517x263 image: it takes no size).
 for tool in $tools; do
-  for t in local:modes byval:byval globals:globals; do
+  for t in local:modes shfl:treesum byval:byval globals:globals; do
     name=${t%%:*}
     if compute-sanitizer --tool "$tool" --error-exitcode 3 \
       "test_gpu_$name" "$root/tests/data/${t#*:}.ll" 10007 \
