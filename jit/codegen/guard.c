@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jit/request/request.h"
 
@@ -103,6 +104,28 @@ static void say(ks_kernel *k, const char *fmt, ...) {
     return;
   sprintf(p + old, "guard: %s\n", line);
   k->explain = p;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The time the guard took, at the end of its line (the explanation's last). */
+static void stamp(ks_kernel *k, double ms) {
+  char tail[48];
+  size_t n = k->explain ? strlen(k->explain) : 0, start = n ? n - 1 : 0;
+  while (start && k->explain[start - 1] != '\n')
+    start--;
+  if (!n || strncmp(k->explain + start, "guard: ", 7) != 0)
+    return; /* no line of the guard's: nothing looked at, or no memory */
+  int w = snprintf(tail, sizeof tail, " (%.0f ms)\n", ms);
+  char *p = realloc(k->explain, n + (size_t)w + 1);
+  if (!p)
+    return;
+  k->explain = p;
+  strcpy(p + n - 1, tail); /* over the line's newline */
 }
 
 static unsigned threads_of(const ks_kernel *k) {
@@ -380,7 +403,9 @@ void ks_jit_guard(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   if (!g)
     return;
   *g = (guard){.ctx = ctx, .t = t, .r = r, .k = k, .threads = threads_of(k)};
+  double t0 = now_ms();
   run_guard(g);
+  stamp(k, now_ms() - t0);
   for (int i = 0; i < NBASES; i++)
     if (g->base[i])
       ks_jit_kernel_free(g->base[i], NULL);
