@@ -333,6 +333,47 @@ static void timer_per_thread(void **state) {
   unsetenv("KSPEC_LIBCUDA");
 }
 
+/* The never-slower guard without ptxas takes the driver's figures (here
+ * the mocked driver's, whose registers come from the PTX's declarations:
+ * 255 for data/tiled_sync.ll's tile loop unrolled in full, 40 for the
+ * generic kernel and for the loop left rolled): the same retry as with
+ * ptxas, local memory standing for spills; without a driver either, it
+ * says that it did not check. */
+static void guard_driver(void **state) {
+  (void)state;
+  ks_binding b[] = {{.name = "M", .kind = KS_VALUE_INT, .v.i = 1000},
+                    {.name = "N", .kind = KS_VALUE_INT, .v.i = 1100},
+                    {.name = "K", .kind = KS_VALUE_INT, .v.i = 900}};
+  ks_spec_req req = {
+      .bindings = b, .nbindings = 3, .bounds = {.block = {16, 16}}};
+  for (int driver = 1; driver >= 0; driver--) {
+    ks_ctx *ctx = NULL;
+    ks_template *t = NULL;
+    ks_kernel *k = NULL;
+    ks_ctx_opts o = {.arch = "sm_90", .no_disk_cache = 1, .no_driver = !driver};
+    setenv("KSPEC_PTXAS", "/nonexistent/ptxas", 1);
+    setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
+    assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+    assert_int_equal(
+        ks_template_load(ctx, KS_TEST_DATA_DIR "/tiled_sync.ll", &t), KS_OK);
+    assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+    const char *e = ks_kernel_explain(k);
+    if (driver) {
+      TU_ASSERT_CONTAINS(e, "guard: 255 registers, 8 warps/SM, 0 B of local "
+                            "memory at 256 threads against the generic's 40");
+      TU_ASSERT_CONTAINS(e, "loops with a barrier left rolled: 40 registers, "
+                            "48 warps/SM");
+    } else {
+      TU_ASSERT_CONTAINS(e, "guard: not checked: KSPEC_PTXAS=/nonexistent/"
+                            "ptxas is not an executable file, and no driver");
+    }
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+    unsetenv("KSPEC_LIBCUDA");
+    unsetenv("KSPEC_PTXAS");
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(version),
@@ -342,6 +383,7 @@ int main(void) {
       cmocka_unit_test(tune_entries_sized),
       cmocka_unit_test(errmsg_per_thread),
       cmocka_unit_test(timer_per_thread),
+      cmocka_unit_test(guard_driver),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

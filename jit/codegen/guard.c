@@ -24,10 +24,11 @@
  * block's residency; else ptxas on the specialized PTX (the same ptxas as
  * ks_kernel_resources), and only where that shows a full SM short of its
  * limits, the generic kernel (through the cache: usually there already)
- * and ptxas on it, once per generic kernel. Why ptxas and not the driver:
- * the decision is made before the kernel is cached (the disk cache keeps
- * what the guard chose), in a process that may have no GPU; the driver's
- * figures come only from loading the module.
+ * and ptxas on it, once per generic kernel. ptxas first: the decision is
+ * made before the kernel is cached (the disk cache keeps what the guard
+ * chose), in a process that may have no GPU, and ptxas reports spills.
+ * Without ptxas, the driver's figures where there is a driver (the PTX
+ * loaded as a module of its own; its local memory stands for spills).
  *
  * The retries, first that spills nothing (or no more than the generic) at
  * the generic's warps or more: loops that hold a barrier left rolled;
@@ -74,21 +75,63 @@ static void fig_of(const ks_ctx *ctx, unsigned threads,
   f->blocks = o.blocks_per_sm;
 }
 
-static ks_status measure(const ks_ctx *ctx, const char *ptxas, const char *name,
-                         const char *ptx, size_t len, unsigned threads,
-                         fig *f) {
+/* How the figures are taken: ptxas at path, else (path "") the driver. */
+typedef struct how {
+  ks_ctx *ctx;
+  const char *name;
+  char ptxas[PATH_CAP];
+  unsigned threads;
+} how;
+
+static ks_status by_ptxas(const how *h, const char *ptx, size_t len, fig *f) {
   char *log = NULL;
-  const char *arch = ctx->arch->name;
-  ks_status s = ks_jit_ptxas_run(ptxas, arch, ptx, len, GUARD_PTXAS_MS, &log);
+  const char *arch = h->ctx->arch->name;
+  ks_status s =
+      ks_jit_ptxas_run(h->ptxas, arch, ptx, len, GUARD_PTXAS_MS, &log);
   ks_kernel_resources r = {.size = sizeof r, .source = KS_RES_PTXAS};
-  if (s == KS_OK && !ks_jit_ptxas_parse(log, name, &r))
-    s = ks_jit_fail(KS_ELOAD, "ptxas: no figures for '%s'", name);
+  if (s == KS_OK && !ks_jit_ptxas_parse(log, h->name, &r))
+    s = ks_jit_fail(KS_ELOAD, "ptxas: no figures for '%s'", h->name);
   free(log);
   if (s != KS_OK)
     return s;
   snprintf(r.arch, sizeof r.arch, "%s", arch);
-  fig_of(ctx, threads, &r, f);
+  fig_of(h->ctx, h->threads, &r, f);
   return KS_OK;
+}
+
+/* The driver's figures: the PTX loaded as a module of its own (the driver
+ * assembles it) and unloaded. The driver reports no spills: the local
+ * memory a thread has (spills and local arrays) stands for them. */
+static ks_status by_driver(const how *h, const char *ptx, fig *f) {
+  ks_drv *drv = NULL;
+  ks_drv_module mod = {0};
+  ks_drv_func_attrs a;
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  ks_status s = ks_jit_driver(h->ctx, &drv);
+  if (s == KS_OK)
+    s = ks_drv_module_load(drv, ptx, h->name, &mod, err, cap);
+  if (s != KS_OK)
+    return s;
+  s = ks_drv_func_attrs_get(drv, mod.function, &a, err, cap);
+  ks_drv_module_unload(drv, &mod);
+  if (s != KS_OK)
+    return s;
+  ks_kernel_resources r = {.size = sizeof r,
+                           .source = KS_RES_DRIVER,
+                           .regs = a.regs,
+                           .spill_stores = -1,
+                           .spill_loads = -1,
+                           .stack_frame = a.local_bytes,
+                           .static_smem = a.static_smem,
+                           .const_bytes = -1};
+  fig_of(h->ctx, h->threads, &r, f);
+  f->spill = a.local_bytes > 0 ? a.local_bytes : 0;
+  return KS_OK;
+}
+
+static ks_status measure(const how *h, const char *ptx, size_t len, fig *f) {
+  return h->ptxas[0] ? by_ptxas(h, ptx, len, f) : by_driver(h, ptx, f);
 }
 
 /* Appends "guard: <text>" to k's explanation. */
@@ -169,18 +212,23 @@ static int may_lose(const ks_ctx *ctx, const ks_kernel *k) {
   return with.warps_per_sm < without.warps_per_sm;
 }
 
-/* The generic kernel's figures at the same block. */
-static ks_status generic_fig(ks_ctx *ctx, const ks_template *t,
-                             const ks_request *r, unsigned threads, fig *g) {
+/* The generic kernel's figures at the same block, taken as h takes them
+ * (the driver's by loading it, as a launch would). */
+static ks_status generic_fig(const how *h, const ks_template *t,
+                             const ks_request *r, fig *g) {
   ks_spec_req req = {.kernel = r->spec.kernel, .fp = r->spec.fp};
   ks_kernel *kg = NULL;
-  ks_status s = ks_jit_specialize(ctx, t, &req, &kg);
+  ks_status s = ks_jit_specialize(h->ctx, t, &req, &kg);
   ks_kernel_resources res = {.size = sizeof res};
   if (s == KS_OK)
-    s = ks_kernel_resources_get(kg, KS_RES_PTXAS, &res);
-  if (s == KS_OK)
-    fig_of(ctx, threads, &res, g);
-  return s;
+    s = ks_kernel_resources_get(kg, h->ptxas[0] ? KS_RES_PTXAS : KS_RES_DRIVER,
+                                &res);
+  if (s != KS_OK)
+    return s;
+  fig_of(h->ctx, h->threads, &res, g);
+  if (!h->ptxas[0])
+    g->spill = res.stack_frame > 0 ? res.stack_frame : 0;
+  return KS_OK;
 }
 
 static int keeps(const fig *f, const fig *g) {
@@ -223,7 +271,7 @@ typedef struct guard {
   const ks_template *t;
   const ks_request *r;
   ks_kernel *k;
-  char ptxas[PATH_CAP];
+  how how;
   unsigned threads, cap;
   fig spec, gen;
   ks_kernel *base[NBASES]; /* by base_of(); [0] unused: k itself */
@@ -273,11 +321,20 @@ static int try_step(guard *g, const step *s, char **ptx, size_t *len, fig *f) {
     memcpy(*ptx, from->ptx, from->ptx_len + 1);
     *len = from->ptx_len;
   }
-  if (measure(g->ctx, g->ptxas, g->k->name, *ptx, *len, g->threads, f) == KS_OK)
+  if (measure(&g->how, *ptx, *len, f) == KS_OK)
     return 0;
   free(*ptx);
   *ptx = NULL;
   return 1;
+}
+
+/* ptxas's figures stay with the kernel (ks_kernel_resources asks no
+ * more); the driver's are read again at load. */
+static void keep_figures(ks_kernel *k, const fig *f) {
+  if (f->res.source != KS_RES_PTXAS)
+    return;
+  k->ptxas_res = f->res;
+  k->ptxas_done = 1;
 }
 
 /* k takes step s's code: the recompiled kernel's explanation, IR and
@@ -300,14 +357,14 @@ static void adopt(guard *g, const step *s, char *ptx, size_t len,
   free(k->ptx);
   k->ptx = ptx;
   k->ptx_len = len;
-  k->ptxas_res = f->res;
-  k->ptxas_done = 1;
+  keep_figures(k, f);
 }
 
 /* The figures as the explanation gives them. */
 static const char *show(const fig *f, char *buf, size_t cap) {
-  snprintf(buf, cap, "%d registers, %d warps/SM, %d B spilled", f->res.regs,
-           f->warps, f->spill);
+  snprintf(buf, cap, "%d registers, %d warps/SM, %d B %s", f->res.regs,
+           f->warps, f->spill,
+           f->res.source == KS_RES_PTXAS ? "spilled" : "of local memory");
   return buf;
 }
 
@@ -364,18 +421,19 @@ static void retry(guard *g) {
 
 static void run_guard(guard *g) {
   char why[PATH_CAP + 64], a[96], b[96];
-  if (ks_jit_ptxas_find(g->ptxas, sizeof g->ptxas, why, sizeof why) != 0) {
-    say(g->k, "not checked: %s", why);
+  ks_kernel *k = g->k;
+  ks_drv *drv = NULL;
+  g->how = (how){.ctx = g->ctx, .name = k->name, .threads = g->threads};
+  if (ks_jit_ptxas_find(g->how.ptxas, sizeof g->how.ptxas, why, sizeof why) &&
+      ks_jit_driver(g->ctx, &drv) != KS_OK) {
+    say(k, "not checked: %s, and no driver", why);
     return;
   }
-  ks_kernel *k = g->k;
-  if (measure(g->ctx, g->ptxas, k->name, k->ptx, k->ptx_len, g->threads,
-              &g->spec) != KS_OK) {
+  if (measure(&g->how, k->ptx, k->ptx_len, &g->spec) != KS_OK) {
     say(k, "not checked: %s", ks_errmsg(NULL));
     return;
   }
-  k->ptxas_res = g->spec.res;
-  k->ptxas_done = 1;
+  keep_figures(k, &g->spec);
   ks_occupancy full;
   occupancy_at(g->ctx, g->threads, 0, (unsigned)g->spec.res.static_smem, &full);
   if (!g->spec.spill && g->spec.warps >= full.warps_per_sm) {
@@ -383,7 +441,7 @@ static void run_guard(guard *g) {
         show(&g->spec, a, sizeof a), g->threads);
     return;
   }
-  if (generic_fig(g->ctx, g->t, g->r, g->threads, &g->gen) != KS_OK) {
+  if (generic_fig(&g->how, g->t, g->r, &g->gen) != KS_OK) {
     say(k, "not checked: the generic kernel: %s", ks_errmsg(NULL));
     return;
   }
