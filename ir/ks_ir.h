@@ -178,6 +178,15 @@ const char *ks_ir_arg_symbol(LLVMValueRef arg, const char *prefix, char *buf,
  * is left as it is.) */
 void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm);
 
+/* ---- clone.c ----------------------------------------------------------- */
+
+/* Copies fn's blocks from its first up to stop (exclusive; NULL: all) to
+ * the end of fn, instructions, phis, branches and metadata mapped to the
+ * copies (debug intrinsics left out): a second version of the body,
+ * unreachable until branched to. Returns the copy of the first block, or
+ * NULL when out of memory (nothing copied then) or fn has no block. */
+LLVMBasicBlockRef ks_ir_clone_blocks(LLVMValueRef fn, LLVMBasicBlockRef stop);
+
 /* ---- cfg.c ------------------------------------------------------------- */
 
 /* The control-flow graph of a function: its blocks numbered in the
@@ -402,9 +411,9 @@ ks_status ks_ir_screen_module(LLVMModuleRef m, const char *tname, char *err,
 /* The same on the module codegen will see, plus what binding and the
  * optimizer may have removed: calls to intrinsics the NVPTX backend cannot
  * select or to external functions nothing provides (the libdevice stage
- * has linked what libdevice has), fences and atomic loads or stores stronger than monotonic
- * (LLVM 19 selects neither), conversions between floating point and
- * integers wider than 64 bits, allocas of a run-time size, va_arg of
+ * has linked what libdevice has), fences and atomic loads or stores stronger
+ * than monotonic (LLVM 19 selects neither), conversions between floating point
+ * and integers wider than 64 bits, allocas of a run-time size, va_arg of
  * vectors and aggregates, block addresses, aliases before PTX ISA 6.3 (ptx is
  * the ISA codegen emits, x10). *isolate (may be NULL) is set when the module
  * passes but has inline asm or calls llvm.nvvm.* intrinsics not known to select

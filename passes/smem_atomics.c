@@ -84,9 +84,11 @@ typedef struct cand {
   ks_wide lo, g;  /* byte b of P lives at smem[(b - lo) / g] */
   unsigned align; /* the least alignment of the atomics */
   unsigned long long elems;
-  unsigned copies;   /* one per warp of a fixed block, else 1 */
-  LLVMValueRef smem; /* [copies * elems x ty] addrspace(3) */
-  char why[256];     /* non-empty: declined, and why */
+  unsigned copies;    /* one per warp of a fixed block, else 1 */
+  LLVMValueRef smem;  /* [copies * elems x ty] addrspace(3) */
+  char why[256];      /* non-empty: declined, and why */
+  LLVMValueRef guard; /* the run-time alias check it needs, or NULL */
+  char checked[192];  /* what the check compares, for the explanation */
 } cand;
 
 typedef struct ctx {
@@ -101,6 +103,8 @@ typedef struct ctx {
   unsigned ncands;
   LLVMValueRef ltid, nthreads; /* i32, computed in the new entry block */
   int oom;                     /* transform ran out of memory */
+  ks_alias *alias;             /* the run-time alias check, when one is built */
+  LLVMBasicBlockRef stop; /* the original body's blocks end here (NULL: all) */
 } ctx;
 
 /* The context of a pass over fn, a kernel of m. */
@@ -260,6 +264,21 @@ static int is_pointer(LLVMValueRef v) {
   return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind;
 }
 
+/* The pointers memory access i goes through (at most 8), in p. */
+static unsigned accessed(LLVMValueRef i, LLVMValueRef p[8]) {
+  unsigned n = 0;
+  if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) ||
+      LLVMIsAAtomicCmpXchgInst(i))
+    p[n++] = LLVMGetOperand(i, 0);
+  else if (LLVMIsAStoreInst(i))
+    p[n++] = LLVMGetOperand(i, 1);
+  else if (LLVMIsACallInst(i))
+    for (unsigned a = 0; a < LLVMGetNumArgOperands(i) && n < 8; a++)
+      if (is_pointer(LLVMGetOperand(i, a)))
+        p[n++] = LLVMGetOperand(i, a);
+  return n;
+}
+
 /* Does any memory access other than P's own atomics may reach P's memory?
  * Names the first such pointer's base in buf. */
 static int other_access(LLVMValueRef fn, LLVMValueRef P, char *buf,
@@ -269,16 +288,7 @@ static int other_access(LLVMValueRef fn, LLVMValueRef P, char *buf,
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef p[8];
-      unsigned n = 0;
-      if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) ||
-          LLVMIsAAtomicCmpXchgInst(i))
-        p[n++] = LLVMGetOperand(i, 0);
-      else if (LLVMIsAStoreInst(i))
-        p[n++] = LLVMGetOperand(i, 1);
-      else if (LLVMIsACallInst(i))
-        for (unsigned a = 0; a < LLVMGetNumArgOperands(i) && n < 8; a++)
-          if (is_pointer(LLVMGetOperand(i, a)))
-            p[n++] = LLVMGetOperand(i, a);
+      unsigned n = accessed(i, p);
       for (unsigned k = 0; k < n; k++)
         if (may_alias(fn, p[k], P)) {
           size_t len = 0;
@@ -382,6 +392,91 @@ static void bound(ctx *C, cand *k, ks_ranges *R) {
   }
   k->lo = all.lo;
   k->elems = (unsigned long long)((all.hi - all.lo) / k->g + 1);
+}
+
+/* ---- the run-time alias check -------------------------------------------- */
+
+/* What the check of one candidate compares, per base pointer. */
+typedef struct seen_base {
+  LLVMValueRef base;
+  unsigned n;
+  int known;
+  ks_wide lo, hi;
+} seen_base;
+
+static void note_base(seen_base *sb, unsigned *nb, LLVMValueRef base,
+                      const ks_alias_bytes *by) {
+  unsigned i = 0;
+  while (i < *nb && sb[i].base != base)
+    i++;
+  if (i == *nb) {
+    if (*nb == 4)
+      return;
+    sb[(*nb)++] = (seen_base){base, 0, by->known, by->lo, by->hi};
+  }
+  seen_base *e = &sb[i];
+  e->known &= by->known;
+  e->lo = by->lo < e->lo ? by->lo : e->lo;
+  e->hi = by->hi > e->hi ? by->hi : e->hi;
+  e->n++;
+}
+
+static void describe_check(cand *k, const seen_base *sb, unsigned nb,
+                           ks_wide lo, ks_wide hi) {
+  size_t at =
+      (size_t)snprintf(k->checked, sizeof k->checked, "%s + [%lld, %lld)",
+                       k->name, (long long)lo, (long long)hi);
+  for (unsigned i = 0; i < nb && at < sizeof k->checked; i++) {
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(sb[i].base, &len);
+    char bytes[64] = "(bounds computed at launch)";
+    if (sb[i].known)
+      snprintf(bytes, sizeof bytes, "[%lld, %lld)", (long long)sb[i].lo,
+               (long long)sb[i].hi);
+    at += (size_t)snprintf(
+        k->checked + at, sizeof k->checked - at, "%s%.40s + %s (%u access%s)",
+        i + 1 == nb ? " and " : ", ", len ? name : "another pointer", bytes,
+        sb[i].n, sb[i].n == 1 ? "" : "es");
+  }
+}
+
+/* Builds k's run-time check: every access that may reach P's memory stays
+ * outside the bytes its atomics update. 0 when one cannot be bounded. */
+static int guard(ctx *C, cand *k) {
+  if (!C->alias && !(C->alias = ks_alias_create(C->m, C->fn, C->s->block)))
+    return 0;
+  ks_wide lo = k->lo, hi = k->lo + (ks_wide)(k->elems - 1) * k->g + k->size;
+  if (lo < -((ks_wide)1 << 40) || hi > ((ks_wide)1 << 40))
+    return 0; /* the check's i64 arithmetic keeps within 2^40 */
+  seen_base sb[4];
+  unsigned nb = 0;
+  LLVMValueRef all = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(C->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    if (bb == ks_alias_block(C->alias))
+      continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef p[8];
+      unsigned n = accessed(i, p);
+      for (unsigned j = 0; j < n; j++) {
+        if (!may_alias(C->fn, p[j], k->arg))
+          continue;
+        ks_alias_bytes by;
+        LLVMValueRef ok =
+            LLVMIsACallInst(i)
+                ? NULL
+                : ks_alias_disjoint(C->alias, i, k->arg, lo, hi, &by);
+        if (!ok)
+          return 0;
+        all = ks_alias_and(C->alias, all, ok);
+        note_base(sb, &nb, ks_ir_base_of(p[j]), &by);
+      }
+    }
+  }
+  k->guard = all;
+  describe_check(k, sb, nb, lo, hi);
+  return all != NULL;
 }
 
 /* ---- the transformation ------------------------------------------------ */
@@ -618,7 +713,7 @@ static void transform(ctx *C) {
 
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(C->c, C->fn, "ks.exit");
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(C->fn); bb;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(C->fn); bb != C->stop;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
@@ -640,6 +735,26 @@ static void transform(ctx *C) {
 }
 
 /* ---- the pass ------------------------------------------------------------ */
+
+/* The transformation, under the run-time check ok where there is one: the
+ * original body is copied first (the version that runs where ok is false),
+ * the transformation changes the blocks before the check's, and the check
+ * becomes the entry. */
+static int version(ctx *C, LLVMValueRef ok) {
+  LLVMBasicBlockRef slow = NULL;
+  if (ok) {
+    C->stop = ks_alias_block(C->alias);
+    slow = ks_ir_clone_blocks(C->fn, C->stop);
+    if (!slow)
+      return ks_diag_fail(C->d, KS_ENOMEM, "smem_promote: out of memory");
+  }
+  C->b = LLVMCreateBuilderInContext(C->c);
+  transform(C);
+  LLVMDisposeBuilder(C->b);
+  if (ok)
+    ks_alias_version(C->alias, ok, LLVMGetEntryBasicBlock(C->fn), slow);
+  return 0;
+}
 
 /* Finds the pointer arguments updated by atomics and checks their uses. */
 static int find_candidates(ctx *C) {
@@ -692,18 +807,24 @@ static void check_candidates(ctx *C) {
       decline(k, "%s", "the threads were coarsened");
     if (!R)
       decline(k, "%s", "out of memory");
+    char overlap[256] = "";
     if (!k->why[0] && !has_attr(C->fn, k->index + 1, "noalias") &&
-        other_access(C->fn, k->arg, other, sizeof other)) {
-      snprintf(buf, sizeof buf,
+        other_access(C->fn, k->arg, other, sizeof other))
+      snprintf(overlap, sizeof overlap,
                "it may overlap %s, which the kernel also accesses (mark "
                "the pointers __restrict__)",
                other);
-      decline(k, "%s", buf);
-    }
     if (!k->why[0])
       bound(C, k, R);
     if (!k->why[0] && k->elems > (1ull << 31))
       decline(k, "%s", "its index is not bounded");
+    /* where only the overlap stands in the way, a run-time check of it;
+     * else the decline as without one */
+    if (overlap[0] && (k->why[0] || !guard(C, k))) {
+      k->why[0] = '\0';
+      k->guard = NULL;
+      decline(k, "%s", overlap);
+    }
     unsigned long long bytes = k->elems * k->size;
     if (!k->why[0] && bytes > budget) {
       snprintf(buf, sizeof buf,
@@ -755,6 +876,12 @@ static void explain(ctx *C) {
         "merged with one atomic per non-zero bin",
         k->name, k->elems, k->size, copies, k->elems * k->size * k->copies,
         where);
+    if (k->guard)
+      ks_diag_explain(C->d, PASS,
+                      "alias check for %s: the promoted kernel runs where %s "
+                      "do not overlap (checked at the kernel's entry, the "
+                      "same in every thread), the original kernel otherwise",
+                      k->name, k->checked);
   }
 }
 
@@ -771,19 +898,22 @@ int ks_smem_atomics(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   }
   check_candidates(&C);
   int any = 0;
-  for (unsigned i = 0; i < C.ncands; i++)
+  LLVMValueRef ok = NULL;
+  for (unsigned i = 0; i < C.ncands; i++) {
     any |= !C.cands[i].why[0];
-  if (any) {
-    C.b = LLVMCreateBuilderInContext(C.c);
-    transform(&C);
-    LLVMDisposeBuilder(C.b);
+    if (!C.cands[i].why[0] && C.cands[i].guard)
+      ok = ks_alias_and(C.alias, ok, C.cands[i].guard);
+  }
+  if (any && (rc = version(&C, ok)) == 0) {
     if (C.oom) {
       rc = ks_diag_fail(d, KS_ENOMEM, "smem_promote: out of memory");
       goto done;
     }
   }
-  explain(&C);
+  if (!rc)
+    explain(&C);
 done:
+  ks_alias_destroy(C.alias);
   for (unsigned i = 0; C.cands && i < C.ncands; i++)
     free(C.cands[i].atomics);
   free(C.cands);

@@ -2,8 +2,9 @@
  * smem_atomics.h - what the files of shared-memory promotion's atomic
  * family share (internal to passes/): the value ranges they bound indices
  * with (ranges.c), atomic privatization (smem_atomics.c), shared-array
- * sizing (smem_size.c) and private arrays (smem_local.c). smem_promote.c
- * runs them; ks_passes.h has only the stage's entry.
+ * sizing (smem_size.c), private arrays (smem_local.c) and the run-time
+ * alias checks of privatization (alias.c). smem_promote.c runs them;
+ * ks_passes.h has only the stage's entry.
  */
 #ifndef KS_SMEM_ATOMICS_H
 #define KS_SMEM_ATOMICS_H
@@ -123,5 +124,41 @@ int ks_smem_marker_or_memset(LLVMValueRef call, LLVMValueRef v,
  * data) becomes the thread's slice of a shared array, with a fixed block
  * (or maxntid) and where every access is bounded. */
 int ks_smem_local(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+
+/* ---- alias.c ------------------------------------------------------------- */
+
+/* A run-time alias check being built: a block appended to the kernel
+ * (ks.alias) that computes, from arguments, constants and the launch's
+ * shape alone, whether accesses stay clear of bytes a transformation
+ * changes; ks_alias_version makes it the kernel's entry. */
+typedef struct ks_alias ks_alias;
+
+/* A check for kernel fn of m with block (all 0: not fixed); NULL when out
+ * of memory. */
+ks_alias *ks_alias_create(LLVMModuleRef m, LLVMValueRef fn,
+                          const unsigned block[3]);
+/* Deletes the check block unless ks_alias_version used it; NULL: no-op. */
+void ks_alias_destroy(ks_alias *a);
+/* The check block (to stop a copy of the kernel's blocks before it). */
+LLVMBasicBlockRef ks_alias_block(const ks_alias *a);
+
+/* The bytes an access touches, relative to its base, where constant. */
+typedef struct ks_alias_bytes {
+  int known;
+  ks_wide lo, hi; /* [lo, hi) */
+} ks_alias_bytes;
+
+/* An i1 in the check block, true only where access inst (a load, store,
+ * atomicrmw or cmpxchg) touches no byte of [P + lo, P + hi) in any thread;
+ * NULL when its addresses cannot be bounded from the launch (or the check
+ * could never hold). *out: the access's bytes where constant. */
+LLVMValueRef ks_alias_disjoint(ks_alias *a, LLVMValueRef inst, LLVMValueRef P,
+                               ks_wide lo, ks_wide hi, ks_alias_bytes *out);
+/* x && y in the check block (x NULL: y). */
+LLVMValueRef ks_alias_and(ks_alias *a, LLVMValueRef x, LLVMValueRef y);
+/* The check becomes fn's entry: `br ok, fast, slow`, with the static
+ * allocas of fast and slow (both former entries) moved into it. */
+void ks_alias_version(ks_alias *a, LLVMValueRef ok, LLVMBasicBlockRef fast,
+                      LLVMBasicBlockRef slow);
 
 #endif

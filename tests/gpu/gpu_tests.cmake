@@ -32,6 +32,11 @@ add_ks_test(gpu_local SOURCES ${ks_gpu}/test_local.c ARGS ${ks_data}/modes.ll
 add_ks_test(gpu_shfl SOURCES ${ks_gpu}/test_shfl.c ARGS ${ks_data}/treesum.ll
             LABELS gpu SKIP_RETURN_CODE 77)
 
+# Run-time alias checks (smem_promote's privatization under a check at
+# the kernel's entry): a histogram with disjoint and overlapping buffers.
+add_ks_test(gpu_alias SOURCES ${ks_gpu}/test_alias.c ARGS ${ks_data}/hist64.ll
+            LABELS gpu SKIP_RETURN_CODE 77)
+
 # Structs by value (the lower stage): read in place, copied to a local,
 # handed to a call.
 add_ks_test(gpu_byval SOURCES ${ks_gpu}/test_byval.c LIBS m

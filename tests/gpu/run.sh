@@ -85,6 +85,13 @@ else
   note "gpu warp-shuffle reductions: FAIL (see gpu_shfl.log)"
 fi
 tail -4 "$out/gpu_shfl.log"
+if test_gpu_alias "$root/tests/data/hist64.ll" >"$out/gpu_alias.log" 2>&1; then
+  note "gpu run-time alias checks (histogram, disjoint and overlapping): PASS"
+else
+  status=1
+  note "gpu run-time alias checks: FAIL (see gpu_alias.log)"
+fi
+tail -3 "$out/gpu_alias.log"
 if test_gpu_byval "$root/tests/data/byval.ll" >"$out/gpu_byval.log" 2>&1; then
   note "gpu structs by value: PASS"
 else
@@ -231,9 +238,10 @@ wait
 # every variant, the pass on and off) and structs by value
 # (test_gpu_byval), warp-shuffle reductions (test_gpu_shfl), 10007
 # threads; module globals (test_gpu_globals, its
-# own 517x263 image: it takes no size).
+# own 517x263 image: it takes no size); the versioned histogram, both
+# versions (test_gpu_alias, 10007 bytes).
 for tool in $tools; do
-  for t in local:modes shfl:treesum byval:byval globals:globals; do
+  for t in local:modes shfl:treesum byval:byval globals:globals alias:hist64; do
     name=${t%%:*}
     if compute-sanitizer --tool "$tool" --error-exitcode 3 \
       "test_gpu_$name" "$root/tests/data/${t#*:}.ll" 10007 \

@@ -1,0 +1,140 @@
+/*
+ * clone.c - a copy of a function's body inside the same function: the
+ * second version of a kernel that a run-time check chooses between
+ * (passes/alias.c). The copy computes what the original computes: every
+ * instruction is cloned with its operands mapped to their copies (blocks
+ * included), phis get the copies of their incoming values and blocks, and
+ * values from outside the copied blocks (arguments, constants, globals)
+ * are shared. Metadata comes with each clone, loop IDs included (as
+ * LLVM's own loop versioning leaves them).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ks_ir.h"
+
+/* Original values (instructions and blocks as values) to their copies, by
+ * open addressing. */
+typedef struct vmap {
+  LLVMValueRef *from, *to;
+  size_t cap; /* a power of two */
+} vmap;
+
+static int vmap_init(vmap *m, size_t n) {
+  m->cap = 16;
+  while (m->cap < 2 * n + 1)
+    m->cap *= 2;
+  m->from = calloc(m->cap, sizeof *m->from);
+  m->to = calloc(m->cap, sizeof *m->to);
+  return m->from && m->to;
+}
+
+static size_t vmap_slot(const vmap *m, LLVMValueRef v) {
+  size_t i = ks_ir_hash_ptr(v) & (m->cap - 1);
+  while (m->from[i] && m->from[i] != v)
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static void vmap_put(vmap *m, LLVMValueRef from, LLVMValueRef to) {
+  size_t i = vmap_slot(m, from);
+  m->from[i] = from;
+  m->to[i] = to;
+}
+
+/* v's copy, or v where it has none (made outside the copied blocks). */
+static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef v) {
+  size_t i = vmap_slot(m, v);
+  return m->from[i] ? m->to[i] : v;
+}
+
+static int is_dbg(LLVMValueRef i) {
+  if (!LLVMIsACallInst(i))
+    return 0;
+  const char *name = ks_ir_callee_name(i);
+  return name[0] == 'l' && !strncmp(name, "llvm.dbg.", 9);
+}
+
+/* First pass: the blocks bbs[0..nb) and their instructions, operands
+ * still the originals'; phis empty. */
+static void copy_blocks(LLVMValueRef fn, LLVMBasicBlockRef *bbs, size_t nb,
+                        vmap *m, LLVMBuilderRef b) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  for (size_t k = 0; k < nb; k++) {
+    LLVMBasicBlockRef nbb = LLVMAppendBasicBlockInContext(c, fn, "ks.v");
+    vmap_put(m, LLVMBasicBlockAsValue(bbs[k]), LLVMBasicBlockAsValue(nbb));
+  }
+  for (size_t k = 0; k < nb; k++) {
+    LLVMPositionBuilderAtEnd(
+        b, LLVMValueAsBasicBlock(vmap_get(m, LLVMBasicBlockAsValue(bbs[k]))));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (is_dbg(i))
+        continue;
+      LLVMValueRef r;
+      if (LLVMIsAPHINode(i)) {
+        r = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+      } else {
+        r = LLVMInstructionClone(i);
+        LLVMInsertIntoBuilder(b, r);
+      }
+      vmap_put(m, i, r);
+    }
+  }
+}
+
+/* Second pass: operands and phis' incoming values to their copies. */
+static void map_operands(LLVMBasicBlockRef *bbs, size_t nb, const vmap *m) {
+  for (size_t k = 0; k < nb; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (is_dbg(i))
+        continue;
+      LLVMValueRef r = vmap_get(m, i);
+      if (LLVMIsAPHINode(i)) {
+        for (unsigned e = 0; e < LLVMCountIncoming(i); e++) {
+          LLVMValueRef v = vmap_get(m, LLVMGetIncomingValue(i, e));
+          LLVMBasicBlockRef from = LLVMValueAsBasicBlock(
+              vmap_get(m, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, e))));
+          LLVMAddIncoming(r, &v, &from, 1);
+        }
+        continue;
+      }
+      int n = LLVMGetNumOperands(i);
+      for (int o = 0; o < n; o++) {
+        LLVMValueRef v = LLVMGetOperand(i, (unsigned)o);
+        LLVMValueRef w = v ? vmap_get(m, v) : v;
+        if (w != v)
+          LLVMSetOperand(r, (unsigned)o, w);
+      }
+    }
+}
+
+LLVMBasicBlockRef ks_ir_clone_blocks(LLVMValueRef fn, LLVMBasicBlockRef stop) {
+  size_t nb = 0, n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && bb != stop;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    nb++;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      n++;
+  }
+  LLVMBasicBlockRef *bbs = malloc((nb ? nb : 1) * sizeof *bbs), first = NULL;
+  vmap m = {0};
+  if (nb && bbs && vmap_init(&m, n + nb)) {
+    size_t k = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); k < nb;
+         bb = LLVMGetNextBasicBlock(bb))
+      bbs[k++] = bb;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(
+        LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
+    copy_blocks(fn, bbs, nb, &m, b);
+    map_operands(bbs, nb, &m);
+    LLVMDisposeBuilder(b);
+    first = LLVMValueAsBasicBlock(vmap_get(&m, LLVMBasicBlockAsValue(bbs[0])));
+  }
+  free(bbs);
+  free(m.from);
+  free(m.to);
+  return first;
+}
