@@ -40,6 +40,7 @@
  * of an unbounded value) has no bounds, and the transformation declines
  * as without the check.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,7 @@ struct ks_alias {
   LLVMValueRef sreg[6];  /* ntid.xyz, nctaid.xyz read in chk */
   LLVMValueRef cond;     /* the conditions of the access being bounded */
   int never;             /* one of them is false whatever the launch */
+  uint64_t leaves;       /* what the bounds read: KS_ALIAS_ARG/KS_ALIAS_DIM */
   LLVMValueRef stack[MAX_DEPTH];
   unsigned depth, visits;
 };
@@ -132,6 +134,7 @@ static LLVMValueRef launch_dim(ks_alias *a, int which, const unsigned *block) {
       "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z"};
   if (which < 3 && block && block[0])
     return k64(a, block[which] ? block[which] : 1);
+  a->leaves |= KS_ALIAS_DIM(which);
   if (!a->sreg[which]) {
     LLVMValueRef r = ks_ir_call_intrinsic(a->m, a->b, names[which], NULL, 0);
     a->sreg[which] = LLVMBuildZExt(a->b, r, a->i64, "");
@@ -446,6 +449,8 @@ static bnd phi_bnd(ks_alias *a, LLVMValueRef P, unsigned w) {
 
 static bnd symbolic(ks_alias *a, LLVMValueRef v, const conds *cs, unsigned w) {
   if (LLVMIsAArgument(v)) {
+    unsigned i = ks_ir_param_index(v);
+    a->leaves |= i < 32 ? KS_ALIAS_ARG(i) : 0;
     LLVMValueRef x = w < 64 ? LLVMBuildSExt(a->b, v, a->i64, "") : v;
     return fit(a, (bnd){x, x}, w);
   }
@@ -493,9 +498,10 @@ static bnd compute(ks_alias *a, LLVMValueRef v, const conds *cs, unsigned w) {
     return st;
   LLVMValueRef saved = a->cond;
   int never = a->never;
+  uint64_t leaves = a->leaves;
   bnd r = symbolic(a, v, cs, w);
   if (!r.lo && !r.hi)
-    a->cond = saved, a->never = never;
+    a->cond = saved, a->never = never, a->leaves = leaves;
   return r;
 }
 
@@ -623,12 +629,14 @@ LLVMValueRef ks_alias_disjoint(ks_alias *a, LLVMValueRef inst, LLVMValueRef P,
   LLVMValueRef base, alo, ahi;
   a->cond = NULL;
   a->never = 0;
+  a->leaves = 0;
   a->depth = 0;
   LLVMPositionBuilderAtEnd(a->b, a->chk);
   if (!access_bytes(a, inst, &base, &alo, &ahi))
     return NULL;
   out->known =
       ks_range_const(alo, 0, &out->lo) && ks_range_const(ahi, 0, &out->hi);
+  out->leaves = a->leaves;
   LLVMValueRef q = address(a, base), p = address(a, P);
   /* [q + alo, q + ahi) and [p + lo, p + hi) do not meet */
   LLVMValueRef below =

@@ -88,7 +88,7 @@ typedef struct cand {
   LLVMValueRef smem;  /* [copies * elems x ty] addrspace(3) */
   char why[256];      /* non-empty: declined, and why */
   LLVMValueRef guard; /* the run-time alias check it needs, or NULL */
-  char checked[192];  /* what the check compares, for the explanation */
+  char checked[320];  /* what the check compares, for the explanation */
 } cand;
 
 typedef struct ctx {
@@ -402,6 +402,7 @@ typedef struct seen_base {
   unsigned n;
   int known;
   ks_wide lo, hi;
+  uint64_t leaves;
 } seen_base;
 
 static void note_base(seen_base *sb, unsigned *nb, LLVMValueRef base,
@@ -412,16 +413,41 @@ static void note_base(seen_base *sb, unsigned *nb, LLVMValueRef base,
   if (i == *nb) {
     if (*nb == 4)
       return;
-    sb[(*nb)++] = (seen_base){base, 0, by->known, by->lo, by->hi};
+    sb[(*nb)++] = (seen_base){base, 0, by->known, by->lo, by->hi, 0};
   }
   seen_base *e = &sb[i];
   e->known &= by->known;
+  e->leaves |= by->leaves;
   e->lo = by->lo < e->lo ? by->lo : e->lo;
   e->hi = by->hi > e->hi ? by->hi : e->hi;
   e->n++;
 }
 
-static void describe_check(cand *k, const seen_base *sb, unsigned nb,
+/* "(bounds from n and %nctaid.x at launch)": what a check reads. */
+static void leaves_text(LLVMValueRef fn, uint64_t leaves, char *buf,
+                        size_t cap) {
+  static const char *dims[6] = {"%ntid.x",   "%ntid.y",   "%ntid.z",
+                                "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+  size_t at = (size_t)snprintf(buf, cap, "(bounds from");
+  unsigned n = 0;
+  for (unsigned i = 0; i < 38 && at < cap; i++) {
+    if (!(leaves & (1ull << i)))
+      continue;
+    char name[48];
+    size_t len = 0;
+    const char *s =
+        i < 32 ? LLVMGetValueName2(LLVMGetParam(fn, i), &len) : dims[i - 32];
+    if (i < 32 && !len)
+      snprintf(name, sizeof name, "@%u", i);
+    else
+      snprintf(name, sizeof name, "%.40s", s);
+    at += (size_t)snprintf(buf + at, cap - at, "%s %s", n++ ? "," : "", name);
+  }
+  if (at < cap)
+    snprintf(buf + at, cap - at, "%s)", n ? " at launch" : " constants");
+}
+
+static void describe_check(ctx *C, cand *k, const seen_base *sb, unsigned nb,
                            ks_wide lo, ks_wide hi) {
   size_t at =
       (size_t)snprintf(k->checked, sizeof k->checked, "%s + [%lld, %lld)",
@@ -429,7 +455,8 @@ static void describe_check(cand *k, const seen_base *sb, unsigned nb,
   for (unsigned i = 0; i < nb && at < sizeof k->checked; i++) {
     size_t len = 0;
     const char *name = LLVMGetValueName2(sb[i].base, &len);
-    char bytes[64] = "(bounds computed at launch)";
+    char bytes[96];
+    leaves_text(C->fn, sb[i].leaves, bytes, sizeof bytes);
     if (sb[i].known)
       snprintf(bytes, sizeof bytes, "[%lld, %lld)", (long long)sb[i].lo,
                (long long)sb[i].hi);
@@ -475,7 +502,7 @@ static int guard(ctx *C, cand *k) {
     }
   }
   k->guard = all;
-  describe_check(k, sb, nb, lo, hi);
+  describe_check(C, k, sb, nb, lo, hi);
   return all != NULL;
 }
 

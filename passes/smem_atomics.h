@@ -145,8 +145,11 @@ LLVMBasicBlockRef ks_alias_block(const ks_alias *a);
 /* The bytes an access touches, relative to its base, where constant. */
 typedef struct ks_alias_bytes {
   int known;
-  ks_wide lo, hi; /* [lo, hi) */
+  ks_wide lo, hi;  /* [lo, hi) */
+  uint64_t leaves; /* else what its bounds read at launch: */
 } ks_alias_bytes;
+#define KS_ALIAS_ARG(i) (1ull << (i))        /* argument i < 32 */
+#define KS_ALIAS_DIM(d) (1ull << (32 + (d))) /* ntid.xyz, nctaid.xyz */
 
 /* An i1 in the check block, true only where access inst (a load, store,
  * atomicrmw or cmpxchg) touches no byte of [P + lo, P + hi) in any thread;

@@ -23,7 +23,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; nctaid * ntid <= 2^31), stepping by nctaid * ntid >= 0, below n at the
 ; loop's entry and latch: data + [0, n) against hist + [0, 256).
 ; CHECK: ; explain: smem_promote: promoted hist: 64 bins x 4 B = 256 B of shared memory, merged with one atomic per non-zero bin
-; CHECK: ; explain: smem_promote: alias check for hist: the promoted kernel runs where hist + [0, 256) and data + (bounds computed at launch) (1 access) do not overlap (checked at the kernel's entry, the same in every thread), the original kernel otherwise
+; CHECK: ; explain: smem_promote: alias check for hist: the promoted kernel runs where hist + [0, 256) and data + (bounds from n, %ntid.x, %nctaid.x at launch) (1 access) do not overlap (checked at the kernel's entry, the same in every thread), the original kernel otherwise
 ; CHECK-LABEL: define void @hist(
 ; CHECK-NEXT: ks.alias:
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
@@ -58,7 +58,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALL: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %{{.*}} monotonic
 
 ; n bound: data's bytes [0, 4096) at most.
-; BOUND: ; explain: smem_promote: alias check for hist: the promoted kernel runs where hist + [0, 256) and data + (bounds computed at launch) (1 access) do not overlap
+; BOUND: ; explain: smem_promote: alias check for hist: the promoted kernel runs where hist + [0, 256) and data + (bounds from %nctaid.x at launch) (1 access) do not overlap
 ; BOUND-LABEL: define void @hist(
 ; BOUND: ks.alias:
 ; BOUND: add i64 %{{.*}}, 4096
@@ -93,7 +93,7 @@ end:
 }
 
 ; One element a thread behind `if (i < n)`: the path's condition bounds it.
-; GUARD: ; explain: smem_promote: alias check for cnt: the promoted kernel runs where cnt + [0, 64) and in + (bounds computed at launch) (1 access) do not overlap
+; GUARD: ; explain: smem_promote: alias check for cnt: the promoted kernel runs where cnt + [0, 64) and in + (bounds from n, %nctaid.x at launch) (1 access) do not overlap
 ; GUARD-LABEL: define void @guarded(
 ; GUARD-NEXT: ks.alias:
 ; GUARD: br i1 %{{[0-9]+}}, label %ks.entry, label %ks.v
