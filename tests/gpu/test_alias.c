@@ -253,7 +253,8 @@ int main(int argc, char **argv) {
   ks_devptr dd = 0, db = 0;
   if (!bad && (ks_mem_alloc(ctx, (size_t)n, &dd) != KS_OK ||
                ks_mem_alloc(ctx, BINS * 4, &db) != KS_OK ||
-               ks_memset8(ctx, dd, 0x5c, (size_t)n) != KS_OK))
+               ks_memset8(ctx, dd, 0x5c, (size_t)n) != KS_OK ||
+               ks_memset8(ctx, db, 0, BINS * 4) != KS_OK))
     return fail("memory", ctx);
   if (!bad) {
     float fast = time_it(ctx, &vs[2], dd, db, n);
