@@ -1,4 +1,5 @@
-// transpose.cu - out (cols x rows) = transpose of in (rows x cols), floats.
+// transpose.cu - out (cols x rows) = transpose of in (rows x cols), floats
+// (doubles in transpose_int_f64).
 // The naive form reads rows and writes columns (every store a separate
 // transaction); the tiled form stages a TILE x TILE tile in shared memory,
 // padded by one column so that reading it by columns hits 32 banks, and a
@@ -9,6 +10,16 @@ extern "C" __global__ void transpose_naive(const float *in, float *out,
   int r = blockIdx.y * blockDim.y + threadIdx.y;
   if (r < rows && c < cols)
     out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+}
+
+// The naive form as real code often writes it, with int indices (clang's
+// sext of nsw arithmetic) and doubles: out (w x h) = in (h x w) transposed.
+extern "C" __global__ void transpose_int_f64(const double *in, double *out,
+                                             int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    out[x * h + y] = in[y * w + x];
 }
 
 template <int TILE>
