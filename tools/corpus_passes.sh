@@ -27,7 +27,7 @@ KS_CORPUS_EXPLAIN=1 KSPEC_PTXAS=none "$BUILD/tests/test_kernels" \
   awk -v mode="$MODE" '
   BEGIN {
     npass = split("tcoarsen unclamp coarsen gcoarsen smem_promote " \
-                  "const_promote minmax regpressure", passes, " ")
+                  "const_promote minmax shfl regpressure", passes, " ")
     parts["smem_promote"] = "size privatize stage exchange local"
     parts["const_promote"] = "nc cmem bake"
     # the reasons of smem_atomics.c (privatization); the other plain
