@@ -116,7 +116,8 @@ static const char *const allowed[] = {
  * (6.0 on). A name matches an entry it starts with; an entry ending in '$'
  * must match whole. Others (tensor cores, clusters, cp.async, redux,
  * match, the pre-sm_70 shfl and vote, ...) need a later sm, a later ISA or
- * an earlier sm, which only codegen knows. */
+ * an earlier sm, which only codegen knows; redux.sync is told apart by the
+ * target-cpu bind gives every function (redux_ok). */
 static const char *const nvvm_everywhere[] = {
     "read.ptx.sreg.tid.",
     "read.ptx.sreg.ntid.",
@@ -268,6 +269,29 @@ static int nvvm_everywhere_ok(const char *rest, size_t len, LLVMValueRef call) {
             LLVMGetIntTypeWidth(ty) == 32);
   }
   return 0;
+}
+
+/* Does redux.sync (rest: the name after "llvm.nvvm.") select for the
+ * caller's target? It needs sm_80 and PTX ISA 7.0; the bind stage gives
+ * every function of the module codegen sees the request's target-cpu
+ * ("sm_90"), which is what codegen targets (the shfl stage emits it there). */
+static int redux_ok(const screen *sc, const char *rest, size_t len,
+                    LLVMValueRef caller) {
+  static const char *const ops[] = {"add",  "min", "max", "umin",
+                                    "umax", "and", "or",  "xor"};
+  if (!sc->codegen || sc->ptx < 70 || !starts(rest, len, "redux.sync.") ||
+      !listed(rest + 11, len - 11, ops, sizeof ops / sizeof *ops, 0))
+    return 0;
+  unsigned alen = 0, sm = 0;
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(
+      caller, LLVMAttributeFunctionIndex, "target-cpu", 10);
+  const char *cpu = a ? LLVMGetStringAttributeValue(a, &alen) : NULL;
+  char buf[16];
+  if (!cpu || alen == 0 || alen >= sizeof buf)
+    return 0;
+  memcpy(buf, cpu, alen);
+  buf[alen] = '\0';
+  return sscanf(buf, "sm_%u", &sm) == 1 && sm >= 80;
 }
 
 /* ---- messages ------------------------------------------------------------ */
@@ -532,7 +556,8 @@ static ks_status check_callee(screen *sc, LLVMValueRef call,
     if (listed(name, len, allowed, sizeof allowed / sizeof *allowed, 1))
       return KS_OK;
     if (starts(name, len, "llvm.nvvm.")) {
-      if (!nvvm_everywhere_ok(name + 10, len - 10, call))
+      if (!nvvm_everywhere_ok(name + 10, len - 10, call) &&
+          !redux_ok(sc, name + 10, len - 10, caller))
         sc->isolate = 1;
       return KS_OK;
     }

@@ -1060,11 +1060,21 @@ static LLVMValueRef tid_x(tree *t, LLVMBuilderRef b) {
                               0);
 }
 
-static int in_blocks(LLVMBasicBlockRef bb, LLVMBasicBlockRef *set, unsigned n) {
-  for (unsigned i = 0; i < n; i++)
-    if (set[i] == bb)
-      return 1;
-  return 0;
+/* Deletes the plain instructions of bb that nothing uses, and those that
+ * this leaves unused. */
+static void sweep(LLVMBasicBlockRef bb) {
+  for (int again = 1; again;) {
+    again = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (!LLVMGetFirstUse(i) && !LLVMIsACallInst(i) && plain(i) &&
+          !LLVMIsATerminatorInst(i) &&
+          LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) {
+        LLVMInstructionEraseFromParent(i);
+        again = 1;
+      }
+    }
+  }
 }
 
 /* Deletes blocks that nothing branches to any more. */
@@ -1100,19 +1110,13 @@ static const char *rewrite_guarded(tree *t, unsigned k0, int how,
   LLVMValueRef term = LLVMGetBasicBlockTerminator(h);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(t->m));
   LLVMPositionBuilderBefore(b, term);
-  for (unsigned k = k0; k + 1 < t->n; k++) {
+  for (unsigned k = k0; k + 1 < t->n; k++) { /* plain, in order */
     LLVMBasicBlockRef jb = t->st[k].join;
     LLVMValueRef i = LLVMGetNextInstruction(LLVMGetFirstInstruction(jb));
     while (i && i != LLVMGetBasicBlockTerminator(jb)) {
       LLVMValueRef next = LLVMGetNextInstruction(i);
-      int outside = 0;
-      for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u))
-        outside |=
-            !in_blocks(LLVMGetInstructionParent(LLVMGetUser(u)), dead, nd);
-      if (outside) {
-        LLVMInstructionRemoveFromParent(i);
-        LLVMInsertIntoBuilder(b, i);
-      }
+      LLVMInstructionRemoveFromParent(i);
+      LLVMInsertIntoBuilder(b, i);
       i = next;
     }
   }
@@ -1121,10 +1125,7 @@ static const char *rewrite_guarded(tree *t, unsigned k0, int how,
   LLVMBasicBlockRef wb =
       LLVMInsertBasicBlockInContext(LLVMGetModuleContext(t->m), j, "ks.shfl");
   LLVMBuildCondBr(b, w, wb, j);
-  LLVMValueRef old = LLVMGetCondition(term);
   LLVMInstructionEraseFromParent(term);
-  if (LLVMIsAInstruction(old) && !LLVMGetFirstUse(old) && plain(old))
-    LLVMInstructionEraseFromParent(old);
   LLVMPositionBuilderAtEnd(b, wb);
   const char *used = emit(t, b, tid, k0, how);
   LLVMBuildBr(b, j);
@@ -1132,6 +1133,7 @@ static const char *rewrite_guarded(tree *t, unsigned k0, int how,
   if (drop_bar)
     LLVMInstructionEraseFromParent(LLVMGetFirstInstruction(j));
   delete_blocks(dead, nd);
+  sweep(h);
   return used;
 }
 
@@ -1152,18 +1154,7 @@ static const char *rewrite_run(tree *t, unsigned k0, int how) {
     LLVMInstructionEraseFromParent(t->st[k].la);
     LLVMInstructionEraseFromParent(t->st[k].lb);
   }
-  for (int again = 1; again;) { /* their addresses, now unused */
-    again = 0;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-      next = LLVMGetNextInstruction(i);
-      if (!LLVMGetFirstUse(i) && !LLVMIsACallInst(i) && plain(i) &&
-          !LLVMIsATerminatorInst(i) &&
-          LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) {
-        LLVMInstructionEraseFromParent(i);
-        again = 1;
-      }
-    }
-  }
+  sweep(bb); /* their addresses, now unused */
   return used;
 }
 

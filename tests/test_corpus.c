@@ -274,6 +274,49 @@ static void compiles_everywhere(const char *name, const char *text) {
   }
 }
 
+/* redux.sync compiles in this process where the target has it (sm_80 and
+ * PTX ISA 7.0 on: the screen reads the target-cpu bind gives the kernel),
+ * and elsewhere in a child, whose codegen refuses it. */
+static void redux_by_target(void **state) {
+  (void)state;
+  static const char text[] =
+      "target triple = \"nvptx64-nvidia-cuda\"\n"
+      "define void @k(ptr %p, i32 %n) {\n"
+      "  %r = call i32 @llvm.nvvm.redux.sync.umax(i32 %n, i32 -1)\n"
+      "  store i32 %r, ptr %p\n  ret void\n}\n"
+      "declare i32 @llvm.nvvm.redux.sync.umax(i32, i32)\n"
+      "!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !\"kernel\", i32 1}\n";
+  static const struct {
+    const char *arch;
+    unsigned ptx;
+    int here;
+  } targets[] = {
+      {"sm_80", 70, 1}, {"sm_90", 78, 1}, {"sm_90a", 80, 1}, {"sm_75", 63, 0}};
+  for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+    ks_ctx *ctx = context(targets[i].arch, targets[i].ptx);
+    ks_template *t = NULL;
+    ks_kernel *k = NULL;
+    ks_spec_req req = {0};
+    if (ks_template_load_mem(ctx, "redux", text, strlen(text), &t) != KS_OK)
+      fail_msg("redux: %s", ks_errmsg(ctx));
+    ks_status st = ks_specialize(ctx, t, &req, &k);
+    if (targets[i].here) {
+      if (st != KS_OK)
+        fail_msg("redux on %s: %s", targets[i].arch, ks_errmsg(ctx));
+      TU_ASSERT_NOT_CONTAINS(ks_kernel_explain(k), "child process");
+      const char *ptx = NULL;
+      size_t len = 0;
+      assert_int_equal(ks_kernel_ptx(k, &ptx, &len), KS_OK);
+      TU_ASSERT_CONTAINS(ptx, "redux.sync.max.u32");
+    } else {
+      assert_int_not_equal(st, KS_OK);
+      TU_ASSERT_CONTAINS(ks_errmsg(ctx), "Cannot select");
+    }
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+}
+
 static void nvvm_everywhere(void **state) {
   (void)state;
   static const char *const fixed[] = {"read.ptx.sreg.tid.x",
@@ -368,7 +411,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(corpus_files),      cmocka_unit_test(corpus_ok),
       cmocka_unit_test(bitcode_cut_short), cmocka_unit_test(bitcode_flipped),
-      cmocka_unit_test(nvvm_everywhere),
+      cmocka_unit_test(nvvm_everywhere),   cmocka_unit_test(redux_by_target),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

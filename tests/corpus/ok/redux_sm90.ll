@@ -1,4 +1,5 @@
-; accepted on sm_90: llvm.nvvm.redux.sync.add (compiled in a child process)
+; accepted on sm_90: llvm.nvvm.redux.sync.add (compiled in this process: the
+; screen reads sm_90 from the target-cpu bind gives the kernel)
 target triple = "nvptx64-nvidia-cuda"
 define void @k(ptr %p, i32 %n) {
 entry:
