@@ -182,6 +182,7 @@ struct ks_ctx {
   int shared;                /* share is plugged (ks_ctx_share) */
   ks_share_ops share;
   void *share_arg;
+  long share_pid; /* the process that plugged it (getpid) */
 };
 
 /* Records a warning on ctx (ks_ctx_warning) unless it has one already. */
@@ -193,7 +194,12 @@ ks_status ks_jit_driver(ks_ctx *ctx, ks_drv **out);
 
 /* ---- cache/share.c ------------------------------------------------------ */
 
-/* The shared cache (ctx->shared): its detach, once. */
+/* Is the shared cache plugged, by this process? A child forked with the
+ * context (a tuner's worker) has none of the threads or connections the
+ * hooks rely on, and builds what it needs itself. */
+int ks_jit_share_on(const ks_ctx *ctx);
+/* The shared cache (ctx->shared): its detach, once, by the process that
+ * plugged it. */
 void ks_jit_share_detach(ks_ctx *ctx);
 /* k's entry from the shared cache: 1 (k filled; written to the disk
  * cache when *owner), or 0: build it here, then put it. */

@@ -1292,6 +1292,41 @@ static void shared_hook(void **state) {
     free(f.blob[i]);
 }
 
+/* A child forked with a shared context (a tuner's worker) has none of the
+ * hooks' threads or connections: it builds what it needs itself, and
+ * neither asks nor tells the hooks, nor detaches them. The hooks count in
+ * the child's copy of f, so the child reports through its exit status. */
+static void shared_hook_fork(void **state) {
+  (void)state;
+  fake_share f = {0};
+  ks_template *t = NULL;
+  ks_ctx *ctx = shared_ctx(&f, &t);
+  char *built = shared_ptx(ctx, t, 5); /* put: f.n 1 */
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    ks_kernel *k = NULL;
+    int bad = spec_len(ctx, t, 5, &k) != KS_OK;     /* a memory hit */
+    bad |= (spec_len(ctx, t, 7, &k) != KS_OK) << 1; /* built here */
+    bad |= (counters(ctx).compiles != 2) << 2;
+    bad |= (f.n != 1) << 3; /* nothing put */
+    ks_ctx_share(ctx, NULL, NULL);
+    bad |= (f.detached != 0) << 4;
+    _exit(bad);
+  }
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), 0);
+  assert_int_equal(f.n, 1);
+  free(built);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  assert_int_equal(f.detached, 1);
+  for (size_t i = 0; i < f.n; i++)
+    free(f.blob[i]);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 #define D(fn) cmocka_unit_test(fn)
 
@@ -1315,6 +1350,7 @@ int main(void) {
       D(eviction_lru),      D(maintenance),
       D(processes_share),   D(killed_writers),
       D(why_miss_unsigned), D(shared_hook),
+      D(shared_hook_fork),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(base_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -133,7 +133,7 @@ static ks_status link_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
     cubin_entry(k, key, cubin, n, why, sizeof why, &e);
   if (s == KS_OK && owner && ks_disk_usable(ctx->disk) && n <= UINT32_MAX)
     ks_disk_write(ctx, ctx->disk, &e);
-  if (ctx->shared)
+  if (ks_jit_share_on(ctx))
     ks_jit_share_put_cubin(ctx, key, s == KS_OK && n <= UINT32_MAX ? &e : NULL);
   free(cubin);
   return s;
@@ -142,7 +142,7 @@ static ks_status link_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   ks_ctx *ctx = k->ctx;
   int disk = ks_disk_usable(ctx->disk), owner = 1;
-  if (!disk && !ctx->shared)
+  if (!disk && !ks_jit_share_on(ctx))
     return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
   uint64_t key[2];
   ks_jit_cubin_key(k, &ctx->dev, key);
@@ -153,7 +153,7 @@ ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   }
   if (disk)
     ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_MISSES, 1);
-  if (ctx->shared && from_share(k, drv, key, &owner, err, cap)) {
+  if (ks_jit_share_on(ctx) && from_share(k, drv, key, &owner, err, cap)) {
     ks_jit_cache_count(ctx->cache, KS_CTR_CUBIN_REMOTE, 1);
     k->info.from_cubin = 1;
     return KS_OK;

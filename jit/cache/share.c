@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jit/ks_jit.h"
 
@@ -22,16 +23,20 @@ ks_status ks_ctx_share(ks_ctx *ctx, const ks_share_ops *ops, void *arg) {
   if (ops) {
     ctx->share = *ops;
     ctx->share_arg = arg;
+    ctx->share_pid = (long)getpid();
     ctx->shared = 1;
   }
   return KS_OK;
 }
 
+int ks_jit_share_on(const ks_ctx *ctx) {
+  return ctx->shared && ctx->share_pid == (long)getpid();
+}
+
 void ks_jit_share_detach(ks_ctx *ctx) {
-  if (!ctx->shared)
-    return;
+  int mine = ks_jit_share_on(ctx);
   ctx->shared = 0;
-  if (ctx->share.detach)
+  if (mine && ctx->share.detach)
     ctx->share.detach(ctx->share_arg);
 }
 

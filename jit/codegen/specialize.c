@@ -226,7 +226,7 @@ ks_kernel *ks_jit_kernel_new(ks_ctx *ctx, const ks_template *t,
  * *owner saying whether this process may write the disk cache. */
 static int from_share(ks_ctx *ctx, ks_kernel *k, int *owner) {
   *owner = 1;
-  if (!ctx->shared || !ks_jit_share_get_kernel(ctx, k, owner))
+  if (!ks_jit_share_on(ctx) || !ks_jit_share_get_kernel(ctx, k, owner))
     return 0;
   ks_jit_ptx_launch_needs(k);
   ks_jit_cache_count(ctx->cache, KS_CTR_REMOTE_HITS, 1);
@@ -253,7 +253,7 @@ static ks_status build(ks_ctx *ctx, const ks_template *t, const ks_request *r,
     *out = k;
     return KS_OK;
   }
-  int share = ctx->shared && !r->spec.dump_stage;
+  int share = ks_jit_share_on(ctx) && !r->spec.dump_stage;
   if (share && from_share(ctx, k, &owner)) {
     *out = k;
     return KS_OK;
