@@ -210,9 +210,9 @@ int ks_pass_unclamp(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * it (clamps) become llvm.smin/smax/umin/umax. */
 int ks_pass_minmax(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* shfl.c: the steps of a shared-memory tree reduction within the first
- * warp (the block fixed) become shfl.sync.down, or redux.sync for 32-bit integer
- * add/min/max/and/or/xor on sm_80 and later, where the result is provably
- * the same; their barriers and shared loads and stores go. */
+ * warp (the block fixed) become shfl.sync.down, or redux.sync for 32-bit
+ * integer add/min/max/and/or/xor on sm_80 and later, where the result is
+ * provably the same; their barriers and shared loads and stores go. */
 int ks_pass_shfl(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* The estimate for fn, a function of m; -1 on no memory. */
 int ks_regpressure_estimate(LLVMModuleRef m, LLVMValueRef fn);
