@@ -701,6 +701,8 @@ int main(int argc, char **argv) {
   }
   printf("%s\n", bad ? "FAILED" : "PASSED");
   nvref_close(g.nv);
+  ks_mem_free(g.ctx, g.din);
+  ks_mem_free(g.ctx, g.dout);
   ks_ctx_destroy(g.ctx);
   free(g.in);
   free(g.out);
