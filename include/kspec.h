@@ -1079,8 +1079,9 @@ typedef struct ks_tune_opts {
    * fewer; compiles are shared (they do not depend on the GPU). With more
    * than one GPU, timings of different GPUs are not compared: the
    * finalists (the best and the variants the noise rule cannot tell from
-   * it, at least the runner-up, at most 8) are measured again on the
-   * first GPU still running, which picks the winner. A GPU whose worker
+   * it, at least the runner-up, at most 8) are measured again (timed;
+   * check is not called again) on the first GPU still running, which
+   * picks the winner. A GPU whose worker
    * faults or hangs gets a fresh worker; one whose worker cannot start
    * again is dropped and the others go on. NULL/0: one worker (isolate)
    * on the context's device, or none. A GPU named twice, or one whose
@@ -1125,6 +1126,12 @@ typedef struct ks_tune_result {
   size_t reused;           /* taken from the store */
   char store[512];         /* the store's file, "" when none */
   size_t finalists;        /* measured again on one GPU (opts.gpus) */
+  /* Where the sweep's time went, in milliseconds: compiling every
+   * variant; their figures (ptxas) and pruning, while the measuring
+   * workers open their GPUs; waiting for the workers after that;
+   * checking and timing (with a team, gathering the others' results
+   * too); the finalists measured again (opts.gpus, or a team). */
+  double compile_ms, figures_ms, start_ms, measure_ms, finalists_ms;
 } ks_tune_result;
 
 /* Sweeps space for a kernel of t (see above). *out is filled even when

@@ -692,6 +692,10 @@ static void gpus_share_a_sweep(void **state) {
   assert_true(used != 1u && used != 2u && used != 4u && used != 8u);
   assert_int_equal(r.finalists, 2);
   assert_int_equal(r.best, 0);
+  /* the phases' times: each variant sleeps 2 ms a run, so measuring and
+   * the finalists (measured again, timed) take some */
+  assert_true(r.compile_ms > 0 && r.figures_ms >= 0 && r.start_ms >= 0);
+  assert_true(r.measure_ms >= 2.0 && r.finalists_ms >= 2.0);
   for (unsigned i = 0; i < f.n; i++) /* the parent measured nothing */
     assert_int_equal(f.calls[i], 0);
   ks_tune_result_free(&r);

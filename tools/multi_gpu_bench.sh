@@ -21,9 +21,11 @@
 #
 # KSPEC: the kspec tool (default .dev/gpu/bin/kspec, else build/tools/kspec;
 # the --mpi rows need one built with kspec_mpi, and mpirun on the PATH).
-# Prints one line per run, then the table: mode, GPUs, wall time (median of
-# the runs, min-max), speed-up over the same mode's one GPU (its median
-# over this one's), variants measured per second, and the winner of each
+# Prints one line per run (with kspec tune's phases: probe, compiles,
+# figures, waiting for the workers, measuring, finalists), then the
+# table: mode, GPUs, wall time (median of the runs, min-max), speed-up
+# over the same mode's one GPU (its median over this one's), variants
+# measured per second, and the winner of each
 # run with "same 3/3" when every run of every row agrees. GPUs the machine
 # lacks (nvidia-smi -L; KSPEC_BENCH_GPUS=N overrides, for a dry run over
 # the mocked driver) and --mpi without mpirun are said, not run.
@@ -85,7 +87,10 @@ one() {
     winner="FAILED(rc=$rc)"
     head -n 5 "$tmp/err" >&2
   }
-  echo "$mode $n $run $wall $measured ${winner:-none}" | tee -a "$tmp/runs"
+  echo "$mode $n $run $wall $measured ${winner:-none}" >>"$tmp/runs"
+  # where the time went (kspec tune's "time:" line; rank 0's under mpirun)
+  phases=$(grep '^time:' "$tmp/err" | head -n 1 | sed 's/^time: //')
+  echo "$mode $n $run $wall $measured ${winner:-none} ${phases:+($phases)}"
   rm -rf "$KSPEC_CACHE_DIR"
 }
 

@@ -22,12 +22,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -56,6 +58,7 @@ typedef struct tool {
   size_t ngpus;
   int all_gpus;                     /* --gpus all */
   size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
+  double probe_ms;                  /* asking the child what the GPUs are */
   int mpi, rank, ranks;             /* --mpi: this rank, of ranks */
   long inject_fault, inject_hang;   /* variant indices, -1: none */
   unsigned fp; /* --ftz, --prec-div=0, --prec-sqrt=0, --fast-math */
@@ -240,6 +243,12 @@ static int parse(tool *o, int argc, char **argv) {
   return 0;
 }
 
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* ---- the worker's side (runs in ks_tune's child process) ----------------- */
 
 /* The workload for the point's values, made or resized as needed. */
@@ -374,11 +383,41 @@ static ks_status gpu_name(int g, char *name, size_t cap) {
   return s;
 }
 
-/* The GPUs the driver sees (up to KS_TUNE_MAX_GPUS). */
-static int count_gpus(void) {
+/* GPU gpu's name, found on a thread of its own: opening a GPU (its
+ * context) takes a while, and the GPUs open at once. */
+typedef struct name_job {
+  int gpu;
+  ks_status status;
   char name[128];
+} name_job;
+
+static void *name_thread(void *arg) {
+  name_job *j = arg;
+  j->status = gpu_name(j->gpu, j->name, sizeof j->name);
+  return NULL;
+}
+
+static void gpu_names(name_job *jobs, size_t n) {
+  pthread_t th[KS_TUNE_MAX_GPUS];
+  int started[KS_TUNE_MAX_GPUS] = {0};
+  for (size_t i = 0; i < n; i++)
+    started[i] = pthread_create(&th[i], NULL, name_thread, &jobs[i]) == 0;
+  for (size_t i = 0; i < n; i++)
+    if (started[i])
+      pthread_join(th[i], NULL);
+    else
+      name_thread(&jobs[i]);
+}
+
+/* The GPUs the driver sees (up to KS_TUNE_MAX_GPUS): those before the
+ * first that does not open. */
+static int count_gpus(void) {
+  name_job jobs[KS_TUNE_MAX_GPUS];
+  for (int g = 0; g < KS_TUNE_MAX_GPUS; g++)
+    jobs[g] = (name_job){.gpu = g};
+  gpu_names(jobs, KS_TUNE_MAX_GPUS);
   int c = 0;
-  while (c < KS_TUNE_MAX_GPUS && gpu_name(c, name, sizeof name) == KS_OK)
+  while (c < KS_TUNE_MAX_GPUS && jobs[c].status == KS_OK)
     c++;
   return c;
 }
@@ -409,14 +448,18 @@ static void probe_child(const tool *o, probe *r) {
   ks_ctx_destroy(ctx);
   if (o->all_gpus)
     r->count = count_gpus();
-  char name[128];
-  for (size_t k = 1; k < o->ngpus && r->missing < 0 && r->other < 0; k++) {
-    if (gpu_name(o->gpus[k], name, sizeof name) != KS_OK) {
-      r->missing = o->gpus[k];
+  name_job jobs[KS_TUNE_MAX_GPUS];
+  size_t n = o->ngpus > 1 ? o->ngpus - 1 : 0;
+  for (size_t k = 0; k < n; k++)
+    jobs[k] = (name_job){.gpu = o->gpus[k + 1]};
+  gpu_names(jobs, n);
+  for (size_t k = 0; k < n && r->missing < 0 && r->other < 0; k++) {
+    if (jobs[k].status != KS_OK) {
+      r->missing = jobs[k].gpu;
       r->count = count_gpus();
-    } else if (strcmp(name, r->name) != 0) {
-      r->other = o->gpus[k];
-      snprintf(r->other_name, sizeof r->other_name, "%s", name);
+    } else if (strcmp(jobs[k].name, r->name) != 0) {
+      r->other = jobs[k].gpu;
+      snprintf(r->other_name, sizeof r->other_name, "%s", jobs[k].name);
     }
   }
 }
@@ -512,6 +555,16 @@ static int no_progress(void *arg, size_t done, size_t total,
   return interrupted;
 }
 
+/* Where the sweep's time went (the probe is the tool's; the rest the
+ * library's phases). */
+static void print_times(FILE *f, const tool *o, const ks_tune_result *r) {
+  fprintf(f,
+          "time: probe %.2f s, compiles %.2f s, figures %.2f s, workers "
+          "ready +%.2f s, measuring %.2f s, finalists %.2f s\n",
+          o->probe_ms / 1e3, r->compile_ms / 1e3, r->figures_ms / 1e3,
+          r->start_ms / 1e3, r->measure_ms / 1e3, r->finalists_ms / 1e3);
+}
+
 static void print_table(const tool *o, const ks_tune_result *r,
                         const ks_tune_entry *def) {
   printf("%-4s %-32s %-14s %9s %9s %9s %5s %4s %5s  %s\n", "#", "variant",
@@ -559,6 +612,7 @@ static void print_table(const tool *o, const ks_tune_result *r,
     printf("; %zu finalists measured again on GPU %d\n", r->finalists,
            o->gpus[0]);
   }
+  print_times(stdout, o, r);
 }
 
 static void print_csv(const tool *o, const ks_tune_result *r) {
@@ -604,6 +658,10 @@ static void print_json(const tool *o, const ks_tune_result *r) {
   if (r->baseline && r->baseline->cls == KS_TUNE_MEASURED)
     printf(", \"baseline_ms\": %.6g, \"baseline_threads\": %u",
            r->baseline->median, r->baseline->point.threads);
+  printf(", \"probe_ms\": %.6g, \"compile_ms\": %.6g, \"figures_ms\": %.6g, "
+         "\"start_ms\": %.6g, \"measure_ms\": %.6g, \"finalists_ms\": %.6g",
+         o->probe_ms, r->compile_ms, r->figures_ms, r->start_ms, r->measure_ms,
+         r->finalists_ms);
   printf(", \"variants\": [\n");
   for (size_t i = 0; i < r->n; i++) {
     const ks_tune_entry *e = &r->entries[i];
@@ -844,7 +902,9 @@ static int run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
 
 static int sweep(tool *o) {
   probe pr;
+  double t0 = now_ms();
   probe_device(o, &pr);
+  o->probe_ms = now_ms() - t0;
   int bad = check_gpus(o, &pr);
   if (bad)
     return bad;
@@ -892,9 +952,10 @@ static int sweep(tool *o) {
     rc = 0; /* rank 0 prints */
   } else if (o->json)
     print_json(o, &r);
-  else if (o->csv)
+  else if (o->csv) {
     print_csv(o, &r);
-  else
+    print_times(stderr, o, &r);
+  } else
     print_table(o, &r, r.baseline);
   if (o->rank == 0)
     rc = o->plot ? plot(o, &r) : 0;

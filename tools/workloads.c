@@ -10,10 +10,12 @@
 #include "workloads.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { WL_MAX_BUFS = 5, WL_MAX_INTS = 2, WL_MAX_ARGS = 8, WL_MAX_PARAMS = 4 };
 
@@ -160,6 +162,50 @@ static double *alloc_ref(ks_wl *w, size_t count) {
   return w->ref;
 }
 
+/* A reference over elements [lo, hi), each computed on its own. */
+typedef void (*ref_range_fn)(ks_wl *w, size_t lo, size_t hi);
+
+typedef struct ref_slice {
+  ks_wl *w;
+  ref_range_fn fn;
+  size_t lo, hi;
+} ref_slice;
+
+static void *ref_slice_run(void *arg) {
+  ref_slice *s = arg;
+  s->fn(s->w, s->lo, s->hi);
+  return NULL;
+}
+
+/* fn over [0, n) in slices of at least min elements, one per core (at
+ * most 64): a reference over
+ * a large problem takes seconds on one core, and every worker of a sweep
+ * over several GPUs computes its own before its first check. Each
+ * element is computed as on one thread, so the result is the same. */
+static void ref_parallel(ks_wl *w, size_t n, size_t min, ref_range_fn fn) {
+  enum { MAX_SLICES = 64 };
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t k = cpus > 1 ? (size_t)cpus : 1;
+  if (k > MAX_SLICES)
+    k = MAX_SLICES;
+  if (k > n / min)
+    k = n / min ? n / min : 1;
+  ref_slice sl[MAX_SLICES];
+  pthread_t th[MAX_SLICES];
+  int started[MAX_SLICES] = {0};
+  for (size_t i = 0; i < k; i++) {
+    sl[i] = (ref_slice){w, fn, n * i / k, n * (i + 1) / k};
+    started[i] =
+        i > 0 && pthread_create(&th[i], NULL, ref_slice_run, &sl[i]) == 0;
+  }
+  for (size_t i = 0; i < k; i++)
+    if (!started[i])
+      ref_slice_run(&sl[i]); /* the first slice, and any not started */
+  for (size_t i = 0; i < k; i++)
+    if (started[i])
+      pthread_join(th[i], NULL);
+}
+
 /* The buffer the kernel writes (the first that is not an input). */
 static wl_buf *out_buf(ks_wl *w) {
   for (size_t i = 0; i < w->nbufs; i++)
@@ -185,17 +231,21 @@ static void conv1d_setup(ks_wl *w) {
   add_int(w, n);
 }
 
-static int conv1d_reference(ks_wl *w) {
+static void conv1d_range(ks_wl *w, size_t lo, size_t hi) {
   const float *x = w->bufs[0].host, *f = w->bufs[1].host;
-  size_t n = w->size, taps = (size_t)w->pv;
-  if (!alloc_ref(w, n))
-    return -1;
-  for (size_t i = 0; i < n; i++) {
+  size_t taps = (size_t)w->pv;
+  for (size_t i = lo; i < hi; i++) {
     double s = 0.0;
     for (size_t k = 0; k < taps; k++)
       s += (double)x[i + k] * f[k];
     w->ref[i] = s;
   }
+}
+
+static int conv1d_reference(ks_wl *w) {
+  if (!alloc_ref(w, w->size))
+    return -1;
+  ref_parallel(w, w->size, 1 << 14, conv1d_range);
   return 0;
 }
 
@@ -243,12 +293,10 @@ static void stencil1d_setup(ks_wl *w) {
   add_int(w, n);
 }
 
-static int stencil1d_reference(ks_wl *w) {
+static void stencil1d_range(ks_wl *w, size_t lo, size_t hi) {
   const float *x = w->bufs[0].host, *c = w->bufs[1].host;
-  size_t n = w->size, taps = 2 * (size_t)w->pv + 1;
-  if (!alloc_ref(w, n))
-    return -1;
-  for (size_t i = 0; i < n; i++) {
+  size_t taps = 2 * (size_t)w->pv + 1;
+  for (size_t i = lo; i < hi; i++) {
     double m = 0.0, s = 0.0;
     for (size_t k = 0; k < taps; k++)
       m += x[i + k];
@@ -257,6 +305,12 @@ static int stencil1d_reference(ks_wl *w) {
       s += (double)c[k] * (x[i + k] - m);
     w->ref[i] = s;
   }
+}
+
+static int stencil1d_reference(ks_wl *w) {
+  if (!alloc_ref(w, w->size))
+    return -1;
+  ref_parallel(w, w->size, 1 << 14, stencil1d_range);
   return 0;
 }
 
@@ -306,13 +360,11 @@ static double bs_cnd(double d) {
 }
 
 /* ref holds the calls, then the puts. */
-static int blackscholes_reference(ks_wl *w) {
+static void blackscholes_range(ks_wl *w, size_t lo, size_t hi) {
   const float *S = w->bufs[2].host, *X = w->bufs[3].host, *T = w->bufs[4].host;
   double r = param_of(w, "RISKFREE"), v = param_of(w, "VOLATILITY");
   size_t n = w->size;
-  if (!alloc_ref(w, 2 * n))
-    return -1;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = lo; i < hi; i++) {
     double s = S[i], x = X[i], t = T[i], st = sqrt(t);
     double d1 = (log(s / x) + (r + 0.5 * v * v) * t) / (v * st);
     double d2 = d1 - v * st, n1 = bs_cnd(d1), n2 = bs_cnd(d2);
@@ -320,6 +372,12 @@ static int blackscholes_reference(ks_wl *w) {
     w->ref[i] = s * n1 - x * e * n2;
     w->ref[n + i] = x * e * (1.0 - n2) - s * (1.0 - n1);
   }
+}
+
+static int blackscholes_reference(ks_wl *w) {
+  if (!alloc_ref(w, 2 * w->size))
+    return -1;
+  ref_parallel(w, w->size, 1 << 14, blackscholes_range);
   return 0;
 }
 
@@ -358,12 +416,10 @@ static void sepfilter_setup(ks_wl *w) {
 
 /* Rows: each output reads its own row. Columns: whole rows are accumulated
  * at a time so the reference walks memory in order. */
-static int sepfilter_reference(ks_wl *w) {
+static void sepfilter_range(ks_wl *w, size_t lo, size_t hi) {
   const float *in = w->bufs[0].host, *c = w->bufs[1].host;
   long side = (long)w->size, r = w->pv;
-  if (!alloc_ref(w, w->size * w->size))
-    return -1;
-  for (long y = 0; y < side; y++) {
+  for (long y = (long)lo; y < (long)hi; y++) {
     double *row = w->ref + y * side;
     for (long k = -r; k <= r; k++) {
       double ck = c[k + r];
@@ -378,6 +434,13 @@ static int sepfilter_reference(ks_wl *w) {
       }
     }
   }
+}
+
+/* By rows: a slice is whole rows. */
+static int sepfilter_reference(ks_wl *w) {
+  if (!alloc_ref(w, w->size * w->size))
+    return -1;
+  ref_parallel(w, w->size, 16, sepfilter_range);
   return 0;
 }
 

@@ -6,6 +6,8 @@
 #ifndef KS_JIT_TUNE_SWEEP_H
 #define KS_JIT_TUNE_SWEEP_H
 
+#include <time.h>
+
 #include "jit/tune/tune.h"
 
 enum {
@@ -35,7 +37,15 @@ typedef struct sweep {
   unsigned char *mine; /* the variants this process measures */
   unsigned char *left; /* with a team: those left to measure by any */
   ks_tune_result *res;
+  struct ks_jit_tune_pool *pool; /* workers spawned, not yet ready */
 } sweep;
+
+/* A monotonic clock in milliseconds, for the phases' times. */
+static inline double ks_jit_tune_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* Not settled yet: neither measured nor ruled out. */
 static inline int ks_jit_tune_alive(const ks_tune_entry *e) {
@@ -46,9 +56,15 @@ static inline int ks_jit_tune_alive(const ks_tune_entry *e) {
 void ks_jit_tune_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Forks the measuring workers (one per GPU of w->o.gpus; none to fork
+ * otherwise) into w->pool without waiting for them, so that they open
+ * their GPUs while the figures are made. KS_OK, or the failure (then
+ * none runs). */
+ks_status ks_jit_tune_pool_spawn(sweep *w);
+
 /* Measures the baseline (when asked for), then the survivors; with a
  * team, this process's share of them, and the lead gathers the rest. The
- * winner goes into w->res->best and the store. */
+ * winner goes into w->res->best and the store. Ends w->pool's workers. */
 ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st);
 
 #endif /* KS_JIT_TUNE_SWEEP_H */

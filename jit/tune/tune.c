@@ -1,7 +1,8 @@
 /*
  * tune.c - ks_tune: the sweep over a space of variants of one kernel.
  *
- *   enumerate -> constraint -> compile all (async) -> figures -> prune
+ *   enumerate -> constraint -> compile all (async) -> fork the measuring
+ *     workers -> figures (while the workers open their GPUs) -> prune
  *     -> for each survivor (tune_measure.c): stored? reuse : check, warm up,
  *        time until the median is stable (in-process, or in a worker per
  *        GPU that takes the next variant of one queue when idle)
@@ -574,9 +575,16 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
   if (s == KS_OK) {
     if (st)
       snprintf(out->store, sizeof out->store, "%s", ks_jit_tune_store_path(st));
+    double t0 = ks_jit_tune_now_ms();
     compile_all(&w);
+    out->compile_ms = ks_jit_tune_now_ms() - t0;
+    s = ks_jit_tune_pool_spawn(&w);
+  }
+  if (s == KS_OK) {
+    double t1 = ks_jit_tune_now_ms();
     all_figures(&w);
     prune(&w);
+    out->figures_ms = ks_jit_tune_now_ms() - t1;
     s = ks_jit_tune_measure_all(&w, st);
   }
   ks_jit_tune_store_close(st);

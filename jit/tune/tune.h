@@ -100,6 +100,14 @@ typedef struct ks_jit_tune_job {
  * 0, or -1 with why (the init's message, or how the start failed). */
 int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap);
+/* The two halves of ks_jit_tune_worker_start, so that several children
+ * initialize (open their GPUs) at once, and while the parent works on:
+ * spawn forks (0, or -1 with why), hello waits for the child's hello
+ * (0, or -1 with why: the child is then ended). */
+int ks_jit_tune_worker_spawn(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                             char *why, size_t cap);
+int ks_jit_tune_worker_hello(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                             char *why, size_t cap);
 /* Hands variant idx (its entry e as it stands) to w's running child,
  * which must be idle; its answer is due in timeout_ms. 0, or -1 when the
  * child is gone (ks_jit_tune_worker_wait then reports it). */

@@ -64,7 +64,10 @@ void ks_jit_tune_measure_one(const ks_tune_opts *o, ks_kernel *k,
   char why[160] = "";
   const ks_tune_point *p = &e->point;
   ks_status s = KS_OK;
-  if (o->check && (s = o->check(o->arg, k, p, why, sizeof why)) != KS_OK) {
+  /* A finalist measured again passed the check on a GPU of the same
+   * model: only its time is wanted. */
+  if (o->check && !e->finalist &&
+      (s = o->check(o->arg, k, p, why, sizeof why)) != KS_OK) {
     classify(e, s, "check", why);
     return;
   }
@@ -188,7 +191,7 @@ static void record(sweep *w, ks_jit_tune_store *st, size_t i,
 }
 
 /* The measuring workers: one per GPU, or one for the context's device. */
-typedef struct pool {
+typedef struct ks_jit_tune_pool {
   ks_jit_tune_worker ws[KS_TUNE_MAX_GPUS];
   size_t n;
   ks_jit_tune_job job;
@@ -196,14 +199,25 @@ typedef struct pool {
   char lost[sizeof((ks_tune_entry *)0)->reason]; /* why the last GPU went */
 } pool;
 
-/* Starts worker k, whose child closes the others' sockets. */
-static int start_worker(pool *p, size_t k, char *why, size_t cap) {
+/* The sockets of the workers other than k, which k's child closes. */
+static void others_of(pool *p, size_t k) {
   p->job.nothers = 0;
   for (size_t j = 0; j < p->n; j++)
     if (j != k && p->ws[j].fd >= 0)
       p->fds[p->job.nothers++] = p->ws[j].fd;
   p->job.others = p->fds;
+}
+
+/* Starts worker k and waits for its hello. */
+static int start_worker(pool *p, size_t k, char *why, size_t cap) {
+  others_of(p, k);
   return ks_jit_tune_worker_start(&p->ws[k], &p->job, why, cap);
+}
+
+/* Forks worker k; its hello is awaited later. */
+static int spawn_worker(pool *p, size_t k, char *why, size_t cap) {
+  others_of(p, k);
+  return ks_jit_tune_worker_spawn(&p->ws[k], &p->job, why, cap);
 }
 
 /* Variant number q of the queue: the baseline first, then the space. */
@@ -347,11 +361,11 @@ static void remeasure(sweep *w, ks_jit_tune_store *st, pool *p) {
     again.cls = KS_TUNE_NOT_RUN;
     again.reason[0] = '\0';
     again.stored = 0;
+    again.finalist = 1; /* measured, not checked again */
     if (wk)
       ks_jit_tune_worker_run(wk, &p->job, i, &again);
     else
       ks_jit_tune_measure_one(&w->o, w->vars[i].kernel, &again);
-    again.finalist = 1;
     *e = again;
     r->finalists++;
     if (st)
@@ -377,9 +391,21 @@ static void measure_here(sweep *w, ks_jit_tune_store *st) {
   }
 }
 
-/* Starts a worker per GPU: a GPU whose worker cannot start (the driver
- * has no such device) ends the sweep before anything is measured. */
-static ks_status start_pool(sweep *w, pool *p) {
+/* Ends every worker of p and frees it. */
+static void stop_pool(pool *p) {
+  for (size_t k = 0; p && k < p->n; k++)
+    ks_jit_tune_worker_stop(&p->ws[k]);
+  free(p);
+}
+
+/* Forks a worker per GPU (or the one isolated worker) without waiting:
+ * the children open their GPUs while this process makes the figures. */
+ks_status ks_jit_tune_pool_spawn(sweep *w) {
+  if (!w->o.isolate && !w->o.ngpus)
+    return KS_OK;
+  pool *p = calloc(1, sizeof *p);
+  if (!p)
+    return ks_jit_fail(KS_ENOMEM, "tune: pool");
   p->job = (ks_jit_tune_job){.fn = measure_in_child,
                              .init = init_in_child,
                              .sweep = w,
@@ -390,11 +416,23 @@ static ks_status start_pool(sweep *w, pool *p) {
         .pid = -1, .fd = -1, .gpu = w->o.ngpus ? w->o.gpus[k] : -1};
   for (size_t k = 0; k < w->o.ngpus; k++) {
     char why[160];
-    if (start_worker(p, k, why, sizeof why) != 0) {
-      for (size_t j = 0; j < k; j++)
-        ks_jit_tune_worker_stop(&p->ws[j]);
+    if (spawn_worker(p, k, why, sizeof why) != 0) {
+      stop_pool(p);
       return ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", w->o.gpus[k], why);
     }
+  }
+  w->pool = p;
+  return KS_OK;
+}
+
+/* Waits for every spawned worker's hello: a GPU whose worker cannot start
+ * (the driver has no such device) ends the sweep before anything is
+ * measured. */
+static ks_status pool_ready(sweep *w, pool *p) {
+  for (size_t k = 0; k < w->o.ngpus; k++) {
+    char why[160];
+    if (ks_jit_tune_worker_hello(&p->ws[k], &p->job, why, sizeof why) != 0)
+      return ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", w->o.gpus[k], why);
   }
   return KS_OK;
 }
@@ -457,26 +495,29 @@ static void measure_mine(sweep *w, ks_jit_tune_store *st, pool *p) {
 ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st) {
   ks_tune_result *r = w->res;
   int lead = 1, spread = 1;
-  ks_status s = w->o.team ? plan_share(w, st, &lead, &spread) : KS_OK;
-  pool *p = NULL;
-  if (s == KS_OK && (w->o.isolate || w->o.ngpus)) {
-    p = calloc(1, sizeof *p);
-    s = p ? start_pool(w, p) : ks_jit_fail(KS_ENOMEM, "tune: pool");
-  }
+  pool *p = w->pool;
+  w->pool = NULL;
+  double t0 = ks_jit_tune_now_ms();
+  ks_status s = p ? pool_ready(w, p) : KS_OK;
+  r->start_ms = ks_jit_tune_now_ms() - t0;
+  if (s == KS_OK && w->o.team)
+    s = plan_share(w, st, &lead, &spread);
   if (s != KS_OK) {
-    free(p);
+    stop_pool(p);
     return s;
   }
   if (!lead)
     st = NULL; /* the lead writes the one store */
+  t0 = ks_jit_tune_now_ms();
   measure_mine(w, st, p);
   if (w->o.team)
     s = gather(w, st, lead);
+  r->measure_ms = ks_jit_tune_now_ms() - t0;
+  t0 = ks_jit_tune_now_ms();
   if (s == KS_OK && lead && (w->o.ngpus > 1 || spread > 1))
     remeasure(w, st, p);
-  for (size_t k = 0; p && k < p->n; k++)
-    ks_jit_tune_worker_stop(&p->ws[k]);
-  free(p);
+  r->finalists_ms = ks_jit_tune_now_ms() - t0;
+  stop_pool(p);
   if (!r->finalists)
     r->best = pick_best(r, w->o.min_gain, 0);
   if (st && r->best >= 0)

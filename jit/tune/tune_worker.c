@@ -128,7 +128,7 @@ static int read_by(int fd, void *buf, size_t n, double deadline) {
   return 0;
 }
 
-int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+int ks_jit_tune_worker_spawn(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -152,6 +152,11 @@ int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
   w->pid = pid;
   w->fd = sv[0];
   w->busy = 0;
+  return 0;
+}
+
+int ks_jit_tune_worker_hello(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                             char *why, size_t cap) {
   hello h;
   int r = read_by(w->fd, &h, sizeof h, now_ms() + job->timeout_ms);
   if (r == 0 && h.status == KS_OK)
@@ -164,6 +169,13 @@ int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
   kill(w->pid, SIGKILL);
   reap(w, NULL, 0);
   return -1;
+}
+
+int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                             char *why, size_t cap) {
+  return ks_jit_tune_worker_spawn(w, job, why, cap) != 0
+             ? -1
+             : ks_jit_tune_worker_hello(w, job, why, cap);
 }
 
 int ks_jit_tune_worker_send(ks_jit_tune_worker *w, size_t idx,
