@@ -139,11 +139,16 @@ static int split(int rank, const char *dir) {
   ks_status s = ks_tune_mpi(w.ctx, w.t, &w.sp, &w.o, MPI_COMM_WORLD, &again);
   int rc = 0;
   if (rank == 0) {
+    /* The one-process sweep on a context of its own: w's would ask the
+     * other ranks, gone by now, for the cubins, and wait out the timeout
+     * on each. */
+    sweep solo = {0};
     ks_tune_result one = {.size = sizeof one};
     mkdir(one_dir, 0700);
-    w.o.store_dir = one_dir;
-    w.o.isolate = 0;
-    ks_tune(w.ctx, w.t, &w.sp, &w.o, &one);
+    if (open_sweep(&solo, one_dir, 0) == 0) {
+      solo.o.isolate = 0;
+      ks_tune(solo.ctx, solo.t, &solo.sp, &solo.o, &one);
+    }
     char *a = store_text(store), *b = store_text(one.store);
     printf("mpi_tune: measured %lu, best #%ld (one process: "
            "#%ld); again: reused %zu, measured %zu\n",
@@ -158,6 +163,7 @@ static int split(int rank, const char *dir) {
     free(a);
     free(b);
     ks_tune_result_free(&one);
+    close_sweep(&solo);
   }
   ks_tune_result_free(&again);
   close_sweep(&w);
