@@ -158,6 +158,14 @@ int ks_pass_math(ks_stage_ctx *c);
  * retargets every function to spec->cpu/features. */
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
+/* ---- tex.c ------------------------------------------------------------- */
+
+/* The tex stage (right after bind): the dialect's sampling functions
+ * (__ks_tex<D>d_<type>, kspec_device.h) inlined as software. */
+int ks_pass_tex(ks_stage_ctx *c);
+/* Is fn one of the dialect's sampling functions (by its name)? */
+int ks_tex_is_sampler(LLVMValueRef fn);
+
 /* ---- redux_guard.c ----------------------------------------------------- */
 
 /* The toolchain guard: a llvm.nvvm.redux.sync.* call whose value is all
@@ -454,7 +462,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 49
+#define KS_PIPELINE_VERSION 50
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

@@ -61,6 +61,11 @@
  * applies its floating-point modes and inlines them (libdevice.c, math.c).
  * Both do nothing to a kernel that calls no math and asks for no mode.
  *
+ * The tex stage right after bind inlines the dialect's sampling functions
+ * (kspec_device.h's ks_sample2d, ...), which stay out of line until then
+ * so that it can find every call (tex.c); after bind, so that a filter or
+ * a size the request bound is a constant in what it inlines.
+ *
  * jit/ then emits PTX from the result. Inlining comes before bind so that
  * the %ntid reads of helper functions land in the kernel, where a fixed
  * block size can replace them.
@@ -254,6 +259,7 @@ static const stage stages[] = {
     {"inline", NULL, inline_calls, 0},
     {"libdevice", NULL, ks_pass_libdevice, 0},
     {"bind", ks_pass_bind, NULL, 0},
+    {"tex", NULL, ks_pass_tex, 0},
     {"math", NULL, ks_pass_math, 0},
     {"canonicalize", NULL, canonicalize, 0},
     {"loops", NULL, ks_pass_loops, 0},

@@ -941,6 +941,204 @@ KS_DEV int ks_clamp(int v, int lo, int hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+/* ---- sampling: software textures, hardware with --tex ------------------
+ * ks_sample1d/2d/3d read a read-only array as a texture does (seed 000
+ * §9.3): img is w (x h (x d)) elements, rows pitch elements apart (a 3-D
+ * slice pitch * h), coordinates unnormalized as CUDA's (texel i covers
+ * [i, i + 1), its centre at i + 0.5), with a filter and a boundary mode:
+ *   KS_NEAREST   the texel at floor(x)
+ *   KS_LINEAR    (1 - a) * T[i] + a * T[i + 1], i = floor(x - 0.5),
+ *                a = x - 0.5 - i, along each axis (bilinear, trilinear)
+ *   | KS_NORMALIZED  8- and 16-bit integer elements read as v / 255
+ *                (65535; signed: v / 127 (32767), at least -1) instead of
+ *                their value
+ *   KS_CLAMP     an index outside [0, n) reads the nearest edge texel
+ *   KS_WRAP      index mod n
+ *   KS_MIRROR    reflected, the edge texel repeated (..., 1, 0, 0, 1, ...,
+ *                n - 1, n - 1, n - 2, ...)
+ *   KS_BORDER    an index outside reads 0
+ * Elements: float, __half, unsigned char, signed char, unsigned short,
+ * short; the result is a float. Sizes below 2^30 and coordinates within
+ * +-1e9; a size of 0 reads 0.
+ * Compiled as they are, they are software: the index arithmetic, the
+ * boundary rule and the interpolation in code. Each is one call of a
+ * function __ks_tex<D>d_<type> (kept out of line until the tex stage, which
+ * runs after bind: passes/tex.c), so that `kspec --tex ARG` can turn every
+ * sampling of argument ARG into a hardware texture fetch (tex.2d with
+ * unnormalized coordinates), whose linear filtering weighs with 8-bit
+ * fractions: within D / 256 of the texels' range of the software result
+ * (README, "Textures"). Without --tex the stage inlines them. */
+enum { KS_NEAREST = 0, KS_LINEAR = 1, KS_NORMALIZED = 2 };
+enum { KS_CLAMP = 0, KS_WRAP = 1, KS_MIRROR = 2, KS_BORDER = 3 };
+
+KS_DEV float ks_tex_value(float v, bool) { return v; }
+KS_DEV float ks_tex_value(__half v, bool) { return (float)v; }
+KS_DEV float ks_tex_value(unsigned char v, bool n) {
+  return n ? (float)v * (1.0f / 255.0f) : (float)v;
+}
+KS_DEV float ks_tex_value(unsigned short v, bool n) {
+  return n ? (float)v * (1.0f / 65535.0f) : (float)v;
+}
+KS_DEV float ks_tex_value(signed char v, bool n) {
+  return n ? __builtin_fmaxf((float)v * (1.0f / 127.0f), -1.0f) : (float)v;
+}
+KS_DEV float ks_tex_value(short v, bool n) {
+  return n ? __builtin_fmaxf((float)v * (1.0f / 32767.0f), -1.0f) : (float)v;
+}
+
+/* Index i of an axis of n texels under the boundary mode (border: the
+ * clamped index, a safe address whose value is then replaced by 0). */
+KS_DEV int ks_tex_index(int i, int n, int mode) {
+  if (mode == KS_WRAP) {
+    int r = i % n;
+    return r < 0 ? r + n : r;
+  }
+  if (mode == KS_MIRROR) {
+    int p = 2 * n, r = i % p;
+    r = r < 0 ? r + p : r;
+    return r < n ? r : p - 1 - r;
+  }
+  return i < 0 ? 0 : (i >= n ? n - 1 : i);
+}
+
+/* One axis of a sampling: the texels' indices, the weight of the second,
+ * and whether each is inside (border mode only; else always). */
+struct ks_tex_axis {
+  int i0, i1;
+  float a;
+  bool in0, in1;
+};
+KS_DEV ks_tex_axis ks_tex_axis_of(float x, int n, int linear, int mode) {
+  float xb = linear ? x - 0.5f : x;
+  float f = __builtin_floorf(__builtin_fminf(__builtin_fmaxf(xb, -1e9f), 1e9f));
+  int i = (int)f;
+  ks_tex_axis r;
+  r.a = linear ? xb - f : 0.0f;
+  r.in0 = mode != KS_BORDER || (i >= 0 && i < n);
+  r.in1 = mode != KS_BORDER || (i + 1 >= 0 && i + 1 < n);
+  r.i0 = ks_tex_index(i, n, mode);
+  r.i1 = ks_tex_index(i + 1, n, mode);
+  return r;
+}
+
+/* A texel's value, 0 outside (border); the address is always inside. */
+template <class T>
+KS_DEV float ks_tex_fetch(const T *img, long long at, bool in, bool norm) {
+  float v = ks_tex_value(img[at], norm);
+  return in ? v : 0.0f;
+}
+KS_DEV float ks_tex_lerp(float t0, float t1, float a) {
+  return (1.0f - a) * t0 + a * t1;
+}
+
+template <class T>
+KS_DEV float ks_tex1d_sw(const T *img, int w, float x, int filter, int mode) {
+  if (w <= 0)
+    return 0.0f;
+  int lin = filter & KS_LINEAR;
+  bool norm = (filter & KS_NORMALIZED) != 0;
+  ks_tex_axis ax = ks_tex_axis_of(x, w, lin, mode);
+  float t0 = ks_tex_fetch(img, ax.i0, ax.in0, norm);
+  if (!lin)
+    return t0;
+  return ks_tex_lerp(t0, ks_tex_fetch(img, ax.i1, ax.in1, norm), ax.a);
+}
+
+template <class T>
+KS_DEV float ks_tex2d_sw(const T *img, int w, int h, int pitch, float x,
+                         float y, int filter, int mode) {
+  if (w <= 0 || h <= 0)
+    return 0.0f;
+  int lin = filter & KS_LINEAR;
+  bool norm = (filter & KS_NORMALIZED) != 0;
+  ks_tex_axis ax = ks_tex_axis_of(x, w, lin, mode);
+  ks_tex_axis ay = ks_tex_axis_of(y, h, lin, mode);
+  long long r0 = (long long)ay.i0 * pitch;
+  float t00 = ks_tex_fetch(img, r0 + ax.i0, ax.in0 && ay.in0, norm);
+  if (!lin)
+    return t00;
+  long long r1 = (long long)ay.i1 * pitch;
+  float t10 = ks_tex_fetch(img, r0 + ax.i1, ax.in1 && ay.in0, norm);
+  float t01 = ks_tex_fetch(img, r1 + ax.i0, ax.in0 && ay.in1, norm);
+  float t11 = ks_tex_fetch(img, r1 + ax.i1, ax.in1 && ay.in1, norm);
+  return ks_tex_lerp(ks_tex_lerp(t00, t10, ax.a), ks_tex_lerp(t01, t11, ax.a),
+                     ay.a);
+}
+
+template <class T>
+KS_DEV float ks_tex3d_sw(const T *img, int w, int h, int d, int pitch, float x,
+                         float y, float z, int filter, int mode) {
+  if (w <= 0 || h <= 0 || d <= 0)
+    return 0.0f;
+  int lin = filter & KS_LINEAR;
+  bool norm = (filter & KS_NORMALIZED) != 0;
+  ks_tex_axis ax = ks_tex_axis_of(x, w, lin, mode);
+  ks_tex_axis ay = ks_tex_axis_of(y, h, lin, mode);
+  ks_tex_axis az = ks_tex_axis_of(z, d, lin, mode);
+  long long slice = (long long)pitch * h;
+  long long p00 = az.i0 * slice + (long long)ay.i0 * pitch;
+  bool i00 = ay.in0 && az.in0;
+  float t000 = ks_tex_fetch(img, p00 + ax.i0, ax.in0 && i00, norm);
+  if (!lin)
+    return t000;
+  long long p10 = az.i0 * slice + (long long)ay.i1 * pitch;
+  long long p01 = az.i1 * slice + (long long)ay.i0 * pitch;
+  long long p11 = az.i1 * slice + (long long)ay.i1 * pitch;
+  bool i10 = ay.in1 && az.in0, i01 = ay.in0 && az.in1, i11 = ay.in1 && az.in1;
+  float t100 = ks_tex_fetch(img, p00 + ax.i1, ax.in1 && i00, norm);
+  float t010 = ks_tex_fetch(img, p10 + ax.i0, ax.in0 && i10, norm);
+  float t110 = ks_tex_fetch(img, p10 + ax.i1, ax.in1 && i10, norm);
+  float t001 = ks_tex_fetch(img, p01 + ax.i0, ax.in0 && i01, norm);
+  float t101 = ks_tex_fetch(img, p01 + ax.i1, ax.in1 && i01, norm);
+  float t011 = ks_tex_fetch(img, p11 + ax.i0, ax.in0 && i11, norm);
+  float t111 = ks_tex_fetch(img, p11 + ax.i1, ax.in1 && i11, norm);
+  float z0 = ks_tex_lerp(ks_tex_lerp(t000, t100, ax.a),
+                         ks_tex_lerp(t010, t110, ax.a), ay.a);
+  float z1 = ks_tex_lerp(ks_tex_lerp(t001, t101, ax.a),
+                         ks_tex_lerp(t011, t111, ax.a), ay.a);
+  return ks_tex_lerp(z0, z1, az.a);
+}
+
+/* The out-of-line functions the tex stage finds by name, one per
+ * dimension and element type, and the overloads kernels call. */
+#define KS_TEX_ATTR __device__ __inline__ __attribute__((noinline))
+#define KS_TEX(T, sfx)                                                         \
+  extern "C" {                                                                 \
+  KS_TEX_ATTR float __ks_tex1d_##sfx(const T *img, int w, float x, int f,      \
+                                     int m) {                                  \
+    return ks_tex1d_sw(img, w, x, f, m);                                       \
+  }                                                                            \
+  KS_TEX_ATTR float __ks_tex2d_##sfx(const T *img, int w, int h, int pitch,    \
+                                     float x, float y, int f, int m) {         \
+    return ks_tex2d_sw(img, w, h, pitch, x, y, f, m);                          \
+  }                                                                            \
+  KS_TEX_ATTR float __ks_tex3d_##sfx(const T *img, int w, int h, int d,        \
+                                     int pitch, float x, float y, float z,     \
+                                     int f, int m) {                           \
+    return ks_tex3d_sw(img, w, h, d, pitch, x, y, z, f, m);                    \
+  }                                                                            \
+  }                                                                            \
+  KS_DEV float ks_sample1d(const T *img, int w, float x, int filter,           \
+                           int mode) {                                         \
+    return __ks_tex1d_##sfx(img, w, x, filter, mode);                          \
+  }                                                                            \
+  KS_DEV float ks_sample2d(const T *img, int w, int h, int pitch, float x,     \
+                           float y, int filter, int mode) {                    \
+    return __ks_tex2d_##sfx(img, w, h, pitch, x, y, filter, mode);             \
+  }                                                                            \
+  KS_DEV float ks_sample3d(const T *img, int w, int h, int d, int pitch,       \
+                           float x, float y, float z, int filter, int mode) {  \
+    return __ks_tex3d_##sfx(img, w, h, d, pitch, x, y, z, filter, mode);       \
+  }
+KS_TEX(float, f32)
+KS_TEX(__half, f16)
+KS_TEX(unsigned char, u8)
+KS_TEX(signed char, s8)
+KS_TEX(unsigned short, u16)
+KS_TEX(short, s16)
+#undef KS_TEX
+#undef KS_TEX_ATTR
+
 #undef KS_DEV
 
 #endif /* KSPEC_DEVICE_H */

@@ -1,0 +1,256 @@
+/*
+ * tex_grid.c - runs tex_kernels.cu's sampling kernels, compiled for the
+ * host from kspec's IR (tex_sim.sh), over a simulated grid (every thread
+ * in turn) and checks every sample against a reference written here from
+ * CUDA's texture rules (the CUDA C Programming Guide's "Texture Fetching"
+ * appendix): nearest takes T[floor(x)], linear the weights (1 - a, a) of
+ * T[i], T[i + 1] with i = floor(x - 0.5) along each axis, and the boundary
+ * modes as its address modes (clamp, wrap, mirror with the edge texel
+ * repeated, border 0). Every element type, 1-D, 2-D and 3-D, every
+ * filter and mode (or the one the request bound), at coordinates on texel
+ * edges and centres, outside on both sides and several periods away. The
+ * image is a heap block of exactly pitch * h * d elements, so that
+ * AddressSanitizer reports any read past it.
+ *
+ *   tex_grid DIM TYPE BLOCK [FILTER MODE]
+ *   (TYPE: f32 f16 u8 s8 u16 s16; BLOCK: the block's width, as fixed by the
+ *   request or any; FILTER and MODE: the values bound, if any; with
+ *   TEX_SHAPE=K in the environment, only shape K, as the request bound it)
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned g_tid, g_ctaid, g_ntid = 32, g_nctaid;
+unsigned sreg_tid_x(void) { return g_tid; }
+unsigned sreg_ctaid_x(void) { return g_ctaid; }
+unsigned sreg_ntid_x(void) { return g_ntid; }
+unsigned sreg_nctaid_x(void) { return g_nctaid; }
+
+typedef void kernel(const void *img, int w, int h, int d, int pitch,
+                    const float *cx, const float *cy, const float *cz,
+                    float *out, int n, int filter, int mode);
+kernel sampler; /* tex_sim.sh renames the kernel under test to this */
+
+enum { NEAREST = 0, LINEAR = 1, NORMALIZED = 2 };
+enum { CLAMP, WRAP, MIRROR, BORDER };
+static const char *const types[] = {"f32", "f16", "u8", "s8", "u16", "s16"};
+static const size_t sizes[] = {4, 2, 1, 1, 2, 2};
+
+/* Element at of img (type t) as the sampling reads it. */
+static double texel(const void *img, int t, long at, int norm) {
+  const unsigned char *p = img;
+  switch (t) {
+  case 0: {
+    float v;
+    memcpy(&v, p + 4 * at, 4);
+    return v;
+  }
+  case 1: {
+    _Float16 v;
+    memcpy(&v, p + 2 * at, 2);
+    return (double)v;
+  }
+  case 2:
+    return norm ? p[at] / 255.0 : p[at];
+  case 3: {
+    double v = (signed char)p[at];
+    return norm ? fmax(v / 127.0, -1.0) : v;
+  }
+  case 4: {
+    uint16_t v;
+    memcpy(&v, p + 2 * at, 2);
+    return norm ? v / 65535.0 : v;
+  }
+  default: {
+    int16_t v;
+    memcpy(&v, p + 2 * at, 2);
+    return norm ? fmax(v / 32767.0, -1.0) : v;
+  }
+  }
+}
+
+/* Texel index i of an axis of n under mode: 0 with *in 0 outside (border). */
+static long address(long i, long n, int mode, int *in) {
+  *in = 1;
+  if (mode == CLAMP)
+    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+  if (mode == BORDER) {
+    *in = i >= 0 && i < n;
+    return *in ? i : 0;
+  }
+  while (i < 0 || i >= n) /* wrap: shift by n; mirror: reflect at an edge */
+    if (mode == WRAP)
+      i += i < 0 ? n : -n;
+    else
+      i = i < 0 ? -1 - i : 2 * n - 1 - i;
+  return i;
+}
+
+typedef struct image {
+  const void *img;
+  int t, dim, n[3], pitch;
+} image;
+
+static double reference(const image *im, const double c[3], int filter,
+                        int mode) {
+  int lin = filter & LINEAR, norm = (filter & NORMALIZED) != 0;
+  long base[3] = {0, 0, 0};
+  double a[3] = {0, 0, 0};
+  for (int k = 0; k < im->dim; k++) {
+    double x = lin ? c[k] - 0.5 : c[k];
+    base[k] = (long)floor(x);
+    a[k] = lin ? x - floor(x) : 0;
+  }
+  double sum = 0;
+  for (int corner = 0; corner < (lin ? 1 << im->dim : 1); corner++) {
+    double wt = 1;
+    long at = 0, stride = 1;
+    int in = 1;
+    for (int k = 0; k < im->dim; k++) {
+      int hi = corner >> k & 1, ink;
+      wt *= hi ? a[k] : 1 - a[k];
+      at += stride * address(base[k] + hi, im->n[k], mode, &ink);
+      stride *= k == 0 ? im->pitch : im->n[k];
+      in &= ink;
+    }
+    if (wt != 0)
+      sum += wt * (in ? texel(im->img, im->t, at, norm) : 0);
+  }
+  return sum;
+}
+
+static uint32_t g_rand = 12345u;
+static uint32_t next(void) { return g_rand = g_rand * 1664525u + 1013904223u; }
+
+/* The coordinates: texel edges and centres, just inside and outside each
+ * end, several periods away, and random ones over [-2.5 n, 3.5 n). */
+static int coords(float *c, int n) {
+  static const float fixed[] = {0,     0.5f,   0.25f, 0.75f,  1,
+                                1.5f,  -0.25f, -0.5f, -0.75f, -1,
+                                -3.3f, 2.49f,  2.5f,  2.51f};
+  int k = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    c[k++] = fixed[i];
+  const float ends[] = {n - 1.0f,     n - 0.75f, n - 0.5f,
+                        n - 0.25f,    n,         n + 0.25f,
+                        n + 0.5f,     n + 1.7f,  2 * n + 0.3f,
+                        3 * n - 0.1f, -n - 0.6f, -2 * n + 0.2f};
+  for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+    c[k++] = ends[i];
+  while (k < 64)
+    c[k++] = ((float)(next() >> 8) / 16777216.0f) * 6 * n - 2.5f * n;
+  return k;
+}
+
+static void fill(void *img, int t, size_t count) {
+  unsigned char *p = img;
+  for (size_t i = 0; i < count; i++) {
+    uint32_t r = next();
+    if (t == 0) {
+      float v = (float)(int)(r >> 16) / 256.0f - 128.0f;
+      memcpy(p + 4 * i, &v, 4);
+    } else if (t == 1) {
+      _Float16 v = (_Float16)((float)(int)(r >> 20) / 16.0f - 128.0f);
+      memcpy(p + 2 * i, &v, 2);
+    } else if (sizes[t] == 1) {
+      p[i] = (unsigned char)(r >> 24);
+    } else {
+      uint16_t v = (uint16_t)(r >> 16);
+      memcpy(p + 2 * i, &v, 2);
+    }
+  }
+}
+
+/* Runs the kernel over every point of a grid of coordinates (one axis
+ * varying at a time through the coordinate list, the others random). */
+static int check(const image *im, int filter, int mode) {
+  enum { N = 64 * 3 };
+  float c[3][64], cx[N], cy[N], cz[N], out[N];
+  for (int k = 0; k < 3; k++)
+    coords(c[k], im->n[k]);
+  for (int i = 0; i < N; i++) {
+    int axis = i / 64, j = i % 64;
+    cx[i] = axis == 0 ? c[0][j] : c[0][next() % 64];
+    cy[i] = axis == 1 ? c[1][j] : c[1][next() % 64];
+    cz[i] = axis == 2 ? c[2][j] : c[2][next() % 64];
+    out[i] = NAN;
+  }
+  g_nctaid = (N + g_ntid - 1) / g_ntid;
+  for (g_ctaid = 0; g_ctaid < g_nctaid; g_ctaid++)
+    for (g_tid = 0; g_tid < g_ntid; g_tid++)
+      sampler(im->img, im->n[0], im->n[1], im->n[2], im->pitch, cx, cy, cz, out,
+              N, filter, mode);
+  double scale = (filter & NORMALIZED) || im->t >= 2 ? 1 : 128;
+  if (im->t >= 2 && !(filter & NORMALIZED))
+    scale = sizes[im->t] == 1 ? 255 : 65535;
+  int bad = 0;
+  for (int i = 0; i < N && bad < 5; i++) {
+    double p[3] = {cx[i], cy[i], cz[i]};
+    double want = reference(im, p, filter, mode);
+    double tol = (filter & LINEAR ? 4e-6 : 1e-7) * scale;
+    if (!(fabs(out[i] - want) <= tol)) {
+      printf("%dd %s filter %d mode %d at (%g, %g, %g): %.9g, want %.9g\n",
+             im->dim, types[im->t], filter, mode, p[0], p[1], p[2], out[i],
+             want);
+      bad++;
+    }
+  }
+  return bad != 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4)
+    return 2;
+  g_ntid = (unsigned)atoi(argv[3]);
+  image im = {.dim = atoi(argv[1]), .t = -1};
+  for (int t = 0; t < 6; t++)
+    if (strcmp(argv[2], types[t]) == 0)
+      im.t = t;
+  if (im.t < 0 || im.dim < 1 || im.dim > 3 || g_ntid < 1)
+    return 2;
+  int bad = 0, runs = 0;
+  /* sizes: a narrow one with a pitch beyond its width, one texel wide */
+  const int shapes[][4] = {{5, 4, 3, 7}, {1, 1, 1, 1}, {13, 9, 6, 16}};
+  const char *only = getenv("TEX_SHAPE");
+  for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+    if (only && (size_t)atoi(only) != s)
+      continue;
+    im.n[0] = shapes[s][0];
+    im.n[1] = im.dim > 1 ? shapes[s][1] : 1;
+    im.n[2] = im.dim > 2 ? shapes[s][2] : 1;
+    im.pitch = im.dim > 1 ? shapes[s][3] : im.n[0];
+    size_t count = (size_t)im.pitch * im.n[1] * im.n[2];
+    void *img = malloc(count * sizes[im.t]);
+    if (!img)
+      return 1;
+    fill(img, im.t, count);
+    im.img = img;
+    for (int f = 0; f < 4; f++)
+      for (int m = 0; m < 4; m++) {
+        if (argc > 5 && (f != atoi(argv[4]) || m != atoi(argv[5])))
+          continue;
+        if ((f & NORMALIZED) && im.t < 2)
+          continue; /* the same as without for float and half */
+        bad |= check(&im, f, m);
+        runs++;
+      }
+    free(img);
+  }
+  /* a size of 0 reads 0 and touches nothing */
+  float x = 0.5f, out = only ? 0 : 1;
+  g_nctaid = 1;
+  g_ctaid = g_tid = 0;
+  if (!only)
+    sampler(NULL, 0, 0, 0, 0, &x, &x, &x, &out, 1, argc > 5 ? atoi(argv[4]) : 1,
+            argc > 5 ? atoi(argv[5]) : 0);
+  if (out != 0) {
+    printf("%dd %s: size 0 read %g\n", im.dim, types[im.t], out);
+    bad = 1;
+  }
+  printf("%dd %s: %d filter/mode runs %s\n", im.dim, types[im.t], runs,
+         bad ? "FAILED" : "right");
+  return bad;
+}
