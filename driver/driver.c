@@ -384,6 +384,7 @@ ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
       {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
        &out->max_threads_per_sm},
       {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &out->warp_size},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, &out->compute_mode},
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
   };

@@ -224,6 +224,9 @@ typedef struct ks_device_info {
   size_t total_mem;
   int cooperative_launch; /* takes cooperative launches (grid-wide sync) */
   int cluster_launch;     /* takes thread-block clusters (sm_90 and later) */
+  /* The driver's compute mode: 0 default (any process may open the GPU),
+   * 2 prohibited, 3 exclusive to one process (CUcomputemode). */
+  int compute_mode;
 } ks_device_info;
 
 /* Errors: KS_ENODRIVER, KS_ENODEVICE, KS_EDRIVER. */

@@ -4,7 +4,9 @@
 # maxntid 32..1024 by 16: each launches its own block, so none is pruned,
 # and all share one workload, whose CPU reference each worker computes
 # once) on 1, 2 and 4 GPUs, with `--gpus` (one process, a worker per GPU)
-# and with `mpirun -np N ... --mpi` (a rank per GPU), RUNS runs each
+# and with `mpirun -np N ... --mpi` (a rank per GPU; --bind-to none, else
+# OpenMPI binds each rank to one core and the rank's compiles, ptxas runs
+# and CPU reference share it), RUNS runs each
 # (default 3), every run from an empty cache and store (nothing compiled
 # or measured before). A sweep of template values would rebuild the
 # workload, and its reference, whenever a worker's next variant has other
@@ -72,7 +74,8 @@ one() {
   else
     # shellcheck disable=SC2086
     timeout -k 5 "$limit" \
-      "$mpi" --allow-run-as-root --oversubscribe -np "$n" -x KSPEC_CACHE_DIR \
+      "$mpi" --allow-run-as-root --oversubscribe --bind-to none -np "$n" \
+      -x KSPEC_CACHE_DIR \
       $pass "$KSPEC" tune $SWEEP --gpus "$gpus" --mpi --csv \
       >"$tmp/out" 2>"$tmp/err"
   fi

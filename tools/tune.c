@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,8 +60,9 @@ typedef struct tool {
   int all_gpus;                     /* --gpus all */
   size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
   double probe_ms;                  /* asking the child what the GPUs are */
-  int mpi, rank, ranks;             /* --mpi: this rank, of ranks */
-  long inject_fault, inject_hang;   /* variant indices, -1: none */
+  int probe_pid;        /* that child, holding the GPUs open; -1 when gone */
+  int mpi, rank, ranks; /* --mpi: this rank, of ranks */
+  long inject_fault, inject_hang; /* variant indices, -1: none */
   unsigned fp; /* --ftz, --prec-div=0, --prec-sqrt=0, --fast-math */
   ks_kernel *fault_k, *hang_k;
   /* In the worker. */
@@ -370,7 +372,7 @@ typedef struct probe {
 } probe;
 
 /* GPU g's name into name; its status. */
-static ks_status gpu_name(int g, char *name, size_t cap) {
+static ks_status gpu_name(int g, char *name, size_t cap, ks_ctx **keep) {
   ks_ctx_opts co = {.device = g, .no_disk_cache = 1};
   ks_ctx *ctx = NULL;
   ks_device_info info = {.size = sizeof info};
@@ -379,7 +381,10 @@ static ks_status gpu_name(int g, char *name, size_t cap) {
     s = ks_device_query(ctx, &info);
   if (s == KS_OK)
     snprintf(name, cap, "%s", info.name);
-  ks_ctx_destroy(ctx);
+  if (s == KS_OK && keep && info.compute_mode == 0)
+    *keep = ctx;
+  else
+    ks_ctx_destroy(ctx);
   return s;
 }
 
@@ -389,11 +394,12 @@ typedef struct name_job {
   int gpu;
   ks_status status;
   char name[128];
+  ks_ctx *held; /* its context, kept open by the probe (see release_probe) */
 } name_job;
 
 static void *name_thread(void *arg) {
   name_job *j = arg;
-  j->status = gpu_name(j->gpu, j->name, sizeof j->name);
+  j->status = gpu_name(j->gpu, j->name, sizeof j->name, &j->held);
   return NULL;
 }
 
@@ -445,7 +451,8 @@ static void probe_child(const tool *o, probe *r) {
   snprintf(r->arch, sizeof r->arch, "%s", ks_ctx_arch(ctx));
   r->driver_version = info.driver_version;
   r->ptx = ks_ctx_ptx_isa(ctx);
-  ks_ctx_destroy(ctx);
+  if (info.compute_mode != 0) /* one process at a time: let go */
+    ks_ctx_destroy(ctx);
   if (o->all_gpus)
     r->count = count_gpus();
   name_job jobs[KS_TUNE_MAX_GPUS];
@@ -464,26 +471,46 @@ static void probe_child(const tool *o, probe *r) {
   }
 }
 
+/* Ends the probe's child, which holds the GPUs it opened (their contexts)
+ * until the measuring workers have opened theirs: a process that opens a
+ * GPU no other process has open pays for setting it up, about half a
+ * second on an H100 host, and the workers would pay it again. A GPU in an
+ * exclusive compute mode is not held. */
+static void release_probe(tool *o) {
+  if (o->probe_pid <= 0)
+    return;
+  kill(o->probe_pid, SIGKILL);
+  waitpid(o->probe_pid, NULL, 0);
+  o->probe_pid = -1;
+}
+
 /* Asks a child what the GPUs are, so that this process never opens CUDA
  * (which does not survive fork). */
-static int probe_device(const tool *o, probe *pr) {
+static int probe_device(tool *o, probe *pr) {
   int fds[2];
   memset(pr, 0, sizeof *pr);
+  o->probe_pid = -1;
   if (pipe(fds) != 0)
     return -1;
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the tool */
     probe r = {0};
     probe_child(o, &r);
     ssize_t w = write(fds[1], &r, sizeof r);
-    _exit(w == (ssize_t)sizeof r ? 0 : 1);
+    if (w != (ssize_t)sizeof r || r.status != KS_OK)
+      _exit(1);
+    close(fds[1]);
+    for (;;) /* holding the GPUs open until release_probe */
+      pause();
   }
   close(fds[1]);
   ssize_t got = pid > 0 ? read(fds[0], pr, sizeof *pr) : -1;
   close(fds[0]);
-  if (pid > 0)
-    waitpid(pid, NULL, 0);
+  o->probe_pid = pid;
+  if (got != (ssize_t)sizeof *pr || pr->status != KS_OK)
+    release_probe(o);
   if (got != (ssize_t)sizeof *pr) {
     pr->status = KS_ENODEVICE;
     pr->missing = pr->other = -1;
@@ -538,6 +565,7 @@ static int progress(void *arg, size_t done, size_t total,
   for (size_t i = 0; i < W; i++)
     bar[i] = i < fill ? '#' : '.';
   bar[W] = '\0';
+  release_probe(o); /* every worker has opened its GPU by now */
   count_gpu(o, e);
   for (size_t k = 0; k < o->ngpus && n < sizeof gpus; k++)
     n += (size_t)snprintf(gpus + n, sizeof gpus - n, " gpu%d:%zu", o->gpus[k],
@@ -551,6 +579,7 @@ static int no_progress(void *arg, size_t done, size_t total,
                        const ks_tune_entry *e) {
   (void)done;
   (void)total;
+  release_probe(arg); /* every worker has opened its GPU by now */
   count_gpu(arg, e);
   return interrupted;
 }
@@ -906,8 +935,10 @@ static int sweep(tool *o) {
   probe_device(o, &pr);
   o->probe_ms = now_ms() - t0;
   int bad = check_gpus(o, &pr);
-  if (bad)
+  if (bad) {
+    release_probe(o);
     return bad;
+  }
   ks_ctx_opts co = {.arch = o->arch ? o->arch : pr.arch, .ptx_isa = pr.ptx};
   ks_template *t = NULL;
   int rc = 1;
@@ -965,6 +996,7 @@ static int sweep(tool *o) {
   }
   ks_tune_result_free(&r);
 done:
+  release_probe(o);
   ks_template_destroy(t);
   ks_ctx_destroy(o->ctx);
   return rc;

@@ -111,9 +111,55 @@ static ks_status lib_fail(const ks_wl *w, ks_status s, const char *stage,
   return say(err, cap, s, "%s: %s: %s", w->desc->name, stage, msg);
 }
 
+/* Work over elements [lo, hi), each element on its own. */
+typedef void (*range_fn)(void *arg, size_t lo, size_t hi);
+
+typedef struct range_slice {
+  void *arg;
+  range_fn fn;
+  size_t lo, hi;
+} range_slice;
+
+static void *range_slice_run(void *arg) {
+  range_slice *s = arg;
+  s->fn(s->arg, s->lo, s->hi);
+  return NULL;
+}
+
+/* fn over [0, n) in slices of at least min elements, one per core (at
+ * most 64): filling the inputs of a large problem and its CPU reference
+ * take seconds on one core, and every worker of a sweep over several GPUs
+ * makes its own before its first check. Each element is computed as on
+ * one thread, so the result is the same. */
+static void par_range(void *arg, size_t n, size_t min, range_fn fn) {
+  enum { MAX_SLICES = 64 };
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t k = cpus > 1 ? (size_t)cpus : 1;
+  if (k > MAX_SLICES)
+    k = MAX_SLICES;
+  if (k > n / min)
+    k = n / min ? n / min : 1;
+  range_slice sl[MAX_SLICES];
+  pthread_t th[MAX_SLICES];
+  int started[MAX_SLICES] = {0};
+  for (size_t i = 0; i < k; i++) {
+    sl[i] = (range_slice){arg, fn, n * i / k, n * (i + 1) / k};
+    started[i] =
+        i > 0 && pthread_create(&th[i], NULL, range_slice_run, &sl[i]) == 0;
+  }
+  for (size_t i = 0; i < k; i++)
+    if (!started[i])
+      range_slice_run(&sl[i]); /* the first slice, and any not started */
+  for (size_t i = 0; i < k; i++)
+    if (started[i])
+      pthread_join(th[i], NULL);
+}
+
 /* splitmix64: test data, not cryptography. */
+#define RND_STEP 0x9E3779B97F4A7C15ull
+
 static uint64_t rnd(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  uint64_t z = (*state += RND_STEP);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
@@ -124,9 +170,20 @@ static float rnd_float(uint64_t *state) {
   return (float)(rnd(state) >> 40) * (1.0f / 8388608.0f) - 1.0f;
 }
 
-/* u32_limit: U32 values are below it (0: any). */
-static void fill_random(wl_buf *b, uint64_t *state, unsigned u32_limit) {
-  for (size_t i = 0; i < b->count; i++) {
+/* One buffer's random fill: rnd's state advances by a constant per value,
+ * so value i is the one a serial fill from state0 gives it. */
+typedef struct fill_job {
+  wl_buf *b;
+  uint64_t state0;
+  unsigned u32_limit;
+} fill_job;
+
+static void fill_range(void *arg, size_t lo, size_t hi) {
+  const fill_job *j = arg;
+  wl_buf *b = j->b;
+  unsigned u32_limit = j->u32_limit;
+  uint64_t st = j->state0 + (uint64_t)lo * RND_STEP, *state = &st;
+  for (size_t i = lo; i < hi; i++) {
     if (b->elem == ELEM_U8)
       ((unsigned char *)b->host)[i] = (unsigned char)(rnd(state) >> 56);
     else if (b->elem == ELEM_U32)
@@ -138,6 +195,13 @@ static void fill_random(wl_buf *b, uint64_t *state, unsigned u32_limit) {
     else
       ((float *)b->host)[i] = rnd_float(state);
   }
+}
+
+/* u32_limit: U32 values are below it (0: any). */
+static void fill_random(wl_buf *b, uint64_t *state, unsigned u32_limit) {
+  fill_job j = {b, *state, u32_limit};
+  par_range(&j, b->count, 1 << 16, fill_range);
+  *state += (uint64_t)b->count * RND_STEP;
 }
 
 static void add_buf(ks_wl *w, const char *name, buf_role role, buf_elem elem,
@@ -160,50 +224,6 @@ static int clampi(long v, long lo, long hi) {
 static double *alloc_ref(ks_wl *w, size_t count) {
   w->ref = calloc(count ? count : 1, sizeof *w->ref);
   return w->ref;
-}
-
-/* A reference over elements [lo, hi), each computed on its own. */
-typedef void (*ref_range_fn)(ks_wl *w, size_t lo, size_t hi);
-
-typedef struct ref_slice {
-  ks_wl *w;
-  ref_range_fn fn;
-  size_t lo, hi;
-} ref_slice;
-
-static void *ref_slice_run(void *arg) {
-  ref_slice *s = arg;
-  s->fn(s->w, s->lo, s->hi);
-  return NULL;
-}
-
-/* fn over [0, n) in slices of at least min elements, one per core (at
- * most 64): a reference over
- * a large problem takes seconds on one core, and every worker of a sweep
- * over several GPUs computes its own before its first check. Each
- * element is computed as on one thread, so the result is the same. */
-static void ref_parallel(ks_wl *w, size_t n, size_t min, ref_range_fn fn) {
-  enum { MAX_SLICES = 64 };
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  size_t k = cpus > 1 ? (size_t)cpus : 1;
-  if (k > MAX_SLICES)
-    k = MAX_SLICES;
-  if (k > n / min)
-    k = n / min ? n / min : 1;
-  ref_slice sl[MAX_SLICES];
-  pthread_t th[MAX_SLICES];
-  int started[MAX_SLICES] = {0};
-  for (size_t i = 0; i < k; i++) {
-    sl[i] = (ref_slice){w, fn, n * i / k, n * (i + 1) / k};
-    started[i] =
-        i > 0 && pthread_create(&th[i], NULL, ref_slice_run, &sl[i]) == 0;
-  }
-  for (size_t i = 0; i < k; i++)
-    if (!started[i])
-      ref_slice_run(&sl[i]); /* the first slice, and any not started */
-  for (size_t i = 0; i < k; i++)
-    if (started[i])
-      pthread_join(th[i], NULL);
 }
 
 /* The buffer the kernel writes (the first that is not an input). */
@@ -231,7 +251,8 @@ static void conv1d_setup(ks_wl *w) {
   add_int(w, n);
 }
 
-static void conv1d_range(ks_wl *w, size_t lo, size_t hi) {
+static void conv1d_range(void *arg, size_t lo, size_t hi) {
+  ks_wl *w = arg;
   const float *x = w->bufs[0].host, *f = w->bufs[1].host;
   size_t taps = (size_t)w->pv;
   for (size_t i = lo; i < hi; i++) {
@@ -245,7 +266,7 @@ static void conv1d_range(ks_wl *w, size_t lo, size_t hi) {
 static int conv1d_reference(ks_wl *w) {
   if (!alloc_ref(w, w->size))
     return -1;
-  ref_parallel(w, w->size, 1 << 14, conv1d_range);
+  par_range(w, w->size, 1 << 14, conv1d_range);
   return 0;
 }
 
@@ -293,7 +314,8 @@ static void stencil1d_setup(ks_wl *w) {
   add_int(w, n);
 }
 
-static void stencil1d_range(ks_wl *w, size_t lo, size_t hi) {
+static void stencil1d_range(void *arg, size_t lo, size_t hi) {
+  ks_wl *w = arg;
   const float *x = w->bufs[0].host, *c = w->bufs[1].host;
   size_t taps = 2 * (size_t)w->pv + 1;
   for (size_t i = lo; i < hi; i++) {
@@ -310,7 +332,7 @@ static void stencil1d_range(ks_wl *w, size_t lo, size_t hi) {
 static int stencil1d_reference(ks_wl *w) {
   if (!alloc_ref(w, w->size))
     return -1;
-  ref_parallel(w, w->size, 1 << 14, stencil1d_range);
+  par_range(w, w->size, 1 << 14, stencil1d_range);
   return 0;
 }
 
@@ -360,7 +382,8 @@ static double bs_cnd(double d) {
 }
 
 /* ref holds the calls, then the puts. */
-static void blackscholes_range(ks_wl *w, size_t lo, size_t hi) {
+static void blackscholes_range(void *arg, size_t lo, size_t hi) {
+  ks_wl *w = arg;
   const float *S = w->bufs[2].host, *X = w->bufs[3].host, *T = w->bufs[4].host;
   double r = param_of(w, "RISKFREE"), v = param_of(w, "VOLATILITY");
   size_t n = w->size;
@@ -377,7 +400,7 @@ static void blackscholes_range(ks_wl *w, size_t lo, size_t hi) {
 static int blackscholes_reference(ks_wl *w) {
   if (!alloc_ref(w, 2 * w->size))
     return -1;
-  ref_parallel(w, w->size, 1 << 14, blackscholes_range);
+  par_range(w, w->size, 1 << 14, blackscholes_range);
   return 0;
 }
 
@@ -416,7 +439,8 @@ static void sepfilter_setup(ks_wl *w) {
 
 /* Rows: each output reads its own row. Columns: whole rows are accumulated
  * at a time so the reference walks memory in order. */
-static void sepfilter_range(ks_wl *w, size_t lo, size_t hi) {
+static void sepfilter_range(void *arg, size_t lo, size_t hi) {
+  ks_wl *w = arg;
   const float *in = w->bufs[0].host, *c = w->bufs[1].host;
   long side = (long)w->size, r = w->pv;
   for (long y = (long)lo; y < (long)hi; y++) {
@@ -440,7 +464,7 @@ static void sepfilter_range(ks_wl *w, size_t lo, size_t hi) {
 static int sepfilter_reference(ks_wl *w) {
   if (!alloc_ref(w, w->size * w->size))
     return -1;
-  ref_parallel(w, w->size, 16, sepfilter_range);
+  par_range(w, w->size, 16, sepfilter_range);
   return 0;
 }
 

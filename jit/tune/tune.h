@@ -124,5 +124,9 @@ void ks_jit_tune_worker_run(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                             size_t idx, ks_tune_entry *e);
 /* Ends w's child (killed when busy). */
 void ks_jit_tune_worker_stop(ks_jit_tune_worker *w);
+/* Ends the children of the n workers but keep (NULL: all), all at once:
+ * each closes its context as it exits, which takes a while. */
+void ks_jit_tune_workers_stop(ks_jit_tune_worker *ws, size_t n,
+                              const ks_jit_tune_worker *keep);
 
 #endif /* KS_JIT_TUNE_H */

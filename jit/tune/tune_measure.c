@@ -350,9 +350,8 @@ static void remeasure(sweep *w, ks_jit_tune_store *st, pool *p) {
       wk = &p->ws[k];
   if ((p && !wk) || !mark_finalists(w))
     return;
-  for (size_t k = 0; p && k < p->n; k++) /* a restart of wk: none to close */
-    if (&p->ws[k] != wk)
-      ks_jit_tune_worker_stop(&p->ws[k]);
+  if (p) /* a restart of wk: none to close */
+    ks_jit_tune_workers_stop(p->ws, p->n, wk);
   for (size_t i = 0; i < r->n; i++) {
     ks_tune_entry *e = &r->entries[i];
     if (!e->finalist)
@@ -393,8 +392,8 @@ static void measure_here(sweep *w, ks_jit_tune_store *st) {
 
 /* Ends every worker of p and frees it. */
 static void stop_pool(pool *p) {
-  for (size_t k = 0; p && k < p->n; k++)
-    ks_jit_tune_worker_stop(&p->ws[k]);
+  if (p)
+    ks_jit_tune_workers_stop(p->ws, p->n, NULL);
   free(p);
 }
 
