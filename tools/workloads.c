@@ -12,6 +12,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,24 +285,56 @@ static void geometry_1d(ks_wl *w, unsigned block) {
 
 /* Float outputs element by element: |got - ref| <= 1e-4 (1 + |ref|); the
  * NaN poison fails the test, so every element must have been written. */
+/* The first i in [0, n) where |got - ref| > tol (1 + |ref|) (NaN too), or
+ * n: searched on every core, each slice giving up past a lower mismatch
+ * found by another, since a sweep compares every variant's output. */
+typedef struct close_scan {
+  const float *got;
+  const double *ref;
+  double tol;
+  atomic_size_t bad;
+} close_scan;
+
+static void close_range(void *arg, size_t lo, size_t hi) {
+  close_scan *c = arg;
+  enum { STRIDE = 1 << 12 };
+  for (size_t at = lo; at < hi; at += STRIDE) {
+    size_t end = hi - at > STRIDE ? at + STRIDE : hi;
+    if (atomic_load_explicit(&c->bad, memory_order_relaxed) < at)
+      return;
+    for (size_t i = at; i < end; i++)
+      if (!(fabs(c->got[i] - c->ref[i]) <= c->tol * (1.0 + fabs(c->ref[i])))) {
+        size_t seen = atomic_load(&c->bad);
+        while (i < seen && !atomic_compare_exchange_weak(&c->bad, &seen, i))
+          ;
+        return;
+      }
+  }
+}
+
+static size_t first_far(const float *got, const double *ref, size_t n,
+                        double tol) {
+  close_scan c = {.got = got, .ref = ref, .tol = tol};
+  atomic_init(&c.bad, n);
+  par_range(&c, n, 1 << 16, close_range);
+  return atomic_load(&c.bad);
+}
+
 static int compare_close(ks_wl *w, char *err, size_t cap) {
   wl_buf *o = out_buf(w);
   const float *got = o->got;
-  for (size_t i = 0; i < o->count; i++) {
-    double r = w->ref[i];
-    if (!(fabs(got[i] - r) <= 1e-4 * (1.0 + fabs(r)))) {
-      char where[64], g[32], e[32];
-      if (w->desc->two_d)
-        snprintf(where, sizeof where, "%s[%zu][%zu]", o->name, i / w->size,
-                 i % w->size);
-      else
-        snprintf(where, sizeof where, "%s[%zu]", o->name, i);
-      snprintf(g, sizeof g, "%.9g", got[i]);
-      snprintf(e, sizeof e, "%.9g", r);
-      return mismatch(w, err, cap, where, g, e);
-    }
-  }
-  return 0;
+  size_t i = first_far(got, w->ref, o->count, 1e-4);
+  if (i == o->count)
+    return 0;
+  char where[64], g[32], e[32];
+  if (w->desc->two_d)
+    snprintf(where, sizeof where, "%s[%zu][%zu]", o->name, i / w->size,
+             i % w->size);
+  else
+    snprintf(where, sizeof where, "%s[%zu]", o->name, i);
+  snprintf(g, sizeof g, "%.9g", got[i]);
+  snprintf(e, sizeof e, "%.9g", w->ref[i]);
+  return mismatch(w, err, cap, where, g, e);
 }
 
 /* ---- stencil1d --------------------------------------------------------- */
@@ -410,14 +443,14 @@ static int blackscholes_compare(ks_wl *w, char *err, size_t cap) {
   for (int o = 0; o < 2; o++) {
     const float *got = w->bufs[o].got;
     const double *ref = w->ref + (size_t)o * w->size;
-    for (size_t i = 0; i < w->size; i++)
-      if (!(fabs(got[i] - ref[i]) <= 5e-4 * (1.0 + fabs(ref[i])))) {
-        char where[64], g[32], e[32];
-        snprintf(where, sizeof where, "%s[%zu]", w->bufs[o].name, i);
-        snprintf(g, sizeof g, "%.9g", got[i]);
-        snprintf(e, sizeof e, "%.9g", ref[i]);
-        return mismatch(w, err, cap, where, g, e);
-      }
+    size_t i = first_far(got, ref, w->size, 5e-4);
+    if (i < w->size) {
+      char where[64], g[32], e[32];
+      snprintf(where, sizeof where, "%s[%zu]", w->bufs[o].name, i);
+      snprintf(g, sizeof g, "%.9g", got[i]);
+      snprintf(e, sizeof e, "%.9g", ref[i]);
+      return mismatch(w, err, cap, where, g, e);
+    }
   }
   return 0;
 }

@@ -1,0 +1,90 @@
+/*
+ * test_workloads.c - the tools' workloads (tools/workloads.c, included
+ * here for its static helpers): the inputs filled on every core are the
+ * values a serial fill gives, every slice of a parallel range runs once,
+ * and the parallel compare finds the first element out of tolerance,
+ * whichever slice finds it.
+ */
+#include "../tools/workloads.c"
+
+#include <setjmp.h> /* cmocka.h needs these first */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+/* A fill over many slices against the serial splitmix64 stream. */
+static void fill_matches_serial(void **state) {
+  (void)state;
+  enum { N = (1 << 20) + 123 };
+  wl_buf b = {.elem = ELEM_F32, .count = N};
+  b.host = malloc(N * sizeof(float));
+  assert_non_null(b.host);
+  uint64_t st = 42, serial = 42;
+  fill_random(&b, &st, 0);
+  for (size_t i = 0; i < N; i++)
+    assert_true(((float *)b.host)[i] == rnd_float(&serial));
+  assert_true(st == serial); /* the next buffer starts where a serial one */
+  wl_buf u = {.elem = ELEM_U32, .count = N};
+  u.host = malloc(N * sizeof(uint32_t));
+  assert_non_null(u.host);
+  fill_random(&u, &st, 1024);
+  for (size_t i = 0; i < N; i++)
+    assert_int_equal(((uint32_t *)u.host)[i], (uint32_t)(rnd(&serial) % 1024));
+  free(b.host);
+  free(u.host);
+}
+
+static void count_range(void *arg, size_t lo, size_t hi) {
+  unsigned char *seen = arg;
+  for (size_t i = lo; i < hi; i++)
+    seen[i]++;
+}
+
+static void ranges_cover_once(void **state) {
+  (void)state;
+  size_t sizes[] = {0, 1, 100, (1 << 16) - 1, 1 << 16, 3 << 20};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    size_t n = sizes[k];
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    assert_non_null(seen);
+    par_range(seen, n, 1 << 12, count_range);
+    for (size_t i = 0; i < n; i++)
+      assert_int_equal(seen[i], 1);
+    free(seen);
+  }
+}
+
+/* The first element out of tolerance, with mismatches planted in several
+ * slices: always the lowest; a NaN counts; none gives n. */
+static void first_far_is_first(void **state) {
+  (void)state;
+  enum { N = 4 << 20 };
+  float *got = malloc(N * sizeof *got);
+  double *ref = malloc(N * sizeof *ref);
+  assert_non_null(got);
+  assert_non_null(ref);
+  for (size_t i = 0; i < N; i++)
+    got[i] = (float)(ref[i] = (double)(i % 1000) / 7.0);
+  assert_int_equal(first_far(got, ref, N, 1e-4), N);
+  size_t plant[] = {N - 1, 3 * (N / 4) + 5, N / 2, 70000, 0};
+  for (size_t k = 0; k < sizeof plant / sizeof *plant; k++) {
+    got[plant[k]] += 1.0f;
+    assert_int_equal(first_far(got, ref, N, 1e-4), plant[k]);
+  }
+  got[0] = (float)ref[0];
+  assert_int_equal(first_far(got, ref, N, 1e-4), 70000);
+  got[10] = NAN;
+  assert_int_equal(first_far(got, ref, N, 1e-4), 10);
+  free(got);
+  free(ref);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(fill_matches_serial),
+      cmocka_unit_test(ranges_cover_once),
+      cmocka_unit_test(first_far_is_first),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
