@@ -153,8 +153,8 @@ static void derive_request(fuzz_req *r, const ks_template *t, uint64_t h) {
     } else if (pick[sel] >= 0x1p63) {
       /* the upper half of an unsigned 64-bit range does not fit v.i */
       b->kind = KS_VALUE_TEXT;
-      b->v.s = pick[sel] >= 0x1p64 ? "18446744073709551615"
-                                   : "9223372036854775808";
+      b->v.s =
+          pick[sel] >= 0x1p64 ? "18446744073709551615" : "9223372036854775808";
     } else {
       b->kind = KS_VALUE_INT;
       b->v.i = (int64_t)pick[sel]; /* in range: the type's values fit */
