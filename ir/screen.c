@@ -17,7 +17,9 @@
  *    folded away.
  * llvm.nvvm.* intrinsics differ per architecture and PTX ISA; those known
  * to select everywhere (sm_60 and PTX ISA 6.0 on) pass, and any other asks
- * the caller to run codegen where a crash cannot take the process down.
+ * the caller to run codegen where a crash cannot take the process down; so
+ * does inline asm, unless its operands are plain registers their types
+ * fit (libdevice's are: asm_vouched).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -712,11 +714,109 @@ static ks_status operand_reject(screen *sc, int op, LLVMValueRef fn,
                 nl, name);
 }
 
+/* Does a constraint letter of NVPTX's register classes (h r l f d) fit
+ * ty, or 'n' (an immediate) the operand? */
+static int asm_fits(char c, LLVMTypeRef ty, LLVMValueRef operand) {
+  LLVMTypeKind k = LLVMGetTypeKind(ty);
+  unsigned bits = k == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(ty) : 0;
+  switch (c) {
+  case 'h':
+    return bits == 16;
+  case 'r':
+    return bits == 32;
+  case 'l':
+    return bits == 64;
+  case 'f':
+    return k == LLVMFloatTypeKind;
+  case 'd':
+    return k == LLVMDoubleTypeKind;
+  case 'n':
+    return operand && LLVMIsAConstantInt(operand) && (bits == 32 || bits == 64);
+  default:
+    return 0;
+  }
+}
+
+/* Output o's type of inline asm returning ret (nret outputs), or NULL. */
+static LLVMTypeRef asm_out_type(LLVMTypeRef ret, unsigned nret, unsigned o) {
+  if (o >= nret)
+    return NULL;
+  return nret == 1 && LLVMGetTypeKind(ret) != LLVMStructTypeKind
+             ? ret
+             : LLVMStructGetTypeAtIndex(ret, o);
+}
+
+/* Does every $N of asm text a name one of its n operands ($$ is a '$';
+ * ${N:modifier} is not taken)? */
+static int asm_refs_ok(const char *a, size_t len, unsigned n) {
+  for (size_t i = 0; i < len; i++) {
+    if (a[i] != '$')
+      continue;
+    if (i + 1 < len && a[i + 1] == '$') {
+      i++;
+      continue;
+    }
+    unsigned v = 0;
+    size_t d = i + 1;
+    while (d < len && a[d] >= '0' && a[d] <= '9' && v < 1000)
+      v = v * 10 + (unsigned)(a[d++] - '0');
+    if (d == i + 1 || v >= n)
+      return 0;
+    i = d - 1;
+  }
+  return 1;
+}
+
+/* Inline asm whose every operand is one register of the class its type
+ * belongs to (as libdevice's is: "=f,f", "=r,=r,r,r,r"), an immediate,
+ * or tied to an output of its type, clobbering memory at most: codegen
+ * takes it on any sm (the text goes to ptxas as it is). Other constraints
+ * may not fit their operands, which ends the process in codegen. */
+static int asm_vouched(LLVMValueRef call, LLVMValueRef asmv) {
+  size_t len = 0;
+  const char *c = LLVMGetInlineAsmConstraintString(asmv, &len);
+  LLVMTypeRef ret = LLVMGetReturnType(LLVMGetInlineAsmFunctionType(asmv));
+  LLVMTypeKind rk = LLVMGetTypeKind(ret);
+  unsigned nret = rk == LLVMVoidTypeKind     ? 0
+                  : rk == LLVMStructTypeKind ? LLVMCountStructElementTypes(ret)
+                                             : 1;
+  unsigned nout = 0, nin = 0, nargs = (unsigned)LLVMGetNumArgOperands(call);
+  for (size_t at = 0; at < len;) {
+    size_t end = at;
+    while (end < len && c[end] != ',')
+      end++;
+    const char *t = c + at;
+    size_t tl = end - at;
+    at = end + 1;
+    if (tl == 9 && memcmp(t, "~{memory}", 9) == 0)
+      continue;
+    if (tl == 2 && t[0] == '=') { /* an output, before any input */
+      LLVMTypeRef ty = asm_out_type(ret, nret, nout++);
+      if (nin || !ty || !asm_fits(t[1], ty, NULL))
+        return 0;
+      continue;
+    }
+    if (tl != 1 || nin >= nargs)
+      return 0;
+    LLVMValueRef arg = LLVMGetOperand(call, nin++);
+    if (t[0] >= '0' && t[0] <= '9') { /* tied to an output */
+      unsigned o = (unsigned)(t[0] - '0');
+      if (o >= nout || asm_out_type(ret, nret, o) != LLVMTypeOf(arg))
+        return 0;
+    } else if (!asm_fits(t[0], LLVMTypeOf(arg), arg)) {
+      return 0;
+    }
+  }
+  size_t alen = 0;
+  const char *a = LLVMGetInlineAsmAsmString(asmv, &alen);
+  return nout == nret && nin == nargs && asm_refs_ok(a, alen, nout + nin);
+}
+
 static ks_status check_call(screen *sc, LLVMValueRef i, LLVMValueRef fn) {
   LLVMValueRef callee = LLVMGetCalledValue(i);
   /* A constraint the operand's type does not fit ends the process in
    * codegen, and which fit depends on the sm. */
-  if (callee && LLVMIsAInlineAsm(callee))
+  if (callee && LLVMIsAInlineAsm(callee) && !asm_vouched(i, callee))
     sc->isolate = 1;
   if (!callee || !LLVMIsAFunction(callee))
     return KS_OK;

@@ -317,6 +317,68 @@ static void redux_by_target(void **state) {
   }
 }
 
+/* Inline asm: codegen runs in this process when every operand is a
+ * register its type fits (libdevice's kind, tied and immediate operands
+ * and a memory clobber included), in a child otherwise: an operand of
+ * another class, an unknown constraint, an operand number out of range. */
+static void inline_asm_screen(void **state) {
+  (void)state;
+  static const char head[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                             "define void @k(ptr %p, float %x, i32 %i, "
+                             "i64 %l, double %d) {\n";
+  static const char tail[] = "  ret void\n}\n"
+                             "!nvvm.annotations = !{!0}\n"
+                             "!0 = !{ptr @k, !\"kernel\", i32 1}\n";
+  static const struct {
+    const char *body;
+    int here;
+  } cases[] = {
+      {"  %r = call float asm \"rcp.approx.ftz.f32 $0,$1;\", \"=f,f\"(float "
+       "%x)\n  store float %r, ptr %p\n",
+       1},
+      {"  %r = call { i32, i32 } asm \"mul.lo.u32 $0,$2,$3; mul.hi.u32 "
+       "$1,$2,$4;\", \"=r,=r,r,r,r\"(i32 %i, i32 %i, i32 %i)\n"
+       "  %a = extractvalue { i32, i32 } %r, 1\n  store i32 %a, ptr %p\n",
+       1},
+      {"  %r = call double asm \"add.rn.f64 $0,$1,$2;\", "
+       "\"=d,0,d,~{memory}\"(double %d, double %d)\n"
+       "  store double %r, ptr %p\n",
+       1},
+      {"  %r = call i64 asm \"add.s64 $0,$1,$2;\", \"=l,l,n\"(i64 %l, i64 7)\n"
+       "  store i64 %r, ptr %p\n",
+       1},
+      {"  %r = call i32 asm \"mov.b32 $0,$1;\", \"=r,r\"(float %x)\n"
+       "  store i32 %r, ptr %p\n",
+       0},
+      {"  %r = call i32 asm \"mov.b32 $0,$1;\", \"=r,c\"(i32 %i)\n"
+       "  store i32 %r, ptr %p\n",
+       0},
+      {"  %r = call i32 asm \"mov.b32 $0,$2;\", \"=r,r\"(i32 %i)\n"
+       "  store i32 %r, ptr %p\n",
+       0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s%s", head, cases[i].body, tail);
+    ks_ctx *ctx = context("sm_90", 78);
+    ks_template *t = NULL;
+    ks_kernel *k = NULL;
+    ks_spec_req req = {0};
+    if (ks_template_load_mem(ctx, "asm", text, strlen(text), &t) != KS_OK)
+      fail_msg("asm case %zu: %s", i, ks_errmsg(ctx));
+    ks_status st = ks_specialize(ctx, t, &req, &k);
+    if (cases[i].here) {
+      if (st != KS_OK)
+        fail_msg("asm case %zu: %s", i, ks_errmsg(ctx));
+      TU_ASSERT_NOT_CONTAINS(ks_kernel_explain(k), "child process");
+    } else if (st == KS_OK) {
+      TU_ASSERT_CONTAINS(ks_kernel_explain(k), "child process");
+    }
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+}
+
 static void nvvm_everywhere(void **state) {
   (void)state;
   static const char *const fixed[] = {"read.ptx.sreg.tid.x",
@@ -412,6 +474,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(corpus_files),      cmocka_unit_test(corpus_ok),
       cmocka_unit_test(bitcode_cut_short), cmocka_unit_test(bitcode_flipped),
       cmocka_unit_test(nvvm_everywhere),   cmocka_unit_test(redux_by_target),
+      cmocka_unit_test(inline_asm_screen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,6 @@
-; accepted: inline asm (compiled in a child process)
+; accepted: inline asm with a predicate operand (compiled in a child
+; process: the screen vouches only for h, r, l, f, d registers and
+; immediates, the operands of libdevice's asm)
 ; ModuleID = 'saxpy.cu'
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -22,7 +24,7 @@ define dso_local void @saxpy(i32 noundef %0, float noundef %1, ptr nocapture nou
   %16 = getelementptr inbounds float, ptr %3, i64 %12
   %17 = load float, ptr %16, align 4, !tbaa !5
   %18 = fadd contract float %15, %17
-  call void asm sideeffect "// hi", ""()
+  call void asm sideeffect "// hi $0", "b"(i1 %10)
   store float %18, ptr %16, align 4, !tbaa !5
   br label %19
 
