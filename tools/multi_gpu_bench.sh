@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/multi_gpu_bench.sh - BENCHMARKS.md's table "Tuning on several GPUs"
-# (issue 35 item 5): one sweep of 63 variants (conv1d with 32 taps,
-# maxntid 32..1024 by 16: each launches its own block, so none is pruned,
+# (issue 35 item 5): one sweep (conv1d with 32 taps, maxntid 32..1024 by
+# 16, 63 variants: each launches its own block, so none is pruned,
 # and all share one workload, whose CPU reference each worker computes
 # once) on 1, 2 and 4 GPUs, with `--gpus` (one process, a worker per GPU)
 # and with `mpirun -np N ... --mpi` (a rank per GPU; --bind-to none, else
@@ -14,6 +14,8 @@
 #
 #   tools/multi_gpu_bench.sh [KSPEC] [RUNS]
 #
+# KSPEC_BENCH_STEP=S sets the step of maxntid (default 16: 63 variants;
+# 4: 249), the measuring a sweep hands out against what it pays once.
 # KSPEC_BENCH_SIZE=N sets the problem size (`kspec tune --size`; default
 # the workload's): a larger problem makes each variant's check and timing
 # longer against what a sweep pays once (compiles, each worker's context
@@ -39,7 +41,7 @@ if [ -z "$KSPEC" ]; then
   KSPEC=$root/.dev/gpu/bin/kspec
   [ -x "$KSPEC" ] || KSPEC=$root/build/tools/kspec
 fi
-SWEEP="conv1d -D FILTER_LEN=32 --sweep maxntid=$(seq -s, 32 16 1024)"
+SWEEP="conv1d -D FILTER_LEN=32 --sweep maxntid=$(seq -s, 32 "${KSPEC_BENCH_STEP:-16}" 1024)"
 [ -z "${KSPEC_BENCH_SIZE:-}" ] || SWEEP="$SWEEP --size $KSPEC_BENCH_SIZE"
 limit=${KSPEC_BENCH_LIMIT:-300}
 have=${KSPEC_BENCH_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}

@@ -392,7 +392,7 @@ static void *figures_worker(void *arg) {
 }
 
 static void all_figures(sweep *w) {
-  enum { MAX_FIGURE_THREADS = 16 };
+  enum { MAX_FIGURE_THREADS = 64 };
   figure_queue q = {.w = w, .all = w->res->n + (w->res->baseline != NULL)};
   atomic_init(&q.next, 0);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
