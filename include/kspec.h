@@ -279,6 +279,14 @@ KS_API const char *ks_template_kernel_name(const ks_template *t, size_t i);
 KS_API const char *ks_template_kernel_display(const ks_template *t, size_t i);
 /* One-line description from the template's KS_DOC marking, or "". */
 KS_API const char *ks_template_kernel_doc(const ks_template *t, size_t i);
+/* Non-zero when kernel i synchronizes the whole grid: it, or a function it
+ * calls, reads the driver's grid workspace (%envreg), as the dialect's
+ * ks_grid_sync() and cooperative groups' this_grid().sync() do. Its
+ * launches are then cooperative (ks_launch_ex), all blocks resident at
+ * once. A specialization whose bindings remove every grid barrier loses
+ * the need: ks_kernel_info.grid_sync says what the compiled kernel needs.
+ * 0 for an i out of range. */
+KS_API int ks_template_kernel_cooperative(const ks_template *t, size_t i);
 
 /* The type of a scalar argument. An integer's signedness comes from the
  * IR where it says (clang marks bool, unsigned char and unsigned short
@@ -720,10 +728,11 @@ typedef struct ks_kernel_info {
   ks_launch_plan plan;
   unsigned launch_block[3];
   /* Non-zero: the kernel synchronizes the whole grid (it reads the
-   * driver's grid workspace, %envreg, as cooperative groups'
-   * this_grid().sync() does), which only a cooperative launch sets up:
-   * ks_launch_ex refuses it without ks_launch_attrs.cooperative, and so
-   * does ks_launch. */
+   * driver's grid workspace, %envreg, as the dialect's ks_grid_sync() and
+   * cooperative groups' this_grid().sync() do), which only a cooperative
+   * launch sets up: ks_launch and ks_launch_ex launch it cooperatively
+   * whether or not ks_launch_attrs.cooperative asks, and refuse a grid
+   * larger than can be resident (ks_kernel_max_coresident_grid). */
   int grid_sync;
 } ks_kernel_info;
 KS_API ks_status ks_kernel_info_get(const ks_kernel *k, ks_kernel_info *out);
@@ -752,10 +761,15 @@ typedef struct ks_launch_attrs {
    * CU_LAUNCH_ATTRIBUTE_COOPERATIVE, or cuLaunchCooperativeKernel where
    * the driver lacks it. Every block must be resident at once: a grid
    * over ks_kernel_max_coresident_grid is KS_EBOUNDS, the message giving
-   * the grid, the maximum and its blocks per SM x SMs. A kernel with a
-   * grid-wide barrier must be launched this way: kspec does not tell
-   * (nothing in the kernel's info says so), and the gcoarsen pass never
-   * coarsens one (a barrier needs fences and atomics it declines). */
+   * the grid, the maximum and its blocks per SM x SMs. A kernel whose PTX
+   * reads the grid workspace (ks_kernel_info.grid_sync: ks_grid_sync(),
+   * this_grid().sync()) is always launched this way, whatever this field
+   * says; a grid barrier of the kernel's own making (a counter in global
+   * memory) is not seen: set it. The grid is never shrunk to fit (only a
+   * kernel that strides over its data by the grid's size would still
+   * cover it all): ask ks_kernel_max_coresident_grid and launch at most
+   * that. The gcoarsen pass never coarsens a grid-synchronized kernel (a
+   * barrier needs fences and atomics it declines). */
   int cooperative;
   /* Thread-block clusters (sm_90 and later): blocks per cluster along
    * x, y, z; all 0: none; a 0 beside a non-zero one counts as 1. The grid
@@ -776,18 +790,18 @@ typedef struct ks_launch_attrs {
  * Everything is checked before the device is touched, so a refused launch
  * copies nothing.
  * Errors: KS_EBOUNDS (geometry, shared memory, cluster shape, a
- * cooperative grid too large), KS_EARCH (the device takes no cooperative
- * or cluster launch), KS_ENODRIVER (a cluster launch on a driver without
- * cuLaunchKernelEx), KS_ELAUNCH (the driver refused), KS_EINVAL (NULL
- * args where the kernel has arguments and a hidden one is appended; a
- * kernel that synchronizes the grid, ks_kernel_info.grid_sync, launched
- * without cooperative),
- * KS_ENOMEM and those of ks_kernel_load. */
+ * cooperative grid too large, a grid-synchronized kernel's included),
+ * KS_EARCH (the device takes no cooperative or cluster launch),
+ * KS_ENODRIVER (a cluster launch on a driver without cuLaunchKernelEx),
+ * KS_ELAUNCH (the driver refused), KS_EINVAL (NULL args where the kernel
+ * has arguments and a hidden one is appended), KS_ENOMEM and those of
+ * ks_kernel_load. */
 KS_API ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                               const ks_launch_attrs *a, void **args);
 
 /* ks_launch_ex with smem bytes of dynamic shared memory on stream (a
- * CUstream; NULL: the default stream) and no other attribute. */
+ * CUstream; NULL: the default stream) and no other attribute (a kernel
+ * that synchronizes the grid is still launched cooperatively). */
 KS_API ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                            unsigned smem, void *stream, void **args);
 

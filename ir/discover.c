@@ -7,6 +7,9 @@
  * annotate attributes on the kernel that land in @llvm.global.annotations:
  *   "kspec.param NAME DEFAULT MIN MAX [block_x|block_xy]"
  *   "kspec.doc TEXT"
+ * and whether a kernel synchronizes the grid (it reaches a read of the
+ * driver's grid workspace, %envreg), which its launches must then be
+ * cooperative for.
  */
 #include <math.h>
 #include <stdio.h>
@@ -470,6 +473,71 @@ static void read_signs(ks_ir_kernel *k) {
       k->args[i].sign = sign[i] ? KS_IR_UNSIGNED : KS_IR_SIGNED;
 }
 
+/* Does the call c read %envreg: the intrinsic, or inline asm naming it
+ * (cooperative groups' driver_abi.h)? Else its callee with a body, in
+ * *callee. */
+static int call_reads_envreg(LLVMValueRef c, LLVMValueRef *callee) {
+  static const char sreg[] = "llvm.nvvm.read.ptx.sreg.envreg";
+  LLVMValueRef f = LLVMGetCalledValue(c);
+  size_t len = 0;
+  *callee = NULL;
+  if (f && LLVMIsAInlineAsm(f)) {
+    const char *a = LLVMGetInlineAsmAsmString(f, &len);
+    for (size_t i = 0; a && i + 7 <= len; i++)
+      if (memcmp(a + i, "%envreg", 7) == 0)
+        return 1;
+    return 0;
+  }
+  if (!f || !LLVMIsAFunction(f))
+    return 0;
+  const char *name = LLVMGetValueName2(f, &len);
+  if (len >= sizeof sreg - 1 && memcmp(name, sreg, sizeof sreg - 1) == 0)
+    return 1;
+  if (!LLVMIsDeclaration(f))
+    *callee = f;
+  return 0;
+}
+
+/* Whether fn, or a function it calls (directly), reads %envreg. The
+ * functions met are kept in a list; templates have few. */
+static int reaches_envreg(LLVMValueRef fn) {
+  LLVMValueRef *seen = malloc(16 * sizeof *seen);
+  size_t n = 0, cap = 16, next = 0;
+  int found = 0;
+  if (!seen)
+    return 1; /* out of memory: the PTX decides at launch */
+  seen[n++] = fn;
+  while (!found && next < n) {
+    LLVMValueRef f = seen[next++];
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b && !found;
+         b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && !found;
+           i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = NULL;
+        if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+          continue;
+        found = call_reads_envreg(i, &callee);
+        size_t j = 0;
+        while (callee && j < n && seen[j] != callee)
+          j++;
+        if (!callee || j < n)
+          continue;
+        if (n == cap) {
+          LLVMValueRef *g = realloc(seen, 2 * cap * sizeof *seen);
+          if (!g) {
+            found = 1;
+            break;
+          }
+          seen = g;
+          cap *= 2;
+        }
+        seen[n++] = callee;
+      }
+  }
+  free(seen);
+  return found;
+}
+
 static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   ks_ir_kernel *grown =
       realloc(d->kernels, (d->nkernels + 1) * sizeof *d->kernels);
@@ -484,6 +552,7 @@ static ks_status add_kernel(ks_ir_desc *d, LLVMValueRef fn, unsigned own) {
   k->display = k->name ? ks_ir_demangle(k->name) : NULL;
   k->nargs = LLVMCountParams(fn);
   k->own_bounds = own;
+  k->grid_sync = reaches_envreg(fn);
   d->nkernels++; /* from here on freed by ks_ir_desc_free */
   if (!k->name)
     return KS_ENOMEM;

@@ -299,6 +299,10 @@ typedef struct ks_ir_kernel {
   unsigned own_bounds; /* KS_IR_OWN_* */
   ks_ir_param *params;
   size_t nparams;
+  /* Non-zero: the kernel, or a function it calls, reads the driver's grid
+   * workspace (%envreg: the dialect's ks_grid_sync, cooperative groups'
+   * this_grid().sync()), which only a cooperative launch sets up. */
+  int grid_sync;
 } ks_ir_kernel;
 
 typedef struct ks_ir_global ks_ir_global; /* globals.c */

@@ -423,6 +423,7 @@ static void same_desc(const ks_ir_desc *a, const ks_ir_desc *b) {
       assert_int_equal(x->args[j].sign, y->args[j].sign);
     }
     assert_int_equal(x->own_bounds, y->own_bounds);
+    assert_int_equal(x->grid_sync, y->grid_sync);
     assert_int_equal(x->nparams, y->nparams);
     for (size_t j = 0; j < x->nparams; j++) {
       const ks_ir_param *p = &x->params[j], *q = &y->params[j];

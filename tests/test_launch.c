@@ -14,8 +14,9 @@
  *                  on an sm_80 device, refused as such
  *   coarsened      a thread-coarsened kernel goes out with its real block
  *   grid_sync      a kernel that reads the grid workspace (%envreg, as
- *                  cooperative groups' grid sync) says so in its info, and
- *                  is refused without a cooperative launch
+ *                  cooperative groups' grid sync) says so in its info and
+ *                  its template's; ks_launch launches it cooperatively,
+ *                  and refuses a grid past the co-resident blocks
  */
 #define _GNU_SOURCE /* setenv */
 #include <setjmp.h>
@@ -298,34 +299,70 @@ static void coarsened(void **state) {
 }
 
 /* tests/data/gridws.ll reads %envreg1 and %envreg2 as cooperative
- * groups' grid sync does; gridsync_sum's own barrier does not. */
+ * groups' grid sync does; gridsync_sum's own barrier does not. The first
+ * is launched cooperatively by plain ks_launch, and its grid refused past
+ * the co-resident blocks (never shrunk); the template says so too. */
 static void grid_sync(void **state) {
   (void)state;
   fixture *f = open_fixture(NULL, KS_TEST_DATA_DIR "/gridws.ll");
+  assert_int_equal(ks_template_kernel_cooperative(f->t, 0), 1);
+  assert_int_equal(ks_template_kernel_cooperative(f->t, 1), 0);
   ks_kernel *k = spec(f, "grid_ws", NULL, 0, (ks_launch_bounds){0});
   ks_kernel_info in = {.size = sizeof in};
   assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
   assert_int_equal(in.grid_sync, 1);
   void *args[] = {&f->buf[0]};
-  kspec_mock_counters m = mock_now();
   ks_dim3 grid = {4, 1, 1}, block = {128, 1, 1};
-  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_EINVAL);
-  assert_string_equal(ks_errmsg(f->ctx),
-                      "launch: grid_ws: the kernel synchronizes the whole "
-                      "grid (cooperative groups' this_grid().sync()), which "
-                      "only a cooperative launch allows: set "
-                      "ks_launch_attrs.cooperative");
-  assert_int_equal(ks_launch_ex(k, grid, block, NULL, args), KS_EINVAL);
-  assert_int_equal(mock_now().launches, m.launches);
-  ks_launch_attrs a = {.cooperative = 1};
-  assert_int_equal(ks_launch_ex(k, grid, block, &a, args), KS_OK);
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  kspec_mock_counters m = mock_now();
+  assert_int_equal(m.last_launch_fn, 2); /* cuLaunchKernelEx */
+  assert_int_equal(m.last_cooperative, 1);
+  assert_int_equal(m.last_grid[0], 4);
+  /* attributes that do not ask for it: cooperative all the same */
+  ks_launch_attrs none = {.cooperative = 0};
+  assert_int_equal(ks_launch_ex(k, grid, block, &none, args), KS_OK);
   assert_int_equal(mock_now().last_cooperative, 1);
+  assert_int_equal(ks_launch_ex(k, grid, block, NULL, args), KS_OK);
+  assert_int_equal(mock_now().last_cooperative, 1);
+  /* the largest co-resident grid goes; one block more is refused with
+   * the figure, before the driver sees it */
+  int per_sm = 0;
+  unsigned most = 0;
+  assert_int_equal(ks_kernel_max_active_blocks(k, 128, 0, &per_sm), KS_OK);
+  assert_int_equal(ks_kernel_max_coresident_grid(k, 128, 0, &most), KS_OK);
+  assert_true(per_sm > 0);
+  assert_int_equal(most, (unsigned)per_sm * SMS);
+  assert_int_equal(ks_launch(k, (ks_dim3){most, 1, 1}, block, 0, NULL, args),
+                   KS_OK);
+  assert_int_equal(mock_now().last_grid[0], most);
+  m = mock_now();
+  char want[512];
+  snprintf(want, sizeof want,
+           "launch: grid_ws: cooperative launch: grid of %u blocks over the "
+           "%u that can be resident (%d per SM x %d SMs); the kernel "
+           "synchronizes the grid: launch at most that many blocks "
+           "(ks_kernel_max_coresident_grid), each covering more of the data",
+           most + 1, most, per_sm, SMS);
+  assert_int_equal(
+      ks_launch(k, (ks_dim3){most + 1, 1, 1}, block, 0, NULL, args),
+      KS_EBOUNDS);
+  assert_string_equal(ks_errmsg(f->ctx), want);
+  assert_int_equal(mock_now().launches, m.launches);
+  assert_int_equal(mock_now().launch_errors, m.launch_errors);
   close_fixture(f);
   /* a kernel with a barrier of its own needs nothing of the driver */
   f = open_fixture(NULL, launch_ll());
+  for (size_t i = 0; i < ks_template_kernel_count(f->t); i++)
+    assert_int_equal(ks_template_kernel_cooperative(f->t, i), 0);
   k = spec(f, "gridsync_sum", NULL, 0, (ks_launch_bounds){0});
   assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
   assert_int_equal(in.grid_sync, 0);
+  int n = 1 << 18;
+  void *sargs[] = {&f->buf[0], &n, &f->buf[1], &f->buf[2], &f->buf[3]};
+  assert_int_equal(ks_launch(k, (ks_dim3){4 * most, 1, 1}, (ks_dim3){256, 1, 1},
+                             0, NULL, sargs),
+                   KS_OK);
+  assert_int_equal(mock_now().last_cooperative, 0);
   close_fixture(f);
 }
 

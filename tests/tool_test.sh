@@ -89,6 +89,10 @@ out_has "int32"
 expect 0 info reduce_sum
 out_has "BLOCK"
 out_has "fixes block x"
+out_lacks "cooperative"
+# a kernel that reads the grid workspace (%envreg) is marked cooperative
+expect 0 info "$DATA/gridws.ll"
+out_has "  cooperative: synchronizes the grid; launched cooperatively, at most the blocks that can be resident at once"
 expect 0 info "$DATA/saxpy.ll"
 out_has "kernel saxpy"
 out_has "@0   -            int32  range [-2147483648, 4294967295]  (unmarked: no default; signedness unknown: signed or unsigned)"

@@ -495,6 +495,9 @@ static void print_kernel(const ks_template *t, size_t k) {
     printf("  symbol %s\n", sym);
   if (ks_template_kernel_doc(t, k)[0])
     printf("  %s\n", ks_template_kernel_doc(t, k));
+  if (ks_template_kernel_cooperative(t, k))
+    printf("  cooperative: synchronizes the grid; launched cooperatively, "
+           "at most the blocks that can be resident at once\n");
   size_t n = ks_template_param_count(t, k);
   if (n == 0)
     printf("  no parameters (launch bounds only)\n");

@@ -16,16 +16,15 @@
  * The description's bytes: u32 kernels, then per kernel its name, a u8
  * saying whether a doc follows, the doc, u32 args and per argument its
  * name, a u8 pointer flag, u8 kind (ks_ir_arg_kind), u8 scalar type and
- * u8 signedness (ks_ir_sign), u32 own bounds, u32 params and per parameter its
- * name, u32 type, arg index and flags, f64 default, min and max; then u32
- * globals and per global its name, type text, u64 bytes, u8 constant, u8
- * non-zero initializer, u64 numbers held, u32 writers and each writer's
- * kernel index (increasing); then a u8 saying whether it calls the
- * device library. Strings are a u32 length and the bytes.
- * Reading checks every length and
- * value, and what ks_ir_discover guarantees of a description (parameters
- * are scalar arguments of their name, marked once, with sound ranges);
- * anything else is a miss.
+ * u8 signedness (ks_ir_sign), u32 own bounds, a u8 saying whether it
+ * synchronizes the grid, u32 params and per parameter its name, u32 type, arg
+ * index and flags, f64 default, min and max; then u32 globals and per global
+ * its name, type text, u64 bytes, u8 constant, u8 non-zero initializer, u64
+ * numbers held, u32 writers and each writer's kernel index (increasing); then a
+ * u8 saying whether it calls the device library. Strings are a u32 length and
+ * the bytes. Reading checks every length and value, and what ks_ir_discover
+ * guarantees of a description (parameters are scalar arguments of their name,
+ * marked once, with sound ranges); anything else is a miss.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -113,6 +112,7 @@ unsigned char *ks_jit_desc_pack(const ks_ir_desc *d, size_t *n) {
       put_u8(&o, (unsigned)a->sign);
     }
     put_u32(&o, k->own_bounds);
+    put_u8(&o, k->grid_sync != 0);
     put_u32(&o, (uint32_t)k->nparams);
     for (size_t j = 0; j < k->nparams; j++) {
       const ks_ir_param *p = &k->params[j];
@@ -257,6 +257,10 @@ static void get_kernel(source *r, ks_ir_kernel *k) {
   k->own_bounds = get_u32(r);
   if (k->own_bounds & ~(unsigned)(KS_IR_OWN_MAXNTID | KS_IR_OWN_REQNTID |
                                   KS_IR_OWN_MINCTASM | KS_IR_OWN_MAXNREG))
+    r->bad = 1;
+  unsigned gs = get_u8(r);
+  k->grid_sync = gs == 1;
+  if (gs > 1)
     r->bad = 1;
   size_t np = get_count(r, 40);
   k->params = calloc(np ? np : 1, sizeof *k->params);

@@ -9,7 +9,8 @@
  *                                           real grid.x (grid_coarsen)
  *   attrs.smem > 48 KiB ──> MAX_DYNAMIC_SHARED_SIZE_BYTES, once per size
  *   attrs.cluster ──> the device takes clusters; real grid a multiple
- *   attrs.cooperative ──> real grid co-resident (driver's occupancy)
+ *   attrs.cooperative, info.grid_sync ──> real grid co-resident (driver's
+ *                                         occupancy)
  *   const copies ──> copied on the stream, then the launch (launch_lock)
  *   grid_coarsen ──> the user's grid.x appended as a hidden argument
  *
@@ -17,6 +18,9 @@
  * launch leaves no constant copy or attribute behind, except a raised
  * shared-memory attribute, which only permits more.
  *
+ * A kernel whose PTX reads the grid workspace (info.grid_sync: a grid
+ * barrier) is launched cooperatively whatever the attributes say, by
+ * ks_launch too; a grid too large for that is refused, never shrunk.
  * A cooperative launch is checked on the real grid, which is what the
  * driver makes co-resident. A kernel with grid-wide sync is never grid-
  * coarsened: gcoarsen declines fences, atomics whose old value is used and
@@ -151,6 +155,13 @@ static ks_status blocks_per_sm(ks_kernel *k, const unsigned b[3], unsigned smem,
                           ks_jit_errbuf(&cap), cap);
 }
 
+/* Said of a kernel with a grid barrier whose grid is too large. kspec does
+ * not shrink the grid: only a kernel that strides over its data by the
+ * grid's size would still cover all of it. */
+static const char too_many_note[] =
+    "; the kernel synchronizes the grid: launch at most that many blocks "
+    "(ks_kernel_max_coresident_grid), each covering more of the data";
+
 /* A cooperative launch: every block of the real grid g must be resident
  * at once, or a grid-wide barrier never opens. */
 static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
@@ -171,10 +182,10 @@ static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
     return ks_jit_fail(KS_EBOUNDS,
                        "launch: %s: cooperative launch: grid of %llu blocks "
                        "over the %llu that can be resident (%d per SM x %d "
-                       "SMs)%s",
+                       "SMs)%s%s",
                        k->name, grid, most, per_sm, dev->multiprocessors,
-                       k->info.plan.grid_coarsen > 1 ? " (grid-coarsened)"
-                                                     : "");
+                       k->info.plan.grid_coarsen > 1 ? " (grid-coarsened)" : "",
+                       k->info.grid_sync ? too_many_note : "");
   return KS_OK;
 }
 
@@ -263,17 +274,13 @@ static ks_status plan_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
                              const ks_launch_attrs *a, ks_drv_launch_cfg *c) {
   const ks_device_info *dev = &k->ctx->dev;
   const unsigned ub[3] = {block.x, block.y, block.z};
+  /* a kernel with a grid barrier is launched cooperatively, asked or not:
+   * any other launch would hang at the barrier */
   *c = (ks_drv_launch_cfg){.grid = {grid.x, grid.y, grid.z},
                            .smem = a->smem,
                            .stream = a->stream,
-                           .cooperative = a->cooperative != 0};
-  if (k->info.grid_sync && !c->cooperative)
-    return ks_jit_fail(KS_EINVAL,
-                       "launch: %s: the kernel synchronizes the whole grid "
-                       "(cooperative groups' this_grid().sync()), which only "
-                       "a cooperative launch allows: set "
-                       "ks_launch_attrs.cooperative",
-                       k->name);
+                           .cooperative =
+                               a->cooperative != 0 || k->info.grid_sync};
   ks_status s = check_launch(k, dev, c->grid, ub, a->smem, c->block);
   if (s != KS_OK)
     return s;

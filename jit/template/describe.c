@@ -32,6 +32,10 @@ const char *ks_template_kernel_doc(const ks_template *t, size_t i) {
   return t->desc.kernels[i].doc ? t->desc.kernels[i].doc : "";
 }
 
+int ks_template_kernel_cooperative(const ks_template *t, size_t i) {
+  return t && i < t->desc.nkernels && t->desc.kernels[i].grid_sync;
+}
+
 /* ---- kernels by name ------------------------------------------------------
  *
  * A C++ kernel's symbol is mangled ("_Z5scaleIfLi4EEvPT_i"); people write
