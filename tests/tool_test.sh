@@ -76,11 +76,11 @@ expect_usage() {
 # ---- list and info ----------------------------------------------------------
 expect 0 list
 for t in conv1d sepfilter_rows sepfilter_cols histogram reduce_sum transpose \
-  stencil1d blackscholes
+  stencil1d blackscholes sepfilter_fused
 do
   grep -q "^$t " "$TMP/out" || bad "kspec list: no line for $t"
 done
-[ "$(wc -l <"$TMP/out")" -eq 8 ] || bad "kspec list: not eight lines"
+[ "$(wc -l <"$TMP/out")" -eq 9 ] || bad "kspec list: not nine lines"
 
 expect 0 info conv1d
 out_has "kernel conv1d"
@@ -93,6 +93,10 @@ out_lacks "cooperative"
 # a kernel that reads the grid workspace (%envreg) is marked cooperative
 expect 0 info "$DATA/gridws.ll"
 out_has "  cooperative: synchronizes the grid; launched cooperatively, at most the blocks that can be resident at once"
+# the dialect's ks_grid_sync(), a function the kernel calls
+expect 0 info sepfilter_fused
+out_has "  cooperative: synchronizes the grid"
+out_has "@6   RADIUS       int32  default 8      range [1, 32]"
 expect 0 info "$DATA/saxpy.ll"
 out_has "kernel saxpy"
 out_has "@0   -            int32  range [-2147483648, 4294967295]  (unmarked: no default; signedness unknown: signed or unsigned)"
@@ -194,6 +198,12 @@ expect 0 ptx blackscholes $TARGET --fast-math &&
 expect 0 ptx blackscholes $TARGET --ftz=false --prec-sqrt=1 &&
   out_has "sqrt.rn.f32" && out_has "div.rn.f32" && out_lacks "mul.rn.ftz.f32"
 expect_usage ptx blackscholes $TARGET --prec-div=2
+# the fused separable filter's grid barrier reads the driver's workspace;
+# the tool says how a program launching the PTX itself must launch it
+expect 0 ptx sepfilter_fused $TARGET -D RADIUS=8 --block 32,8 &&
+  out_has "%envreg1" && out_has "%envreg2"
+grep -qF "kspec: note: the kernel synchronizes the grid: launch it" "$TMP/err" ||
+  bad "ptx sepfilter_fused: no note on stderr"
 expect_usage ptx blackscholes $TARGET --prec-sqrt
 expect_usage ptx blackscholes $TARGET --ftz=maybe
 expect_usage ptx blackscholes $TARGET --fast-math=1

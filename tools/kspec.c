@@ -718,6 +718,12 @@ static int run_one(const options *o, ks_wl *w, ks_kernel *k, int generic,
   printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
          generic ? "generic" : "specialized", *ms, ks_wl_bytes(w) / (*ms * 1e6),
          info.regs, info.compile_ms);
+  if (info.grid_sync) {
+    ks_dim3 g = ks_wl_grid(w);
+    printf("%-12s cooperative launch, grid %ux%ux%u (at most the blocks "
+           "that can be resident at once)\n",
+           "", g.x, g.y, g.z);
+  }
   return EXIT_SUCCESS;
 }
 

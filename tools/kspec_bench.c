@@ -1,7 +1,7 @@
 /*
  * kspec_bench.c - the benchmark behind BENCHMARKS.md (run on a GPU).
  *
- *   kspec-bench [--reps N] [--quick]
+ *   kspec-bench [--reps N] [--quick] [--fused]
  *   kspec-bench --latency
  *
  * 1. Copy bandwidth: a large device-to-device copy, bytes read + written.
@@ -15,6 +15,11 @@
  *    (nvrtc_kernels.h), cold and with NVRTC's own cache on; taken in
  *    rounds of one sample of each, every template's alike, so that a
  *    slow moment of the host falls on all of them.
+ *
+ * --fused: in place of 2. and 3., sepfilter_fused (one cooperative kernel:
+ * rows, grid barrier, columns) against sepfilter_rows + sepfilter_cols,
+ * generic and specialized, over image sides and radii: times, ratios and
+ * fractions of the copy bandwidth (BENCHMARKS.md).
  *
  * --latency: the latency table of conv1d FILTER_LEN=32, block 256: cold
  * (template load -> loaded function), a fresh process from the disk cache
@@ -152,6 +157,97 @@ out:
   ks_wl_destroy(w);
   ks_template_destroy(t);
   return rc;
+}
+
+/* ---- --fused: one cooperative kernel against two passes ----------------- */
+
+/* t with RADIUS = radius and the workload's block bound (generic: none). */
+static int fused_spec(ks_ctx *ctx, ks_template *t, const ks_wl *w, long radius,
+                      int generic, ks_kernel **k) {
+  ks_binding b = {.name = "RADIUS", .kind = KS_VALUE_INT, .v.i = radius};
+  ks_spec_req req = {.bindings = &b, .nbindings = generic ? 0 : 1};
+  if (!generic) {
+    ks_dim3 blk = ks_wl_block(w);
+    req.bounds.block[0] = blk.x;
+    req.bounds.block[1] = blk.y;
+    req.bounds.block[2] = blk.z;
+  }
+  return ks_specialize(ctx, t, &req, k) != KS_OK
+             ? die(ks_template_name(t), ks_errmsg(ctx))
+             : 0;
+}
+
+/* One row: the two passes and the fused kernel, generic and specialized,
+ * each checked against the CPU reference, then timed (median of reps). */
+static int fused_row(ks_ctx *ctx, ks_template *const tpl[3], size_t side,
+                     long radius, int reps, double copy_gbs) {
+  ks_binding v = {.name = "RADIUS", .kind = KS_VALUE_INT, .v.i = radius};
+  ks_wl *w = NULL;
+  char err[512];
+  double ms[4] = {0}; /* two-pass generic, specialized; fused the same */
+  int bad = 0;
+  if (ks_wl_create(ctx, tpl[0], NULL, side, &v, 1, 0, 12345, &w, err,
+                   sizeof err) != KS_OK)
+    return die("sepfilter_fused", err);
+  ks_dim3 grid = {0, 0, 0};
+  for (int g = 1; g >= 0 && !bad; g--) {
+    ks_kernel *kf = NULL, *kp[2] = {NULL, NULL};
+    bad = fused_spec(ctx, tpl[0], w, radius, g, &kf) ||
+          fused_spec(ctx, tpl[1], w, radius, g, &kp[0]) ||
+          fused_spec(ctx, tpl[2], w, radius, g, &kp[1]);
+    if (!bad &&
+        (ks_wl_check_run(w, ks_wl_two_pass, kp, err, sizeof err) != KS_OK ||
+         ks_wl_check(w, kf, err, sizeof err) != KS_OK ||
+         ks_wl_time_run(w, ks_wl_two_pass, kp, reps, &ms[1 - g], err,
+                        sizeof err) != KS_OK ||
+         ks_wl_time(w, kf, reps, &ms[3 - g], err, sizeof err) != KS_OK))
+      bad = die("sepfilter_fused", err);
+    if (!g)
+      grid = ks_wl_grid(w);
+  }
+  if (!bad) {
+    double bytes = ks_wl_bytes(w); /* the same for both: in, tmp twice, out */
+    printf("| %5zu^2 | %2ld | %8.4f | %8.4f | %8.4f | %8.4f | %5ux%-4u | "
+           "%5.2fx | %5.2fx | %5.1f%% | %5.1f%% |\n",
+           side, radius, ms[0], ms[1], ms[2], ms[3], grid.x, grid.y,
+           ms[0] / ms[2], ms[1] / ms[3], 100 * bytes / (ms[1] * 1e6) / copy_gbs,
+           100 * bytes / (ms[3] * 1e6) / copy_gbs);
+  }
+  ks_wl_destroy(w);
+  return bad;
+}
+
+/* The table for BENCHMARKS.md: sides 512 .. 8192 (quick: 512 .. 2048),
+ * RADIUS 3 and 8, block 32 x 8. */
+static int fused_table(ks_ctx *ctx, int reps, int quick, double copy_gbs) {
+  static const char *const names[3] = {"sepfilter_fused", "sepfilter_rows",
+                                       "sepfilter_cols"};
+  ks_template *tpl[3] = {NULL, NULL, NULL};
+  int bad = 0;
+  for (int i = 0; i < 3 && !bad; i++)
+    if (ks_template_load(ctx, names[i], &tpl[i]) != KS_OK)
+      bad = die(names[i], ks_errmsg(ctx));
+  printf("sepfilter_fused (rows, grid barrier, columns: one cooperative "
+         "launch on at most the co-resident grid, each thread striding) "
+         "against sepfilter_rows + sepfilter_cols (two launches over the "
+         "whole image), block 32 x 8, median of %d runs (the two passes "
+         "timed together); bandwidth: in read, tmp written and read, out "
+         "written (16 bytes a pixel, both ways), as a fraction of the "
+         "copy's\n\n"
+         "| image | RADIUS | two-pass generic ms | two-pass spec. ms | "
+         "fused generic ms | fused spec. ms | fused grid | two-pass / fused "
+         "(generic) | two-pass / fused (spec.) | two-pass spec. BW | fused "
+         "spec. BW |\n|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n",
+         reps);
+  static const size_t sides[] = {512, 1024, 2048, 4096, 8192};
+  static const long radii[] = {3, 8};
+  size_t nsides = quick ? 3 : sizeof sides / sizeof *sides;
+  for (size_t i = 0; i < nsides && !bad; i++)
+    for (size_t j = 0; j < 2 && !bad; j++)
+      bad = fused_row(ctx, tpl, sides[i], radii[j], reps, copy_gbs);
+  for (int i = 0; i < 3; i++)
+    ks_template_destroy(tpl[i]);
+  return bad;
 }
 
 /* The name and default of template `name`'s one parameter (what NVRTC's
@@ -772,7 +868,7 @@ static int latency_rounds(ks_ctx *ctx, const bench_run *runs, size_t n,
 }
 
 int main(int argc, char **argv) {
-  int reps = 50, quick = 0;
+  int reps = 50, quick = 0, fused = 0;
   /* This process runs no LLVM code but kspec's: LLVM's options for faster
    * codegen may be set (KSPEC_LLVM_OPTIONS=off: as a host program gets by
    * default; include/kspec.h, ks_llvm_own_process). */
@@ -788,8 +884,11 @@ int main(int argc, char **argv) {
       reps = atoi(argv[++i]);
     else if (strcmp(argv[i], "--quick") == 0)
       quick = 1;
+    else if (strcmp(argv[i], "--fused") == 0)
+      fused = 1;
     else {
-      fprintf(stderr, "usage: kspec-bench [--reps N] [--quick] | --latency\n");
+      fprintf(stderr, "usage: kspec-bench [--reps N] [--quick] [--fused] | "
+                      "--latency\n");
       return 2;
     }
   }
@@ -806,6 +905,11 @@ int main(int argc, char **argv) {
          "GB/s\n\n",
          dev.name, ks_ctx_arch(ctx), ks_ctx_ptx_isa(ctx) / 10,
          ks_ctx_ptx_isa(ctx) % 10, dev.driver_version, gbs);
+  if (fused) {
+    int bad = fused_table(ctx, reps, quick, gbs);
+    ks_ctx_destroy(ctx);
+    return bad ? EXIT_FAILURE : EXIT_SUCCESS;
+  }
   printf("| template        | problem                      | generic ms | "
          "spec. ms | speed-up | generic BW | spec. BW |\n"
          "|---|---|---:|---:|---:|---:|---:|\n");

@@ -24,6 +24,7 @@ grid() {
 conv1d FILTER_LEN 1 7 32 128 256
 sepfilter_rows RADIUS 1 3 8 32 32,8
 sepfilter_cols RADIUS 1 3 8 32 32,8
+sepfilter_fused RADIUS 1 3 8 32 32,8
 histogram BINS 1 100 256 4096 256
 reduce_sum BLOCK 1 64 256 1024 -
 transpose TILE 1 8 32 32 -

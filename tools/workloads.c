@@ -70,6 +70,12 @@ struct ks_wl {
   void *args[WL_MAX_ARGS];
   size_t nargs;
   ks_dim3 grid, block;
+  /* A cooperative workload (desc->coresident): the grid that covers the
+   * problem, block for thread; grid is what the last kernel launched with,
+   * fitted to its co-resident blocks (fit_k, fit_block). */
+  ks_dim3 tiles;
+  const ks_kernel *fit_k;
+  ks_dim3 fit_block;
   double *ref; /* the CPU reference, computed at the first check */
   uint64_t rng;
   char text[192]; /* "n=1000003 FILTER_LEN=32" */
@@ -83,6 +89,8 @@ struct wl_desc {
   int two_d;           /* size is the side of a square */
   size_t def_size;
   int axis;                /* sepfilter: 0 along rows, 1 along columns */
+  int coresident;          /* grid barrier: at most the co-resident grid */
+  int two_pass;            /* ks_wl_two_pass runs it as rows + cols */
   void (*setup)(ks_wl *w); /* declares buffers and scalars */
   void (*geometry)(ks_wl *w, unsigned block);
   int (*reference)(ks_wl *w); /* fills w->ref; -1: no memory */
@@ -515,6 +523,88 @@ static double sepfilter_bytes(const ks_wl *w) {
   return 2.0 * 4.0 * (double)w->size * (double)w->size;
 }
 
+/* ---- sepfilter_fused --------------------------------------------------- */
+
+/* sepfilter_fused(in, c, out, tmp, w, h, RADIUS): tmp is the row pass,
+ * poisoned and read back like out. */
+static void fused_setup(ks_wl *w) {
+  size_t side = w->size, taps = 2 * (size_t)w->pv + 1;
+  add_buf(w, "in", ROLE_IN, ELEM_F32, side * side);
+  add_buf(w, "c", ROLE_IN, ELEM_F32, taps);
+  add_buf(w, "out", ROLE_OUT, ELEM_F32, side * side);
+  add_buf(w, "tmp", ROLE_OUT, ELEM_F32, side * side);
+  add_int(w, side);
+  add_int(w, side);
+}
+
+/* ref holds the result, then the row pass (in double: the kernel rounds
+ * it to float, far within the comparison's bound). */
+static void fused_rows(void *arg, size_t lo, size_t hi) {
+  ks_wl *w = arg;
+  const float *in = w->bufs[0].host, *c = w->bufs[1].host;
+  long side = (long)w->size, r = w->pv;
+  for (long y = (long)lo; y < (long)hi; y++) {
+    double *row = w->ref + (size_t)(side + y) * side;
+    const float *src = in + y * side;
+    for (long k = -r; k <= r; k++)
+      for (long x = 0; x < side; x++)
+        row[x] += (double)src[clampi(x + k, 0, side - 1)] * c[k + r];
+  }
+}
+
+static void fused_cols(void *arg, size_t lo, size_t hi) {
+  ks_wl *w = arg;
+  const float *c = w->bufs[1].host;
+  long side = (long)w->size, r = w->pv;
+  const double *mid = w->ref + (size_t)side * side;
+  for (long y = (long)lo; y < (long)hi; y++) {
+    double *row = w->ref + y * side;
+    for (long k = -r; k <= r; k++) {
+      const double *src = mid + clampi(y + k, 0, side - 1) * side;
+      for (long x = 0; x < side; x++)
+        row[x] += src[x] * c[k + r];
+    }
+  }
+}
+
+static int fused_reference(ks_wl *w) {
+  if (!alloc_ref(w, 2 * w->size * w->size))
+    return -1;
+  par_range(w, w->size, 16, fused_rows);
+  par_range(w, w->size, 16, fused_cols);
+  return 0;
+}
+
+/* in read, tmp written and read back, out written: what the two passes
+ * move too, so that both read as fractions of the same bytes. */
+static double fused_bytes(const ks_wl *w) {
+  return 4.0 * 4.0 * (double)w->size * (double)w->size;
+}
+
+/* The grid for k: the blocks that cover the image (tiles) where they can
+ * all be resident at once, else as many as can (all of x first, as many
+ * rows of blocks as fit); each thread strides over the rest. Asked once
+ * per kernel and block (ks_kernel_max_coresident_grid). */
+static ks_status fit_coresident(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
+  ks_dim3 b = w->block, t = w->tiles;
+  if (w->fit_k == k && w->fit_block.x == b.x && w->fit_block.y == b.y &&
+      w->fit_block.z == b.z)
+    return KS_OK;
+  unsigned most = 0;
+  ks_status s = ks_kernel_max_coresident_grid(k, b.x * b.y * b.z, 0, &most);
+  if (s != KS_OK)
+    return lib_fail(w, s, "co-resident grid", err, cap);
+  if (most == 0)
+    return say(err, cap, KS_EBOUNDS,
+               "%s: a block of %ux%ux%u cannot be resident (%s)", w->desc->name,
+               b.x, b.y, b.z, w->note);
+  unsigned gx = t.x < most ? t.x : most, fy = most / gx;
+  w->grid = (ks_dim3){gx, t.y < fy ? t.y : fy, 1};
+  w->fit_k = k;
+  w->fit_block = b;
+  return KS_OK;
+}
+
 /* ---- histogram -------------------------------------------------------- */
 
 static void histogram_setup(ks_wl *w) {
@@ -687,6 +777,18 @@ static const wl_desc wl_table[] = {
      .reference = sepfilter_reference,
      .compare = compare_close,
      .bytes = sepfilter_bytes},
+    {.name = "sepfilter_fused",
+     .param = "RADIUS",
+     .ints = {"w", "h"},
+     .two_d = 1,
+     .def_size = 4096,
+     .coresident = 1,
+     .two_pass = 1,
+     .setup = fused_setup,
+     .geometry = sepfilter_geometry,
+     .reference = fused_reference,
+     .compare = compare_close,
+     .bytes = fused_bytes},
     {.name = "histogram",
      .param = "BINS",
      .ints = {"n"},
@@ -734,6 +836,14 @@ static const wl_desc wl_table[] = {
      .compare = blackscholes_compare,
      .bytes = blackscholes_bytes},
 };
+
+/* The launch geometry for block (0: the default); a cooperative
+ * workload's grid is fitted again at its next launch. */
+static void set_geometry(ks_wl *w, unsigned block) {
+  w->desc->geometry(w, block);
+  w->tiles = w->grid;
+  w->fit_k = NULL;
+}
 
 static const wl_desc *find_desc(const char *name) {
   for (size_t i = 0; name && i < sizeof wl_table / sizeof wl_table[0]; i++)
@@ -952,7 +1062,7 @@ ks_status ks_wl_prepare(ks_ctx *ctx, const ks_template *t, const char *kernel,
   if ((s = read_params(w, t, ki, values, nvalues, err, cap)) != KS_OK)
     goto fail;
   d->setup(w);
-  d->geometry(w, block);
+  set_geometry(w, block);
   describe(w);
   if ((s = build_args(w, err, cap)) != KS_OK)
     goto fail;
@@ -995,7 +1105,7 @@ void ks_wl_destroy(ks_wl *w) {
 
 ks_dim3 ks_wl_block(const ks_wl *w) { return w->block; }
 
-void ks_wl_set_block(ks_wl *w, unsigned block) { w->desc->geometry(w, block); }
+void ks_wl_set_block(ks_wl *w, unsigned block) { set_geometry(w, block); }
 
 int ks_wl_set_block3(ks_wl *w, ks_dim3 b, char *err, size_t cap) {
   if (w->desc->geometry == reduce_geometry ||
@@ -1007,6 +1117,8 @@ int ks_wl_set_block3(ks_wl *w, ks_dim3 b, char *err, size_t cap) {
     w->block = (ks_dim3){b.x, by, 1};
     w->grid = (ks_dim3){(unsigned)ceil_div(w->size, b.x),
                         (unsigned)ceil_div(w->size, by), 1};
+    w->tiles = w->grid;
+    w->fit_k = NULL;
     return 0;
   }
   if (b.y > 1 || b.z > 1) {
@@ -1016,7 +1128,7 @@ int ks_wl_set_block3(ks_wl *w, ks_dim3 b, char *err, size_t cap) {
              b.y, b.z);
     return 1;
   }
-  w->desc->geometry(w, b.x);
+  set_geometry(w, b.x);
   return 0;
 }
 
@@ -1043,8 +1155,29 @@ ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap) {
   ks_status s;
   if (!w || !k)
     return say(err, cap, KS_EINVAL, "workload: missing argument");
+  if (w->desc->coresident && (s = fit_coresident(w, k, err, cap)) != KS_OK)
+    return s;
   s = ks_launch(k, w->grid, w->block, 0, NULL, w->args);
   return s == KS_OK ? KS_OK : lib_fail(w, s, "launch", err, cap);
+}
+
+/* The user's pair of kernels, on the workload's block, each over the
+ * whole image. */
+ks_status ks_wl_two_pass(ks_wl *w, void *kernels, char *err, size_t cap) {
+  ks_kernel **k = kernels;
+  if (!w || !k || !k[0] || !k[1] || !w->desc->two_pass)
+    return say(err, cap, KS_EINVAL,
+               "workload: no kernels, or not sepfilter_fused's workload");
+  /* rows(in, c, tmp, w, h, RADIUS), cols(tmp, c, out, w, h, RADIUS) */
+  void *radius = w->args[w->nbufs + w->nints];
+  void *rows[] = {&w->bufs[0].dev, &w->bufs[1].dev, &w->bufs[3].dev,
+                  &w->ints[0],     &w->ints[1],     radius};
+  void *cols[] = {&w->bufs[3].dev, &w->bufs[1].dev, &w->bufs[2].dev,
+                  &w->ints[0],     &w->ints[1],     radius};
+  ks_status s = ks_launch(k[0], w->tiles, w->block, 0, NULL, rows);
+  if (s == KS_OK)
+    s = ks_launch(k[1], w->tiles, w->block, 0, NULL, cols);
+  return s == KS_OK ? KS_OK : lib_fail(w, s, "two-pass launch", err, cap);
 }
 
 /* Before a check: outputs poisoned with 0xFF (NaN as floats), accumulators

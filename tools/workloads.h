@@ -58,7 +58,10 @@ void ks_wl_set_block(ks_wl *w, unsigned block);
  * success; else a message in err. */
 int ks_wl_set_block3(ks_wl *w, ks_dim3 block, char *err, size_t cap);
 
-/* Launches k once on the current inputs (no check, no sync). */
+/* Launches k once on the current inputs (no check, no sync). A kernel
+ * that synchronizes the grid (sepfilter_fused) is launched with at most
+ * the blocks that can be resident at once (ks_kernel_max_coresident_grid
+ * for k and the block, asked once per kernel); it strides over the rest. */
 ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap);
 
 /* Poisons the outputs (or seeds accumulators with random values), launches
@@ -78,6 +81,13 @@ ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,
  * returns KS_OK or an error with a message in err. */
 typedef ks_status (*ks_wl_runner)(ks_wl *w, void *user, char *err, size_t cap);
 
+/* A ks_wl_runner for sepfilter_fused's workload: the same function in two
+ * launches, sepfilter_rows (in -> tmp) then sepfilter_cols (tmp -> out),
+ * each over the whole image with the workload's block. user: ks_kernel *[2]
+ * (the rows kernel, then the columns kernel, specialized as the caller
+ * likes). KS_EINVAL on another workload. */
+ks_status ks_wl_two_pass(ks_wl *w, void *kernels, char *err, size_t cap);
+
 /* ks_wl_check and ks_wl_time with run(w, user, ...) as the launch. */
 ks_status ks_wl_check_run(ks_wl *w, ks_wl_runner run, void *user, char *err,
                           size_t cap);
@@ -93,7 +103,8 @@ ks_devptr ks_wl_buffer(const ks_wl *w, const char *name);
 size_t ks_wl_size(const ks_wl *w);
 long ks_wl_param(const ks_wl *w);
 
-/* The grid ks_wl_launch uses. */
+/* The grid ks_wl_launch uses (for sepfilter_fused, the one its last
+ * launch used). */
 ks_dim3 ks_wl_grid(const ks_wl *w);
 
 /* The fewest bytes the kernel must move through device memory (each input

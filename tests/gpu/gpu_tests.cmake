@@ -32,6 +32,19 @@ add_ks_test(gpu_local SOURCES ${ks_gpu}/test_local.c ARGS ${ks_data}/modes.ll
 add_ks_test(gpu_shfl SOURCES ${ks_gpu}/test_shfl.c ARGS ${ks_data}/treesum.ll
             LABELS gpu SKIP_RETURN_CODE 77)
 
+# sepfilter_fused (rows, grid barrier, columns in one cooperative launch)
+# against sepfilter_rows + sepfilter_cols (bit for bit) and the CPU, at
+# several sides, radii and blocks, on the co-resident grid and on grids
+# smaller still. gpu_fused.mock is its CPU run over the mocked driver:
+# every kernel specialized and launched (ks_launch makes it cooperative),
+# the workload's grid within the co-resident maximum, one block over it
+# refused; nothing runs.
+add_ks_test(gpu_fused SOURCES ${ks_gpu}/test_fused.c LIBS kspec_workloads
+            LABELS gpu SKIP_RETURN_CODE 77)
+add_ks_test(gpu_fused.mock TARGET test_gpu_fused LABELS cpu
+            ENVIRONMENT KSPEC_LIBCUDA=$<TARGET_FILE:kspec_cuda_mock> KSPEC_CACHE=off
+            SKIP_RETURN_CODE 77)
+
 # Run-time alias checks (smem_promote's privatization under a check at
 # the kernel's entry): a histogram with disjoint and overlapping buffers.
 add_ks_test(gpu_alias SOURCES ${ks_gpu}/test_alias.c ARGS ${ks_data}/hist64.ll

@@ -92,6 +92,14 @@ else
   note "gpu run-time alias checks: FAIL (see gpu_alias.log)"
 fi
 tail -3 "$out/gpu_alias.log"
+if test_gpu_fused >"$out/gpu_fused.log" 2>&1; then
+  note "gpu sepfilter_fused (one cooperative kernel) = two passes bit for bit = CPU: PASS"
+else
+  status=1
+  note "gpu sepfilter_fused: FAIL (see gpu_fused.log)"
+fi
+grep "^FAIL" "$out/gpu_fused.log"
+tail -1 "$out/gpu_fused.log"
 if test_gpu_byval "$root/tests/data/byval.ll" >"$out/gpu_byval.log" 2>&1; then
   note "gpu structs by value: PASS"
 else
@@ -148,7 +156,9 @@ fi
 if part run; then
 echo "== kspec run, generic and specialized"
 for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
-  "sepfilter_cols -D RADIUS=8" "histogram -D BINS=256" \
+  "sepfilter_cols -D RADIUS=8" "sepfilter_fused -D RADIUS=8" \
+  "sepfilter_fused -D RADIUS=3 --block 32,8 --size 8192" \
+  "histogram -D BINS=256" \
   "reduce_sum -D BLOCK=256" "transpose -D TILE=32" \
   "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3" \
   "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3 --fast-math" \
@@ -195,6 +205,10 @@ sepfilter_cols --size 333
 sepfilter_cols -D RADIUS=3 --size 333
 sepfilter_cols -D RADIUS=8 --block 32,8 --size 333
 sepfilter_cols -D RADIUS=32 --size 333
+sepfilter_fused --size 333
+sepfilter_fused -D RADIUS=3 --size 333
+sepfilter_fused -D RADIUS=8 --block 32,8 --size 333
+sepfilter_fused -D RADIUS=32 --block 16,16 --size 1001
 histogram --size 100003
 histogram -D BINS=1 --size 100003
 histogram -D BINS=100 --size 100003
@@ -357,6 +371,15 @@ else
   note "kspec-bench: FAIL (see bench.md)"
 fi
 cat "$out/bench.md"
+
+echo "== fused vs two-pass separable filter (sepfilter_fused, one cooperative launch)"
+if kspec-bench --fused >"$out/fused.md" 2>&1; then
+  note "kspec-bench --fused: ok"
+else
+  status=1
+  note "kspec-bench --fused: FAIL (see fused.md)"
+fi
+cat "$out/fused.md"
 
 echo "== register pressure: stencil1d with the regpressure pass, without, and"
 echo "   without but spilling to shared memory (--smem-spill)"
