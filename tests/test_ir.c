@@ -511,6 +511,78 @@ static void discover_builtin_templates(void **state) {
   }
 }
 
+/* Which kernels synchronize the grid: @a reads %envreg through inline asm
+ * two calls down (past a recursive function), @b through the intrinsic in
+ * a callee, @c reads nothing, though @unused, which no kernel calls, reads
+ * it, and @d calls a declaration only. */
+static void discover_grid_sync(void **state) {
+  fixture *f = *state;
+  static const char funcs[] =
+      "define void @a(ptr %p) {\n"
+      "  call void @rec(ptr %p, i32 3)\n"
+      "  ret void\n"
+      "}\n"
+      "define internal void @rec(ptr %p, i32 %n) {\n"
+      "entry:\n"
+      "  %z = icmp eq i32 %n, 0\n"
+      "  br i1 %z, label %done, label %more\n"
+      "more:\n"
+      "  %m = sub i32 %n, 1\n"
+      "  call void @rec(ptr %p, i32 %m)\n"
+      "  br label %done\n"
+      "done:\n"
+      "  call void @ws(ptr %p)\n"
+      "  ret void\n"
+      "}\n"
+      "define internal void @ws(ptr %p) {\n"
+      "  %lo = call i32 asm sideeffect \"mov.u32 $0, %envreg1;\", \"=r\"()\n"
+      "  store i32 %lo, ptr %p, align 4\n"
+      "  ret void\n"
+      "}\n"
+      "define void @b(ptr %p) {\n"
+      "  call void @sync()\n"
+      "  ret void\n"
+      "}\n"
+      "define internal void @sync() {\n"
+      "  %hi = call i32 @llvm.nvvm.read.ptx.sreg.envreg2()\n"
+      "  ret void\n"
+      "}\n"
+      "define void @c(ptr %p) {\n"
+      "  call void @rec0(ptr %p)\n"
+      "  ret void\n"
+      "}\n"
+      "define internal void @rec0(ptr %p) {\n"
+      "  store i32 1, ptr %p, align 4\n"
+      "  ret void\n"
+      "}\n"
+      "define void @unused(ptr %p) {\n"
+      "  %lo = call i32 @llvm.nvvm.read.ptx.sreg.envreg1()\n"
+      "  ret void\n"
+      "}\n"
+      "define void @d(ptr %p) {\n"
+      "  call void @ext(ptr %p)\n"
+      "  ret void\n"
+      "}\n"
+      "declare void @ext(ptr)\n"
+      "declare i32 @llvm.nvvm.read.ptx.sreg.envreg1()\n"
+      "declare i32 @llvm.nvvm.read.ptx.sreg.envreg2()\n";
+  static const char md[] = "!nvvm.annotations = !{!0, !1, !2, !3}\n"
+                           "!0 = !{ptr @a, !\"kernel\", i32 1}\n"
+                           "!1 = !{ptr @b, !\"kernel\", i32 1}\n"
+                           "!2 = !{ptr @c, !\"kernel\", i32 1}\n"
+                           "!3 = !{ptr @d, !\"kernel\", i32 1}\n";
+  assert_int_equal(load_text(f, module_text(nvptx, funcs, md, NULL, 0)), KS_OK);
+  assert_int_equal(f->desc.nkernels, 4);
+  static const char *const name[] = {"a", "b", "c", "d"};
+  static const int want[] = {1, 1, 0, 0};
+  for (size_t i = 0; i < 4; i++) {
+    assert_string_equal(f->desc.kernels[i].name, name[i]);
+    if (f->desc.kernels[i].grid_sync != want[i])
+      fail_msg("kernel %s: grid_sync %d", name[i],
+               f->desc.kernels[i].grid_sync);
+  }
+}
+
 /* ---- discovery: bad markings -------------------------------------------- */
 
 /* Loads k with one marking and expects KS_ETEMPLATE naming what. */
@@ -943,6 +1015,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(discover_good, setup, teardown),
       cmocka_unit_test_setup_teardown(discover_block_x, setup, teardown),
       cmocka_unit_test(discover_builtin_templates),
+      cmocka_unit_test_setup_teardown(discover_grid_sync, setup, teardown),
       cmocka_unit_test_setup_teardown(mark_not_an_argument, setup, teardown),
       cmocka_unit_test_setup_teardown(mark_min_over_max, setup, teardown),
       cmocka_unit_test_setup_teardown(mark_default_outside, setup, teardown),
