@@ -121,6 +121,35 @@ static int keys(int rank, int size, const char *dir) {
   return 0;
 }
 
+/* Waits (at most 60 s) until the process whose pid is in done_dir's
+ * stuck.pid is stopped, so that the others ask a rank that cannot answer
+ * (else its service thread may answer them all before it stops). */
+static void wait_stopped(const char *done_dir) {
+  char path[512], stat[64];
+  snprintf(path, sizeof path, "%s/stuck.pid", done_dir);
+  for (int i = 0; i < 6000; i++, usleep(10000)) {
+    FILE *f = fopen(path, "r");
+    long pid = 0;
+    if (!f)
+      continue;
+    int got = fscanf(f, "%ld", &pid);
+    fclose(f);
+    if (got != 1)
+      continue;
+    snprintf(stat, sizeof stat, "/proc/%ld/stat", pid);
+    char line[512] = "";
+    f = fopen(stat, "r");
+    if (!f)
+      return;
+    if (!fgets(line, sizeof line, f))
+      line[0] = '\0';
+    fclose(f);
+    const char *st = strrchr(line, ')'); /* "pid (comm) S ..." */
+    if (st && st[1] == ' ' && st[2] == 'T')
+      return;
+  }
+}
+
 static int stuck(int rank, const char *done_dir) {
   ks_ctx *ctx = context(NULL);
   ks_template *t = NULL;
@@ -139,6 +168,7 @@ static int stuck(int rank, const char *done_dir) {
     }
     raise(SIGSTOP); /* the whole process, service thread included */
   }
+  wait_stopped(done_dir);
   int bad = ask_all(ctx, t, rank, hash);
   char said[512];
   snprintf(said, sizeof said, "%s", ks_ctx_warning(ctx));

@@ -34,9 +34,11 @@ disk) mkdir -p "$TMP/shared" && run "$NP" "$PROG" keys "$TMP/shared" ;;
 split | disagree) run "$NP" "$PROG" "$MODE" "$TMP" ;;
 stuck)
   # Rank 1 stops (SIGSTOP) after its first kernel; the others must finish
-  # every kernel, past the 2 s timeout, and say so. Then rank 1 is killed,
-  # which ends the job (the others may wait for it in MPI_Finalize).
-  KSPEC_MPI_TIMEOUT=2
+  # every kernel, past the 5 s timeout, and say so. Then rank 1 is killed,
+  # which ends the job (the others may wait for it in MPI_Finalize). At
+  # 2 s, a live rank of four on two busy cores sometimes answered late and
+  # was the one named.
+  KSPEC_MPI_TIMEOUT=5
   export KSPEC_MPI_TIMEOUT
   run "$NP" "$PROG" stuck "$TMP" >"$TMP/out" 2>&1 &
   job=$!
