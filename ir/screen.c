@@ -135,6 +135,7 @@ static const char *const nvvm_everywhere[] = {
     "read.ptx.sreg.lanemask.",
     "read.ptx.sreg.clock",
     "read.ptx.sreg.globaltimer",
+    "read.ptx.sreg.envreg", /* the grid workspace: ks_grid_sync() */
     "barrier0",
     "bar.sync$",
     "barrier.sync",

@@ -391,6 +391,7 @@ static void nvvm_everywhere(void **state) {
                                       "read.ptx.sreg.lanemask.lt",
                                       "read.ptx.sreg.clock64",
                                       "read.ptx.sreg.globaltimer",
+                                      "read.ptx.sreg.envreg2",
                                       "barrier0",
                                       "barrier0.popc",
                                       "bar.sync",

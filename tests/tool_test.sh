@@ -204,6 +204,9 @@ expect 0 ptx sepfilter_fused $TARGET -D RADIUS=8 --block 32,8 &&
   out_has "%envreg1" && out_has "%envreg2"
 grep -qF "kspec: note: the kernel synchronizes the grid: launch it" "$TMP/err" ||
   bad "ptx sepfilter_fused: no note on stderr"
+# the screen vouches for %envreg reads: codegen stays in this process
+expect 0 explain sepfilter_fused $TARGET -D RADIUS=8 --block 32,8 &&
+  out_has "time: " && out_lacks "child process"
 expect_usage ptx blackscholes $TARGET --prec-sqrt
 expect_usage ptx blackscholes $TARGET --ftz=maybe
 expect_usage ptx blackscholes $TARGET --fast-math=1
