@@ -174,6 +174,8 @@ static void describe(const ks_template *t) {
   for (size_t k = 0; k < nk; k++) {
     KS_FUZZ_CHECK(ks_template_kernel_name(t, k) != NULL);
     KS_FUZZ_CHECK(ks_template_kernel_doc(t, k) != NULL);
+    int coop = ks_template_kernel_cooperative(t, k);
+    KS_FUZZ_CHECK(coop == 0 || coop == 1);
     for (size_t i = 0; i < ks_template_param_count(t, k); i++) {
       ks_param_info p = {.size = sizeof p};
       KS_FUZZ_CHECK(ks_template_param(t, k, i, &p) == KS_OK);

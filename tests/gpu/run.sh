@@ -267,6 +267,17 @@ for tool in $tools; do
     fi
   done
 done
+# sepfilter_fused's GPU test at side 333 (every radius; the two passes and
+# grids of 1x1 and 3x2 blocks too): the grid barrier under every tool.
+for tool in $tools; do
+  if compute-sanitizer --tool "$tool" --error-exitcode 3 test_gpu_fused 333 \
+    >>"$out/$tool.fused.log" 2>&1; then
+    note "$tool test_gpu_fused 333: clean"
+  else
+    status=1
+    note "$tool test_gpu_fused 333: **errors** (see $tool.fused.log)"
+  fi
+done
 {
   echo "| case | passes | memcheck | racecheck | synccheck | initcheck |"
   echo "|---|---|---|---|---|---|"
