@@ -202,6 +202,19 @@ void ks_loops_release(LLVMModuleRef m);
 /* Does br's loop ID say llvm.loop.unroll.disable (and no other unroll
  * directive)? LLVM's loop-unroll leaves such a loop as it is. */
 int ks_loops_rolled(LLVMValueRef br);
+/* After the optimize stage's loop-unroll, in a specialization (values
+ * bound or a fixed block): the small single-exit loops that LLVM left
+ * rolled though they ask for full unrolling (a trip count bounded by the
+ * bound values, but not constant) get llvm.loop.unroll.count 4 or 2, each
+ * with an explanation. Returns how many (the optimize stage runs
+ * loop-unroll again where any), -1 when out of memory (d says so). */
+int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* At the end of the lower stage: a loop latch's test of its counter
+ * before the increment against a constant (`i < C - S`, as instcombine
+ * folds `i + S < C`) is put back on the incremented counter where that is
+ * the same test (no wrap, by the start's range), the form in which ptxas
+ * unrolls a loop. One explanation line when any was. 1: out of memory. */
+int ks_loops_latch_next(LLVMModuleRef m, ks_diag *d);
 
 /* ---- regpressure.c ----------------------------------------------------- */
 

@@ -16,7 +16,7 @@
 
 #include <llvm-c/DebugInfo.h>
 
-#include "passes/ks_passes.h"
+#include "passes/smem_atomics.h"
 
 static const char full[] = "llvm.loop.unroll.full";
 
@@ -161,7 +161,9 @@ int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
   return oom ? ks_diag_fail(d, KS_ENOMEM, "loops: out of memory") : 0;
 }
 
-int ks_loops_keep_rolled(LLVMValueRef br) {
+/* Gives the loop whose latch is br a new loop ID with its properties but
+ * unroll directives replaced by directive(count). 1: out of memory. */
+static int redirect(LLVMValueRef br, unsigned count) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
       LLVMGetBasicBlockParent(LLVMGetInstructionParent(br))));
   unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
@@ -182,7 +184,7 @@ int ks_loops_keep_rolled(LLVMValueRef br) {
   for (unsigned i = 1; i < n; i++)
     if (!is_unroll(ops[i])) /* other properties stay */
       md[k++] = LLVMValueAsMetadata(ops[i]);
-  md[k++] = directive(c, 1);
+  md[k++] = directive(c, count);
   LLVMMetadataRef node = LLVMMDNodeInContext2(c, md, k);
   LLVMMetadataReplaceAllUsesWith(self, node); /* frees self */
   LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, node));
@@ -190,6 +192,8 @@ int ks_loops_keep_rolled(LLVMValueRef br) {
   free(md);
   return 0;
 }
+
+int ks_loops_keep_rolled(LLVMValueRef br) { return redirect(br, 1); }
 
 int ks_loops_rolled(LLVMValueRef br) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
@@ -245,4 +249,292 @@ int ks_pass_loops(ks_stage_ctx *c) {
   /* the serial copy of tcoarsen comes from the body before unrolling */
   return c->unroll == 0 && c->tcoarsen &&
          ks_tcoarsen_keep_rolled(c->m, c->spec, c->diag);
+}
+
+/* ---- run-time unrolling of the loops binding left rolled ----------------
+ *
+ * A loop whose trip count stays unknown after binding is not unrolled in
+ * full; LLVM's loop-unroll (the optimize stage) unrolls it at run time, by
+ * 4 on NVPTX, as it does the generic kernel's. But where bound values made
+ * the trip count bounded (fir_filter's `k < 63 && k <= i`: umin(62, smax(0,
+ * i)) + 1; a warp's `c = lane; c < 2048; c += 32`: (2047 - lane) / 32 + 1),
+ * SCEV's cost model, written for CPUs where a division or a min is dear,
+ * calls the trip count too expensive to compute and leaves the loop rolled,
+ * while the generic loop, its bound an argument, was unrolled by LLVM or by
+ * ptxas (whose loop recognition the bound's folded compare defeats: the
+ * latch tests the increment before it, `iv < 2016`). A rolled loop of loads
+ * waits out each load's latency in turn: the specialization ran 1.4-1.65x
+ * the generic's time. Such a loop, still marked llvm.loop.unroll.full after
+ * loop-unroll (LLVM neither unrolled it in full nor at run time), small,
+ * with its only exit at its latch and no convergent call (a remainder loop
+ * may not be made of one), is marked llvm.loop.unroll.count N, which
+ * tells loop-unroll to compute the trip count whatever it costs, and the
+ * unroller runs again: N = 4 (LLVM's run-time count for NVPTX) or 2 as the
+ * unrolled body fits RUNTIME_BUDGET instructions, the size of the loop
+ * that ptxas unrolls by 4 itself in the generic gemv_bf16<8>. */
+enum { RUNTIME_BUDGET = 160 };
+
+static int is_full(LLVMValueRef prop) {
+  if (!is_unroll(prop) || LLVMGetMDNodeNumOperands(prop) != 1)
+    return 0;
+  LLVMValueRef sub;
+  LLVMGetMDNodeOperands(prop, &sub);
+  unsigned len = 0;
+  const char *s = LLVMGetMDString(sub, &len);
+  return len == sizeof full - 1 && memcmp(s, full, len) == 0;
+}
+
+/* Does br's loop ID say llvm.loop.unroll.full, and no other directive? */
+static int asks_full(LLVMValueRef br, unsigned kind) {
+  LLVMValueRef id = LLVMGetMetadata(br, kind);
+  unsigned n = id && LLVMIsAMDNode(id) ? LLVMGetMDNodeNumOperands(id) : 0;
+  if (n < 2 || n > 16)
+    return 0;
+  LLVMValueRef ops[16];
+  LLVMGetMDNodeOperands(id, ops);
+  int yes = 0;
+  for (unsigned i = 1; i < n; i++) {
+    if (is_full(ops[i]))
+      yes = 1;
+    else if (is_unroll(ops[i]))
+      return 0;
+  }
+  return yes;
+}
+
+static int is_convergent(LLVMValueRef call) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("convergent", 10);
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
+         (f && LLVMIsAFunction(f) &&
+          LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind));
+}
+
+/* Does the latch's condition v compare with a constant (an icmp, or the
+ * and / or of such, as clang's `k < ntaps && k <= i` becomes): a bound a
+ * bound value gave it? */
+static int bounded_test(LLVMValueRef v, int depth) {
+  if (LLVMIsAICmpInst(v))
+    return LLVMIsAConstantInt(LLVMGetOperand(v, 0)) ||
+           LLVMIsAConstantInt(LLVMGetOperand(v, 1));
+  if (depth == 0 || !LLVMIsAInstruction(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMSelect)
+    return bounded_test(LLVMGetOperand(v, 0), depth - 1) ||
+           bounded_test(LLVMGetOperand(v, 1), depth - 1) ||
+           bounded_test(LLVMGetOperand(v, 2), depth - 1);
+  if (op == LLVMAnd || op == LLVMOr)
+    return bounded_test(LLVMGetOperand(v, 0), depth - 1) ||
+           bounded_test(LLVMGetOperand(v, 1), depth - 1);
+  return 0;
+}
+
+/* The run-time unroll count for back edge e of g (0: none). body is g->n
+ * bytes of scratch: the loop's blocks. */
+static unsigned runtime_count(ks_cfg *g, unsigned e, unsigned char *body) {
+  unsigned latch = g->back[e].from, header = g->back[e].to;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(g->bb[latch]);
+  if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br) ||
+      !bounded_test(LLVMGetCondition(br), 3))
+    return 0; /* its bound is no bound value's: as in the generic kernel */
+  for (unsigned k = 0; k < g->nback; k++)
+    if (k != e && g->back[k].to == header)
+      return 0; /* several latches */
+  ks_cfg_reaching(g, latch, body);
+  body[latch] = 1;
+  for (unsigned b = 0; b < g->n; b++)
+    body[b] = body[b] && ks_cfg_dominates(g, header, b);
+  for (unsigned k = 0; k < g->nback; k++)
+    if (k != e && body[g->back[k].from])
+      return 0; /* a loop inside: not small */
+  unsigned insts = 0;
+  for (unsigned b = 0; b < g->n; b++) {
+    if (!body[b])
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
+    unsigned nsucc = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned i = 0; i < nsucc; i++) {
+      unsigned to = ks_cfg_index(g, LLVMGetSuccessor(t, i));
+      if ((to == KS_CFG_NONE || !body[to]) && b != latch)
+        return 0; /* an exit before the latch */
+    }
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->bb[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAPHINode(i) || LLVMIsADbgInfoIntrinsic(i))
+        continue;
+      if (LLVMIsACallInst(i) && is_convergent(i))
+        return 0;
+      insts++;
+    }
+  }
+  return insts * 4 <= RUNTIME_BUDGET ? 4 : insts * 2 <= RUNTIME_BUDGET ? 2 : 0;
+}
+
+int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  /* the generic kernel's loops are LLVM's and ptxas's to unroll; a retry
+   * of the guard or regpressure chose its counts */
+  if (!fn || (!s->nvalues && !s->block[0]) || s->unroll || s->unroll_sync)
+    return 0;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+  ks_cfg g = {0};
+  unsigned char *body = NULL;
+  if (ks_cfg_build(&g, fn) || !(body = malloc(g.n ? g.n : 1))) {
+    ks_cfg_free(&g);
+    free(body);
+    ks_diag_fail(d, KS_ENOMEM, "optimize: out of memory");
+    return -1;
+  }
+  int marked = 0;
+  for (unsigned e = 0; e < g.nback && marked >= 0; e++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[g.back[e].from]);
+    unsigned n = t && asks_full(t, kind) ? runtime_count(&g, e, body) : 0;
+    if (!n)
+      continue;
+    if (redirect(t, n)) {
+      ks_diag_fail(d, KS_ENOMEM, "optimize: out of memory");
+      marked = -1;
+      break;
+    }
+    size_t len = 0;
+    const char *name =
+        LLVMGetValueName2(LLVMBasicBlockAsValue(g.bb[g.back[e].to]), &len);
+    ks_diag_explain(d, "optimize",
+                    "loop %.*s: its trip count bounded but not constant, "
+                    "LLVM left it rolled: unrolled by %u at run time",
+                    len ? (int)len : 9, len ? name : "(unnamed)", n);
+    marked++;
+  }
+  free(body);
+  ks_cfg_free(&g);
+  return marked;
+}
+
+/* ---- the latch's test on the incremented counter -------------------------
+ *
+ * With its bound a constant, instcombine folds a loop's `i + S < C` into a
+ * test of the counter before the increment, `i < C - S` (gemv_bf16<8>
+ * bound: `c < 2016` for `c + 32 < 2048`). ptxas then keeps both values of
+ * the counter alive across the back edge and does not unroll the loop, as
+ * it does the generic kernel's, whose bound is an argument and whose test
+ * is on the incremented counter: the loop's loads are no longer issued
+ * four iterations at a time (1.4x the generic's time). So the latch's
+ * test is put back on the incremented counter, `i.next < C + S`, where
+ * that is the same test: the counter rises by S > 0 from a start whose
+ * range is known, so that no value the test sees, nor its increment, wraps
+ * in the test's signedness. */
+
+/* The range of the values a loop's test of `iv p c` (p ult, ule, slt, sle:
+ * the loop goes on while it holds) can see, plus the step: the largest is
+ * the start's or the last value below c plus s. 0 where the incremented
+ * value may wrap in p's signedness. */
+static int no_wrap(ks_iv start, ks_wide c, ks_wide s, LLVMIntPredicate p,
+                   unsigned w) {
+  int is_unsigned = p == LLVMIntULT || p == LLVMIntULE;
+  int strict = p == LLVMIntULT || p == LLVMIntSLT;
+  ks_wide max = is_unsigned ? ((ks_wide)1 << w) - 1 : ks_iv_smax(w);
+  if (is_unsigned && start.lo < 0)
+    return 0; /* the signed view says nothing of the unsigned */
+  ks_wide top = c + s - strict; /* the last value that went on, plus s */
+  if (start.hi > top)
+    top = start.hi;
+  return top + s <= max;
+}
+
+static int continues(LLVMIntPredicate p) {
+  return p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSLT ||
+         p == LLVMIntSLE;
+}
+
+/* The latch br of a loop with header h: its test put on the incremented
+ * counter where that is the same test. 1 when it was. */
+static int latch_next(ks_ranges *R, LLVMValueRef br, LLVMBasicBlockRef h) {
+  if (!LLVMIsConditional(br) || LLVMGetNumSuccessors(br) != 2)
+    return 0;
+  LLVMValueRef cmp = LLVMGetCondition(br);
+  if (!LLVMIsAICmpInst(cmp) ||
+      LLVMGetInstructionParent(cmp) != LLVMGetInstructionParent(br))
+    return 0;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  int on_true = LLVMGetSuccessor(br, 0) == h;
+  if (!on_true && LLVMGetSuccessor(br, 1) != h)
+    return 0;
+  if (!on_true)
+    p = ks_ir_icmp_inverse(p);
+  LLVMValueRef iv = LLVMGetOperand(cmp, 0), bound = LLVMGetOperand(cmp, 1);
+  unsigned w = ks_range_width(iv);
+  int is_unsigned = p == LLVMIntULT || p == LLVMIntULE;
+  ks_wide c, s;
+  if (!continues(p) || w == 0 || w > 64 || !LLVMIsAPHINode(iv) ||
+      LLVMGetInstructionParent(iv) != h || LLVMCountIncoming(iv) != 2 ||
+      !ks_range_const(bound, is_unsigned, &c))
+    return 0;
+  LLVMBasicBlockRef latch = LLVMGetInstructionParent(br);
+  unsigned from = LLVMGetIncomingBlock(iv, 0) == latch ? 0 : 1;
+  LLVMValueRef next = LLVMGetIncomingValue(iv, from);
+  LLVMValueRef start = LLVMGetIncomingValue(iv, 1 - from);
+  if (LLVMGetIncomingBlock(iv, from) != latch ||
+      LLVMGetIncomingBlock(iv, 1 - from) == latch ||
+      !LLVMIsABinaryOperator(next) || LLVMGetInstructionOpcode(next) != LLVMAdd)
+    return 0;
+  int k = LLVMGetOperand(next, 0) == iv ? 1 : 0;
+  if (LLVMGetOperand(next, 1 - k) != iv ||
+      !ks_range_const(LLVMGetOperand(next, (unsigned)k), 0, &s) || s <= 0 ||
+      !no_wrap(ks_range_of(R, start), c, s, p, w))
+    return 0;
+  LLVMBuilderRef b =
+      LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(iv)));
+  LLVMPositionBuilderBefore(b, br);
+  LLVMValueRef cs =
+      LLVMConstInt(LLVMTypeOf(iv), (unsigned long long)(c + s), 0);
+  /* the branch's edges stay: its test says what the old one said, under
+   * its name where nothing else uses the old one */
+  size_t len = 0;
+  const char *old = LLVMGetValueName2(cmp, &len);
+  char name[64] = "";
+  int alone = !LLVMGetNextUse(LLVMGetFirstUse(cmp));
+  if (alone && len < sizeof name) {
+    memcpy(name, old, len);
+    name[len] = '\0';
+    LLVMSetValueName2(cmp, "", 0);
+  }
+  LLVMValueRef test =
+      LLVMBuildICmp(b, on_true ? p : ks_ir_icmp_inverse(p), next, cs, name);
+  LLVMDisposeBuilder(b);
+  LLVMSetCondition(br, test);
+  if (!LLVMGetFirstUse(cmp))
+    LLVMInstructionEraseFromParent(cmp);
+  return 1;
+}
+
+int ks_loops_latch_next(LLVMModuleRef m, ks_diag *d) {
+  ks_ranges *R = NULL;
+  int n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    ks_cfg g = {0};
+    if (ks_cfg_build(&g, f) || (g.nback && !R && !(R = calloc(1, sizeof *R)))) {
+      ks_cfg_free(&g);
+      free(R);
+      return ks_diag_fail(d, KS_ENOMEM, "lower: out of memory");
+    }
+    for (unsigned e = 0; e < g.nback; e++) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[g.back[e].from]);
+      R->nm = 0; /* a test rewritten changes no range, but start afresh */
+      R->depth = 0;
+      n += t && LLVMIsABranchInst(t) && latch_next(R, t, g.bb[g.back[e].to]);
+    }
+    ks_cfg_free(&g);
+  }
+  free(R);
+  if (n)
+    ks_diag_explain(d, "lower",
+                    "%d loop%s tested on the incremented counter (i + s < c, "
+                    "not i < c - s), as ptxas unrolls them",
+                    n, n == 1 ? "" : "s");
+  return 0;
 }

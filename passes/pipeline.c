@@ -177,6 +177,12 @@
   "correlated-propagation,infer-alignment,div-rem-pairs,early-cse),"           \
   "cgscc(function-attrs),globaldce"
 
+/* loop-unroll again for the loops ks_loops_runtime marked (unrolled at run
+ * time by the count it gives), and what follows it in OPTIMIZE_PASSES. */
+#define RUNTIME_UNROLL                                                         \
+  "function(loop-unroll<O3>,infer-alignment,instcombine<no-verify-fixpoint>,"  \
+  "div-rem-pairs)"
+
 /* The optimize stage ends with LLVM's load/store vectorizer, run here
  * rather than in codegen (jit/codegen/target.c switches codegen's off), and
  * only where ks_vectorize_worth finds two accesses it could merge: the machine
@@ -236,6 +242,9 @@ static int optimize(ks_stage_ctx *c) {
     ks_diag_explain(c->diag, c->name,
                     "every loop is kept rolled: loop-unroll not run");
   if (ks_pipeline_llvm_unnamed(c, passes))
+    return 1;
+  int again = loops == LOOPS ? ks_loops_runtime(c->m, c->spec, c->diag) : 0;
+  if (again < 0 || (again > 0 && ks_pipeline_llvm_unnamed(c, RUNTIME_UNROLL)))
     return 1;
   if (ks_vectorize_worth(c->m))
     return ks_pipeline_llvm_unnamed(c, VECTORIZE);

@@ -14,6 +14,8 @@
 ; RUN: ks_passes_tool --stage smem_promote --kernel max %s | FileCheck %s --check-prefix=MAX
 ; RUN: ks_passes_tool --stage smem_promote --kernel overlapping_elems %s | FileCheck %s --check-prefix=ELEMS
 ; RUN: ks_passes_tool --stage all --kernel loaded --block 256 %s | FileCheck %s --check-prefix=LOADED-ALL
+; RUN: ks_passes_tool --stage smem_promote --kernel counter --block 256 %s | FileCheck %s --check-prefix=COUNTER
+; RUN: ks_passes_tool --stage smem_promote --kernel counter_loop --block 256 %s | FileCheck %s --check-prefix=COUNTER-LOOP
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -187,3 +189,69 @@ declare void @llvm.nvvm.barrier0()
 !9 = !{ptr @calls, !"kernel", i32 1}
 !10 = !{ptr @max, !"kernel", i32 1}
 !11 = !{ptr @overlapping_elems, !"kernel", i32 1}
+
+; A single counter (one address for every thread) that each thread updates
+; at most once (clamp_report's): ptxas already makes a warp's updates one
+; atomic, and a block's copy would cost two barriers for one atomic a warp.
+; In a loop, each thread's many updates do go to the block's copy.
+; COUNTER: ; explain: smem_promote: declined cnt: a single counter that each thread updates at most once
+; COUNTER-NOT: @ks_smem
+; COUNTER-LABEL: define void @counter(
+; COUNTER-NOT: barrier0
+; COUNTER: atomicrmw add ptr %cnt, i32 1 seq_cst
+; COUNTER-LOOP: ; explain: smem_promote: promoted cnt: 1 bins
+; COUNTER-LOOP-LABEL: define void @counter_loop(
+; COUNTER-LOOP: barrier0
+define void @counter(ptr noalias %x, ptr noalias %cnt, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %b = shl i32 %ctaid, 8
+  %i = add i32 %b, %tid
+  %in = icmp slt i32 %i, %n
+  br i1 %in, label %look, label %exit
+
+look:
+  %ie = sext i32 %i to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %ie
+  %v = load float, ptr %px, align 4
+  %out = fcmp ogt float %v, 1.0
+  br i1 %out, label %count, label %exit
+
+count:
+  %old = atomicrmw add ptr %cnt, i32 1 seq_cst, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+define void @counter_loop(ptr noalias %x, ptr noalias %cnt, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %head
+
+head:
+  %i = phi i32 [ %tid, %entry ], [ %i.next, %latch ]
+  %more = icmp slt i32 %i, %n
+  br i1 %more, label %look, label %exit
+
+look:
+  %ie = sext i32 %i to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %ie
+  %v = load float, ptr %px, align 4
+  %out = fcmp ogt float %v, 1.0
+  br i1 %out, label %count, label %latch
+
+count:
+  %old = atomicrmw add ptr %cnt, i32 1 seq_cst, align 4
+  br label %latch
+
+latch:
+  %i.next = add nsw i32 %i, 256
+  br label %head
+
+exit:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
