@@ -78,7 +78,9 @@
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)
+  X(cuEventElapsedTime)                                                        \
+  X(cuTexObjectCreate)                                                         \
+  X(cuTexObjectDestroy)
 
 /* X(symbol): entry points newer than some drivers still in use; a NULL
  * member when the driver lacks one, and the caller takes another way. */
@@ -822,6 +824,85 @@ ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
   *ptr = st ? 0 : (uint64_t)p;
   *bytes = st ? 0 : n;
   return st;
+}
+
+/* ---- texture objects ------------------------------------------------------
+ */
+
+ks_status ks_drv_tex_limits(ks_drv *d, ks_drv_tex_limits_t *out, char *err,
+                            size_t cap) {
+  static const struct {
+    CUdevice_attribute a;
+    size_t off;
+  } attrs[] = {
+      {CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
+       offsetof(ks_drv_tex_limits_t, align)},
+      {CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
+       offsetof(ks_drv_tex_limits_t, pitch_align)},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,
+       offsetof(ks_drv_tex_limits_t, max_width)},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,
+       offsetof(ks_drv_tex_limits_t, max_height)},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
+       offsetof(ks_drv_tex_limits_t, max_pitch)},
+  };
+  ks_status st = bind(d, err, cap);
+
+  for (size_t i = 0; !st && i < sizeof attrs / sizeof *attrs; i++) {
+    int v = 0;
+    st = check(d, d->cu.cuDeviceGetAttribute(&v, attrs[i].a, d->dev),
+               "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
+    memcpy((char *)out + attrs[i].off, &v, sizeof v);
+  }
+  return st;
+}
+
+/* KS_TEX_* (kspec.h) to the driver's formats. */
+static CUarray_format tex_format(unsigned f) {
+  static const CUarray_format fm[] = {
+      CU_AD_FORMAT_FLOAT,          CU_AD_FORMAT_HALF,
+      CU_AD_FORMAT_UNSIGNED_INT8,  CU_AD_FORMAT_SIGNED_INT8,
+      CU_AD_FORMAT_UNSIGNED_INT16, CU_AD_FORMAT_SIGNED_INT16};
+  return fm[f < sizeof fm / sizeof *fm ? f : 0];
+}
+
+ks_status ks_drv_tex_create(ks_drv *d, const ks_drv_tex *t, uint64_t *obj,
+                            char *err, size_t cap) {
+  static const CUaddress_mode modes[] = {
+      CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_WRAP,
+      CU_TR_ADDRESS_MODE_MIRROR, CU_TR_ADDRESS_MODE_BORDER};
+  CUDA_RESOURCE_DESC res;
+  CUDA_TEXTURE_DESC td;
+  CUtexObject o = 0;
+  ks_status st = bind(d, err, cap);
+
+  *obj = 0;
+  if (st)
+    return st;
+  memset(&res, 0, sizeof res);
+  memset(&td, 0, sizeof td);
+  res.resType = CU_RESOURCE_TYPE_PITCH2D;
+  res.res.pitch2D.devPtr = (CUdeviceptr)t->ptr;
+  res.res.pitch2D.format = tex_format(t->format);
+  res.res.pitch2D.numChannels = 1;
+  res.res.pitch2D.width = t->width;
+  res.res.pitch2D.height = t->height;
+  res.res.pitch2D.pitchInBytes = t->pitch_bytes;
+  for (int i = 0; i < 3; i++)
+    td.addressMode[i] = modes[t->mode & 3];
+  td.filterMode =
+      t->linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+  td.flags = (t->read_integers ? CU_TRSF_READ_AS_INTEGER : 0) |
+             (t->normalized_coords ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+  st = check(d, d->cu.cuTexObjectCreate(&o, &res, &td, NULL),
+             "cuTexObjectCreate", KS_EDRIVER, err, cap);
+  *obj = st ? 0 : (uint64_t)o;
+  return st;
+}
+
+void ks_drv_tex_destroy(ks_drv *d, uint64_t obj) {
+  if (d && obj && d->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS)
+    d->cu.cuTexObjectDestroy((CUtexObject)obj);
 }
 
 ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap) {

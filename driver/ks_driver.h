@@ -128,6 +128,30 @@ ks_status ks_drv_dtoh_async(ks_drv *d, void *dst, uint64_t src, size_t n,
 ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
                                const char *name, uint64_t *ptr, size_t *bytes,
                                char *err, size_t cap);
+/* What the device takes for a texture over linear memory (pitch2D):
+ * alignments of the address and pitch in bytes, the largest width and
+ * height (texels) and pitch (bytes). */
+typedef struct ks_drv_tex_limits_t {
+  int align, pitch_align, max_width, max_height, max_pitch;
+} ks_drv_tex_limits_t;
+ks_status ks_drv_tex_limits(ks_drv *d, ks_drv_tex_limits_t *out, char *err,
+                            size_t cap);
+/* A texture object over a pitched array of one-channel texels of format
+ * KS_TEX_* (kspec.h), width x height, rows pitch_bytes apart, with an
+ * address mode of the dialect's (KS_CLAMP 0, KS_WRAP 1, KS_MIRROR 2,
+ * KS_BORDER 3), linear or nearest filtering, integers read as such or
+ * normalized, coordinates normalized or not (cuTexObjectCreate;
+ * KS_EDRIVER when the driver refuses). */
+typedef struct ks_drv_tex {
+  uint64_t ptr;
+  unsigned width, height;
+  size_t pitch_bytes;
+  unsigned format, mode;
+  int linear, read_integers, normalized_coords;
+} ks_drv_tex;
+ks_status ks_drv_tex_create(ks_drv *d, const ks_drv_tex *t, uint64_t *obj,
+                            char *err, size_t cap);
+void ks_drv_tex_destroy(ks_drv *d, uint64_t obj);
 /* An event without timing, to order one stream after another: record it
  * on one (KS_ELAUNCH on failure), make another wait for it. */
 ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap);

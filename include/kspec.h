@@ -451,6 +451,16 @@ typedef struct ks_spec_req {
    * --prec-sqrt=0, --fast-math); 0: nvcc's defaults. Part of the cache key.
    * Other bits: KS_EPARAM. */
   unsigned fp;
+  /* Pointer arguments, by name, whose every read is a sampling function
+   * of the dialect (kspec_device.h's ks_sample1d/2d; `kspec --tex ARG`):
+   * those reads become hardware texture fetches, the texture object made
+   * by ks_launch from the launch's own arguments (ks_launch_plan.tex_*).
+   * Part of the cache key. An argument the kernel writes, reads other than
+   * through the sampling functions or samples with what the hardware
+   * cannot (a filter or size not known from the arguments, linear
+   * filtering of integers read as values, 3-D) is KS_EPASS, naming it. */
+  const char *const *tex;
+  size_t ntex;
 } ks_spec_req;
 
 /* The pipeline's stage names, in order ("input", "bind", ...). */
@@ -659,11 +669,21 @@ KS_API ks_status ks_kernel_ir(const ks_kernel *k, const char **ir, size_t *len);
 /* What the passes did to this specialization and what they declined, with
  * the reason: lines "pass: text", NUL-terminated, possibly empty. */
 KS_API const char *ks_kernel_explain(const ks_kernel *k);
+/* Why a launch of k (specialized with ks_spec_req.tex) sampled in
+ * software: the first launch that could make no texture object (a pitch
+ * or address off the device's texture alignment, a size over its limits,
+ * a driver that refused) says so here, once; NULL when none did. The
+ * string lives as long as k. */
+KS_API const char *ks_kernel_launch_note(ks_kernel *k);
 /* The kernel's symbol name in the PTX. */
 KS_API const char *ks_kernel_name(const ks_kernel *k);
 
 /* The most buffers of one kernel with constant copies (ks_launch_plan). */
 #define KS_CMEM_MAX 4
+/* The most hardware textures of one kernel, and their element formats
+ * (ks_launch_plan.tex_format). */
+#define KS_TEX_MAX 4
+enum { KS_TEX_F32, KS_TEX_F16, KS_TEX_U8, KS_TEX_S8, KS_TEX_U16, KS_TEX_S16 };
 
 /* What a launch of a specialized kernel must do beyond the user's grid,
  * block and arguments: the passes that change how a kernel launches make
@@ -701,6 +721,27 @@ typedef struct ks_launch_plan {
   unsigned const_copies;
   unsigned const_copy_arg[KS_CMEM_MAX];
   unsigned const_copy_bytes[KS_CMEM_MAX];
+  /* Hardware textures (the tex stage, ks_spec_req.tex): the kernel takes
+   * one more argument per texture, a CUtexObject (unsigned 64-bit), after
+   * its own and before grid coarsening's: texture i samples pointer
+   * argument tex_arg[i] as tex_dims[i] (1 or 2) dimensions of elements
+   * tex_format[i] (KS_TEX_*, above), filter tex_filter[i] (the
+   * dialect's KS_NEAREST or KS_LINEAR, | KS_NORMALIZED: 8- and 16-bit
+   * integers read as normalized floats, else as integers) and address
+   * mode tex_mode[i] (KS_CLAMP 0, KS_WRAP 1, KS_MIRROR 2, KS_BORDER 3;
+   * wrap and mirror with normalized coordinates, as the hardware has
+   * them). Its width, height and pitch (elements; a 1-D texture is one
+   * row) are, for j = 3 i + 0, 1, 2: argument tex_size_arg[j] - 1 (a
+   * 32-bit int) where tex_size_arg[j] is non-zero, else tex_size_value[j].
+   * A texture object of 0 makes the kernel sample in software. */
+  unsigned texs;
+  unsigned tex_arg[KS_TEX_MAX];
+  unsigned tex_dims[KS_TEX_MAX];
+  unsigned tex_format[KS_TEX_MAX];
+  unsigned tex_filter[KS_TEX_MAX];
+  unsigned tex_mode[KS_TEX_MAX];
+  unsigned tex_size_arg[3 * KS_TEX_MAX];
+  unsigned tex_size_value[3 * KS_TEX_MAX];
 } ks_launch_plan;
 
 typedef struct ks_kernel_info {

@@ -165,6 +165,9 @@ static const char *const nvvm_everywhere[] = {
     "isspacep.shared$",
     "isspacep.local$",
     "isspacep.const$",
+    "tex.unified.2d.v4f32.f32$",
+    "tex.unified.2d.v4s32.f32$",
+    "tex.unified.2d.v4u32.f32$",
 };
 
 /* Floating-point operations of llvm.nvvm.*: STEM.f, STEM.ftz.f, STEM.d. */

@@ -315,6 +315,13 @@ struct ks_kernel {
   /* The function's MAX_DYNAMIC_SHARED_SIZE_BYTES as launch.c last set it
    * (the largest asked so far; 0: the driver's default), under load_lock. */
   unsigned dyn_smem_max;
+  /* Hardware textures (info.plan.texs): the texture objects launches
+   * made, by texture and (pointer, width, height, pitch), kept until the
+   * kernel goes; why the first launch that could make none sampled in
+   * software (ks_kernel_launch_note). Under launch_lock. */
+  struct ks_tex_obj *texobjs;
+  size_t ntexobjs, texobj_cap;
+  char *tex_note;
 };
 
 /* The cache's counters (ks_cache_counters, in ns where it says ms). */
@@ -359,6 +366,9 @@ void ks_jit_cache_count(ks_cache *c, ks_counter which, uint64_t n);
 ks_disk *ks_jit_cache_disk_for(ks_ctx *ctx);
 uint64_t ks_jit_cache_counter(const ks_cache *c, ks_counter which);
 void ks_jit_kernel_free(ks_kernel *k, ks_drv *drv);
+/* The texture objects k's launches made, destroyed (drv NULL: only
+ * forgotten), and its note (launch.c). */
+void ks_jit_tex_free(ks_kernel *k, ks_drv *drv);
 
 /* ---- diskcache.c ------------------------------------------------------- */
 
@@ -382,7 +392,7 @@ enum {
 #define KS_DISK_DEFAULT_MAX (256u << 20)
 /* The format diskcache.c writes (an entry of another is a miss) and the
  * bytes of an entry's header, which its launch plan and strings follow. */
-#define KS_DISK_FORMAT_VERSION 7
+#define KS_DISK_FORMAT_VERSION 8
 #define KS_DISK_HEADER_BYTES 112
 
 /* A checked entry; the strings point into the buffer it was read from. */

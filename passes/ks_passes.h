@@ -86,6 +86,9 @@ typedef struct ks_spec {
    * 1: none) and, when non-zero, for the loops that hold a barrier: the
    * never-slower guard's retries (jit/codegen/guard.c). */
   unsigned unroll, unroll_sync;
+  /* Bit i: argument i's sampling becomes hardware texture fetches (the
+   * tex stage; ks_spec_req.tex). */
+  uint64_t tex;
 } ks_spec;
 
 typedef struct ks_diag {

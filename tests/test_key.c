@@ -137,6 +137,11 @@ static const char *mutate_bakes(ks_key_bakes *v, const char *name) {
   return "bake:f 3 values";
 }
 
+static const char *mutate_tex(ks_key_tex *v, const char *name) {
+  v->args ^= 1;
+  return name;
+}
+
 static void check(const ks_key_in *base, const ks_key_in *m, const char *field,
                   const char *want) {
   uint64_t a[2], b[2];
@@ -166,7 +171,7 @@ static void every_field_named(void **state) {
   }
   KS_KEY_FIELDS(CHECK_FIELD)
 #undef CHECK_FIELD
-  assert_int_equal(fields, 19);
+  assert_int_equal(fields, 20);
 }
 
 /* The text holds every field's line, under the field's name. */

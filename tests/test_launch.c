@@ -17,6 +17,12 @@
  *                  cooperative groups' grid sync) says so in its info and
  *                  its template's; ks_launch launches it cooperatively,
  *                  and refuses a grid past the co-resident blocks
+ *   textures       resize with --tex src: the texture object made from the
+ *                  launch's own arguments (format, filter, mode, sizes),
+ *                  passed after them, made once per array and shape,
+ *                  destroyed with the kernel; an array the device cannot
+ *                  sample (pitch off its alignment) gets 0 (software) and
+ *                  the kernel's launch note says why, once
  */
 #define _GNU_SOURCE /* setenv */
 #include <setjmp.h>
@@ -366,6 +372,83 @@ static void grid_sync(void **state) {
   close_fixture(f);
 }
 
+/* A 32-byte aligned address inside buf (the mock's allocations are not). */
+static ks_devptr aligned32(ks_devptr p) { return (p + 31) / 32 * 32; }
+
+static void textures(void **state) {
+  (void)state;
+  fixture *f = open_fixture(NULL, "resize");
+  ks_binding b[] = {{.name = "FACTOR", .kind = KS_VALUE_INT, .v.i = 2},
+                    {.name = "FILTER", .kind = KS_VALUE_INT, .v.i = 1}};
+  const char *tex[] = {"src"};
+  ks_spec_req req = {.kernel = "resize",
+                     .bindings = b,
+                     .nbindings = 2,
+                     .bounds = {.block = {32, 8, 1}},
+                     .tex = tex,
+                     .ntex = 1};
+  ks_kernel *k = NULL;
+  if (ks_specialize(f->ctx, f->t, &req, &k) != KS_OK)
+    fail_msg("specialize: %s", ks_errmsg(f->ctx));
+  ks_kernel_info in = {.size = sizeof in};
+  assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
+  assert_int_equal(in.plan.texs, 1);
+  assert_int_equal(in.plan.tex_arg[0], 0);
+  assert_int_equal(in.plan.tex_dims[0], 2);
+  assert_int_equal(in.plan.tex_format[0], KS_TEX_F32);
+  assert_int_equal(in.plan.tex_filter[0], 1);
+  assert_int_equal(in.plan.tex_mode[0], 0);
+  /* w, h: argument n (2); pitch: argument pitch (3) */
+  assert_int_equal(in.plan.tex_size_arg[0], 3);
+  assert_int_equal(in.plan.tex_size_arg[1], 3);
+  assert_int_equal(in.plan.tex_size_arg[2], 4);
+  ks_devptr src = aligned32(f->buf[0]);
+  int n = 100, pitch = 128, factor = 2, filter = 1;
+  void *args[] = {&src, &f->buf[1], &n, &pitch, &factor, &filter};
+  ks_dim3 grid = {7, 25, 1}, block = {32, 8, 1};
+  kspec_mock_counters m0 = mock_now();
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  kspec_mock_counters m = mock_now();
+  assert_int_equal(m.tex_creates, m0.tex_creates + 1);
+  assert_int_equal(m.last_nparams, 7);
+  assert_true(m.last_param != 0);
+  uint64_t obj = m.last_param;
+  assert_int_equal(m.last_tex[0], 0x20); /* CU_AD_FORMAT_FLOAT */
+  assert_int_equal(m.last_tex[1], 1);    /* CU_TR_FILTER_MODE_LINEAR */
+  assert_int_equal(m.last_tex[2], 1);    /* CU_TR_ADDRESS_MODE_CLAMP */
+  assert_int_equal(m.last_tex[3], 0);    /* unnormalized, read as floats */
+  assert_int_equal(m.last_tex[4], 100);
+  assert_int_equal(m.last_tex[5], 100);
+  assert_int_equal(m.last_tex[6], 512);
+  assert_null(ks_kernel_launch_note(k));
+  /* the same array and shape: the same object */
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  m = mock_now();
+  assert_int_equal(m.tex_creates, m0.tex_creates + 1);
+  assert_int_equal(m.last_param, obj);
+  /* a pitch of 133 floats (532 bytes): software, said once */
+  pitch = 133;
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  m = mock_now();
+  assert_int_equal(m.tex_creates, m0.tex_creates + 1);
+  assert_int_equal(m.last_param, 0);
+  const char *note = ks_kernel_launch_note(k);
+  assert_non_null(note);
+  TU_ASSERT_CONTAINS(note, "launch: resize: texture of argument 0 sampled in "
+                           "software: its pitch (532 bytes)");
+  TU_ASSERT_CONTAINS(note, "texture pitch alignment, 32 bytes");
+  /* another shape: another object; both go with the kernel */
+  pitch = 128;
+  n = 64;
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  m = mock_now();
+  assert_int_equal(m.tex_creates, m0.tex_creates + 2);
+  assert_true(m.last_param != 0 && m.last_param != obj);
+  assert_int_equal(m.live_texs, m0.live_texs + 2);
+  close_fixture(f);
+  assert_int_equal(mock_now().live_texs, m0.live_texs);
+}
+
 int main(void) {
   setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
   void *lib = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_LOCAL);
@@ -378,6 +461,7 @@ int main(void) {
       cmocka_unit_test(cooperative), cmocka_unit_test(gcoarsened),
       cmocka_unit_test(dyn_smem),    cmocka_unit_test(clusters),
       cmocka_unit_test(coarsened),   cmocka_unit_test(grid_sync),
+      cmocka_unit_test(textures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,9 +198,9 @@ static size_t test_values(const ks_param_info *p, char out[4][32]) {
 static void builtins_listed(void **state) {
   (void)state;
   static const char *const want[] = {
-      "conv1d",    "sepfilter_rows", "sepfilter_cols",
-      "histogram", "reduce_sum",     "transpose",
-      "stencil1d", "blackscholes",   "sepfilter_fused"};
+      "conv1d",          "sepfilter_rows", "sepfilter_cols", "histogram",
+      "reduce_sum",      "transpose",      "stencil1d",      "blackscholes",
+      "sepfilter_fused", "resize",         "resize3d"};
   size_t n = ks_builtin_count();
   assert_int_equal(n, sizeof want / sizeof want[0]);
   for (size_t i = 0; i < n; i++) {

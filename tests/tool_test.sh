@@ -76,11 +76,11 @@ expect_usage() {
 # ---- list and info ----------------------------------------------------------
 expect 0 list
 for t in conv1d sepfilter_rows sepfilter_cols histogram reduce_sum transpose \
-  stencil1d blackscholes sepfilter_fused
+  stencil1d blackscholes sepfilter_fused resize resize3d
 do
   grep -q "^$t " "$TMP/out" || bad "kspec list: no line for $t"
 done
-[ "$(wc -l <"$TMP/out")" -eq 9 ] || bad "kspec list: not nine lines"
+[ "$(wc -l <"$TMP/out")" -eq 11 ] || bad "kspec list: not eleven lines"
 
 expect 0 info conv1d
 out_has "kernel conv1d"

@@ -18,7 +18,7 @@ cuda="-DKSPEC_BENCH_CUDA=OFF"
 targets="kspec kspec-tool kspec-bench kspec-latency test_gpu_templates test_gpu_window \
   test_gpu_cubin \
   test_gpu_occupancy test_gpu_cmem test_gpu_local test_gpu_shfl test_gpu_alias \
-  test_gpu_byval test_gpu_fused \
+  test_gpu_byval test_gpu_fused test_gpu_tex \
   test_gpu_globals test_gpu_launch test_gpu_dialect ks_dialect_bitcode \
   test_gpu_corpus ks_corpus_bitcode"
 if [ -n "$nvcc" ]; then

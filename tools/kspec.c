@@ -50,6 +50,8 @@ typedef struct options {
   ks_launch_bounds bounds;
   const char *no_pass[MAX_NO_PASS];
   size_t nno_pass;
+  const char *tex[MAX_NO_PASS];
+  size_t ntex;
   ks_bake bakes[MAX_BAKES]; /* values malloc'd, freed by options_free */
   char bake_names[MAX_BAKES][64];
   size_t nbakes;
@@ -115,6 +117,9 @@ static const char spec_opts_text[] =
     "                     floating-point modes as nvcc's (default: no\n"
     "                     flush to zero, IEEE division and sqrt): the\n"
     "                     kernel's own f32 arithmetic and libdevice's math\n"
+    "  --tex ARG          every sampling of array ARG (ks_sample1d/2d) by a\n"
+    "                     hardware texture fetch (repeatable); the texture\n"
+    "                     object made by the launch from its arguments\n"
     "  --bake ARG=V,V,... the contents of read-only buffer ARG are known:\n"
     "                     its loads become immediates (repeatable); launch\n"
     "                     with exactly these values in ARG. ARG may be a\n"
@@ -247,6 +252,7 @@ enum {
   OPT_PREC_DIV,
   OPT_PREC_SQRT,
   OPT_FAST_MATH,
+  OPT_TEX,
 };
 
 static const struct option long_opts[] = {
@@ -273,6 +279,7 @@ static const struct option long_opts[] = {
     {"prec-sqrt", required_argument, NULL, OPT_PREC_SQRT},
     {"fast-math", no_argument, NULL, OPT_FAST_MATH},
     {"use_fast_math", no_argument, NULL, OPT_FAST_MATH},
+    {"tex", required_argument, NULL, OPT_TEX},
     {NULL, 0, NULL, 0},
 };
 
@@ -350,6 +357,11 @@ static int take_option(const char *cmd, int c, options *o) {
     if (o->nno_pass == MAX_NO_PASS)
       return bad_usage(cmd, "too many --no-pass options%s", "");
     o->no_pass[o->nno_pass++] = optarg;
+    return 0;
+  case OPT_TEX:
+    if (o->ntex == MAX_NO_PASS)
+      return bad_usage(cmd, "too many --tex options%s", "");
+    o->tex[o->ntex++] = optarg;
     return 0;
   case OPT_BAKE:
     if (o->nbakes == MAX_BAKES)
@@ -571,7 +583,9 @@ static ks_spec_req request_of(const options *o) {
                        .bakes = o->bakes,
                        .nbakes = o->nbakes,
                        .smem_spill = o->smem_spill,
-                       .fp = o->fp};
+                       .fp = o->fp,
+                       .tex = o->tex,
+                       .ntex = o->ntex};
 }
 
 /* ptx and ir: specialize once and print. */
@@ -602,6 +616,11 @@ static void launch_notes(const ks_kernel *k) {
             "kspec: note: before each launch copy the first %u bytes of "
             "argument %u's buffer to .const ks_cmem_%u\n",
             p->const_copy_bytes[i], p->const_copy_arg[i], p->const_copy_arg[i]);
+  for (unsigned i = 0; i < p->texs; i++)
+    fprintf(stderr,
+            "kspec: note: pass a texture object (u64) of argument %u's array "
+            "after the arguments%s (0: software sampling)\n",
+            p->tex_arg[i], i ? ", after the previous one" : "");
 }
 
 static int cmd_emit(const options *o, int want_ir) {
@@ -683,6 +702,8 @@ static int specialize_for(ks_ctx *ctx, ks_template *t, const options *o,
   if (!generic) {
     req.bindings = o->defs;
     req.nbindings = o->ndefs;
+    req.tex = o->tex;
+    req.ntex = o->ntex;
     ks_dim3 b = ks_wl_block(w);
     if (!req.bounds.block[0]) {
       req.bounds.block[0] = b.x;
@@ -715,9 +736,14 @@ static int run_one(const options *o, ks_wl *w, ks_kernel *k, int generic,
     return run_fail(err);
   ks_kernel_info info = {.size = sizeof info};
   ks_kernel_info_get(k, &info);
-  printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok\n",
+  printf("%-12s %9.4f ms  %7.1f GB/s  regs %d  compile %.2f ms  check ok%s\n",
          generic ? "generic" : "specialized", *ms, ks_wl_bytes(w) / (*ms * 1e6),
-         info.regs, info.compile_ms);
+         info.regs, info.compile_ms,
+         !info.plan.texs            ? ""
+         : ks_kernel_launch_note(k) ? "  (textures: software)"
+                                    : "  (textures: hardware)");
+  if (ks_kernel_launch_note(k))
+    fprintf(stderr, "kspec: note: %s\n", ks_kernel_launch_note(k));
   if (info.grid_sync) {
     ks_dim3 g = ks_wl_grid(w);
     printf("%-12s cooperative launch, grid %ux%ux%u (at most the blocks "

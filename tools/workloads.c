@@ -88,9 +88,10 @@ struct wl_desc {
   const char *ints[2]; /* names of the scalar arguments */
   int two_d;           /* size is the side of a square */
   size_t def_size;
-  int axis;                /* sepfilter: 0 along rows, 1 along columns */
-  int coresident;          /* grid barrier: at most the co-resident grid */
-  int two_pass;            /* ks_wl_two_pass runs it as rows + cols */
+  int axis;       /* sepfilter: 0 along rows, 1 along columns; resize: 2
+                     (2-D), 3 (3-D) */
+  int coresident; /* grid barrier: at most the co-resident grid */
+  int two_pass;   /* ks_wl_two_pass runs it as rows + cols */
   void (*setup)(ks_wl *w); /* declares buffers and scalars */
   void (*geometry)(ks_wl *w, unsigned block);
   int (*reference)(ks_wl *w); /* fills w->ref; -1: no memory */
@@ -743,6 +744,118 @@ static double transpose_bytes(const ks_wl *w) {
   return 2.0 * 4.0 * (double)w->size * (double)transpose_cols(w);
 }
 
+/* ---- resize, resize3d ----------------------------------------------------
+ * src is n x n (x n), rows `pitch` floats apart, pitch a multiple of 64 (a
+ * texture's pitch alignment); dst is (n*F)^2 (^3) dense. */
+
+static size_t resize_pitch(const ks_wl *w) {
+  return ceil_div(w->size, 64) * 64;
+}
+static size_t resize_side(const ks_wl *w) { return w->size * (size_t)w->pv; }
+static int resize_3d(const ks_wl *w) { return w->desc->axis == 3; }
+
+static void resize_setup(ks_wl *w) {
+  size_t n = w->size, on = resize_side(w), d = resize_3d(w);
+  add_buf(w, "src", ROLE_IN, ELEM_F32, resize_pitch(w) * n * (d ? n : 1));
+  add_buf(w, "dst", ROLE_OUT, ELEM_F32, on * on * (d ? on : 1));
+  add_int(w, n);
+  add_int(w, resize_pitch(w));
+}
+
+/* 32 x (block / 32) blocks over the output; block 0 means 256. */
+static void resize_geometry(ks_wl *w, unsigned block) {
+  unsigned t = block ? block : 256, bx = t >= 32 ? 32 : t;
+  unsigned by = t / bx;
+  size_t on = resize_side(w);
+  w->block = (ks_dim3){bx, by, 1};
+  w->grid = (ks_dim3){(unsigned)ceil_div(on, bx), (unsigned)ceil_div(on, by),
+                      resize_3d(w) ? (unsigned)on : 1};
+}
+
+/* The FILTER parameter's value (0 nearest, 1 linear). */
+static int resize_linear(const ks_wl *w) {
+  for (size_t i = 0; i < w->nparams; i++)
+    if (strcmp(w->params[i].name, "FILTER") == 0)
+      return w->pnum[i] != 0;
+  return 1;
+}
+
+/* One axis of CUDA's sampling at x (clamped): the texels and the weight of
+ * the second. */
+static void resize_axis(float x, long n, int linear, long i[2], double *a) {
+  double xb = linear ? (double)x - 0.5 : (double)x;
+  long f = (long)floor(xb);
+  *a = linear ? xb - (double)f : 0.0;
+  i[0] = clampi(f, 0, n - 1);
+  i[1] = clampi(f + 1, 0, n - 1);
+}
+
+/* w->ref holds the value of each output, then its tolerance: the hardware
+ * weighs with 8-bit fractions, within D/256 of the range of the 2^D texels
+ * it blends (README, "Textures"), and both within float rounding. */
+static void resize_range(void *arg, size_t lo_o, size_t hi_o) {
+  ks_wl *w = arg;
+  const float *src = w->bufs[0].host;
+  long n = (long)w->size, on = (long)resize_side(w), p = (long)resize_pitch(w);
+  int d3 = resize_3d(w), lin = resize_linear(w), dims = d3 ? 3 : 2;
+  size_t count = w->bufs[1].count;
+  float inv = 1.0f / (float)w->pv;
+  for (size_t o = lo_o; o < hi_o; o++) {
+    long c[3] = {(long)(o % (size_t)on), (long)(o / (size_t)on % (size_t)on),
+                 d3 ? (long)(o / ((size_t)on * (size_t)on)) : 0};
+    long idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    double a[3] = {0, 0, 0}, sum = 0, lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < dims; k++)
+      resize_axis(((float)c[k] + 0.5f) * inv, n, lin, idx[k], &a[k]);
+    for (int corner = 0; corner < (lin ? 1 << dims : 1); corner++) {
+      double wt = 1;
+      long at = 0;
+      for (int k = dims - 1; k >= 0; k--) {
+        int up = corner >> k & 1;
+        wt *= up ? a[k] : 1 - a[k];
+        at = at * (k == 0 ? p : n) + idx[k][up];
+      }
+      double v = src[at];
+      sum += wt * v;
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    w->ref[o] = sum;
+    w->ref[count + o] = (lin ? dims * (hi - lo) / 256.0 : 0.0) + 1e-5;
+  }
+}
+
+static int resize_reference(ks_wl *w) {
+  size_t count = w->bufs[1].count;
+  if (!alloc_ref(w, 2 * count))
+    return -1;
+  par_range(w, count, 1 << 14, resize_range);
+  return 0;
+}
+
+static int resize_compare(ks_wl *w, char *err, size_t cap) {
+  wl_buf *o = out_buf(w);
+  const float *got = o->got;
+  for (size_t i = 0; i < o->count; i++) {
+    double r = w->ref[i], tol = w->ref[o->count + i];
+    if (!(fabs(got[i] - r) <= tol)) {
+      char where[64], g[32], e[48];
+      snprintf(where, sizeof where, "%s[%zu]", o->name, i);
+      snprintf(g, sizeof g, "%.9g", got[i]);
+      snprintf(e, sizeof e, "%.9g +- %.3g", r, tol);
+      return mismatch(w, err, cap, where, g, e);
+    }
+  }
+  return 0;
+}
+
+/* Each input element read once, each output written once. */
+static double resize_bytes(const ks_wl *w) {
+  double n = (double)w->size, on = (double)resize_side(w);
+  return resize_3d(w) ? 4.0 * (n * n * n + on * on * on)
+                      : 4.0 * (n * n + on * on);
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const wl_desc wl_table[] = {
@@ -826,6 +939,27 @@ static const wl_desc wl_table[] = {
      .reference = stencil1d_reference,
      .compare = compare_close,
      .bytes = stencil1d_bytes},
+    {.name = "resize",
+     .param = "FACTOR",
+     .ints = {"n", "pitch"},
+     .two_d = 1,
+     .def_size = 4096,
+     .axis = 2,
+     .setup = resize_setup,
+     .geometry = resize_geometry,
+     .reference = resize_reference,
+     .compare = resize_compare,
+     .bytes = resize_bytes},
+    {.name = "resize3d",
+     .param = "FACTOR",
+     .ints = {"n", "pitch"},
+     .def_size = 256,
+     .axis = 3,
+     .setup = resize_setup,
+     .geometry = resize_geometry,
+     .reference = resize_reference,
+     .compare = resize_compare,
+     .bytes = resize_bytes},
     {.name = "blackscholes",
      .param = "RISKFREE",
      .ints = {"n"},
@@ -1061,6 +1195,12 @@ ks_status ks_wl_prepare(ks_ctx *ctx, const ks_template *t, const char *kernel,
   w->rng = seed;
   if ((s = read_params(w, t, ki, values, nvalues, err, cap)) != KS_OK)
     goto fail;
+  if (d->setup == resize_setup &&
+      size * (size_t)w->pv > (d->axis == 3 ? 1024u : 32768u)) {
+    s = say(err, cap, KS_EINVAL, "%s: output side %zu x %ld is too large",
+            d->name, size, w->pv);
+    goto fail;
+  }
   d->setup(w);
   set_geometry(w, block);
   describe(w);
@@ -1111,6 +1251,14 @@ int ks_wl_set_block3(ks_wl *w, ks_dim3 b, char *err, size_t cap) {
   if (w->desc->geometry == reduce_geometry ||
       w->desc->geometry == transpose_geometry)
     return 0; /* a parameter fixes the block */
+  if (w->desc->geometry == resize_geometry && b.z <= 1) {
+    size_t on = resize_side(w);
+    unsigned by = b.y ? b.y : 1;
+    w->block = (ks_dim3){b.x, by, 1};
+    w->grid = (ks_dim3){(unsigned)ceil_div(on, b.x), (unsigned)ceil_div(on, by),
+                        resize_3d(w) ? (unsigned)on : 1};
+    return 0;
+  }
   if (w->desc->geometry == sepfilter_geometry && b.z <= 1) {
     /* exactly the block asked for: 256 is 256 x 1, not 32 x 8 */
     unsigned by = b.y ? b.y : 1;

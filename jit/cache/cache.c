@@ -51,6 +51,7 @@ void ks_jit_kernel_free(ks_kernel *k, ks_drv *drv) {
     ks_drv_module_unload(drv, &k->mod);
   if (k->cmem_event && drv)
     ks_drv_event_destroy(drv, k->cmem_event);
+  ks_jit_tex_free(k, drv);
   pthread_mutex_destroy(&k->load_lock);
   pthread_mutex_destroy(&k->launch_lock);
   free(k->name);

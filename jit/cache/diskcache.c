@@ -54,7 +54,8 @@
 
 enum {
   /* 3: kind, est_regs; 4: coarsen_x; 5: coarsen_y, grid_coarsen; 6: const
-   * copies; 7: the launch plan out of the header, little-endian */
+   * copies; 7: the launch plan out of the header, little-endian; 8: its
+   * hardware textures */
   FORMAT_VERSION = KS_DISK_FORMAT_VERSION,
   NAME_LEN = 32 + 6,      /* hex key + ".kspec" */
   STALE_TMP_S = 3600,     /* temporary files older are leftovers */
@@ -311,7 +312,15 @@ static int bad(char *why, size_t cap, const char *fmt, ...) {
   X(grid_coarsen, 1024)                                                        \
   X(const_copies, KS_CMEM_MAX)                                                 \
   X(const_copy_arg, 4096)                                                      \
-  X(const_copy_bytes, 65536)
+  X(const_copy_bytes, 65536)                                                   \
+  X(texs, KS_TEX_MAX)                                                          \
+  X(tex_arg, 4096)                                                             \
+  X(tex_dims, 2)                                                               \
+  X(tex_format, KS_TEX_S16)                                                    \
+  X(tex_filter, 3)                                                             \
+  X(tex_mode, 3)                                                               \
+  X(tex_size_arg, 4097)                                                        \
+  X(tex_size_value, 1u << 30)
 
 /* Elements of field f: 1, or an array's length. */
 #define PLAN_LEN(f) (sizeof((ks_launch_plan *)0)->f / sizeof(unsigned))
@@ -380,6 +389,13 @@ static int plan_fits(const ks_launch_plan *p, const unsigned block[3],
                  "argument %u",
                  i, p->const_copies, p->const_copy_bytes[i],
                  p->const_copy_arg[i]);
+  for (unsigned i = p->texs; i < KS_TEX_MAX; i++)
+    if (p->tex_arg[i] || p->tex_dims[i])
+      return bad(why, cap, "launch plan: texture %u (of %u) of argument %u", i,
+                 p->texs, p->tex_arg[i]);
+  for (unsigned i = 0; i < p->texs; i++)
+    if (!p->tex_dims[i])
+      return bad(why, cap, "launch plan: texture %u of no dimension", i);
   return 0;
 }
 

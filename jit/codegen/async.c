@@ -80,6 +80,8 @@ static void req_free(ks_spec_req *r) {
   }
   for (size_t i = 0; r->no_pass && i < r->nno_pass; i++)
     free((char *)r->no_pass[i]);
+  for (size_t i = 0; r->tex && i < r->ntex; i++)
+    free((char *)r->tex[i]);
   for (size_t i = 0; r->bakes && i < r->nbakes; i++) {
     free((char *)r->bakes[i].arg);
     free((double *)r->bakes[i].values);
@@ -87,6 +89,7 @@ static void req_free(ks_spec_req *r) {
   free((char *)r->kernel);
   free((ks_binding *)r->bindings);
   free((char **)r->no_pass);
+  free((char **)r->tex);
   free((ks_bake *)r->bakes);
   free((char *)r->dump_stage);
   memset(r, 0, sizeof *r);
@@ -119,15 +122,20 @@ static int copy_bindings(const ks_spec_req *in, ks_spec_req *out) {
 static int copy_lists(const ks_spec_req *in, ks_spec_req *out) {
   int ok = 1;
   char **np = in->nno_pass ? calloc(in->nno_pass, sizeof *np) : NULL;
+  char **tx = in->ntex ? calloc(in->ntex, sizeof *tx) : NULL;
   ks_bake *bk = in->nbakes ? calloc(in->nbakes, sizeof *bk) : NULL;
   out->no_pass = (const char *const *)np;
   out->nno_pass = np ? in->nno_pass : 0;
+  out->tex = (const char *const *)tx;
+  out->ntex = tx ? in->ntex : 0;
   out->bakes = bk;
   out->nbakes = bk ? in->nbakes : 0;
-  if ((in->nno_pass && !np) || (in->nbakes && !bk))
+  if ((in->nno_pass && !np) || (in->ntex && !tx) || (in->nbakes && !bk))
     return 0;
   for (size_t i = 0; i < in->nno_pass; i++)
     np[i] = copy_str(in->no_pass[i], &ok);
+  for (size_t i = 0; i < in->ntex; i++)
+    tx[i] = copy_str(in->tex[i], &ok);
   for (size_t i = 0; i < in->nbakes; i++) {
     const ks_bake *b = &in->bakes[i];
     bk[i] = (ks_bake){.arg = copy_str(b->arg, &ok), .n = b->n};
@@ -264,7 +272,7 @@ ks_status ks_specialize_async(ks_ctx *ctx, const ks_template *t,
   if (!ctx || !t || !req || !out)
     return ks_jit_fail(KS_EINVAL, "specialize: NULL argument");
   if ((req->nbindings && !req->bindings) || (req->nno_pass && !req->no_pass) ||
-      (req->nbakes && !req->bakes))
+      (req->nbakes && !req->bakes) || (req->ntex && !req->tex))
     return ks_jit_fail(KS_EINVAL,
                        "specialize: bindings, no_pass or bakes is NULL "
                        "with a non-zero count");

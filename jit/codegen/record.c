@@ -141,6 +141,10 @@ void ks_record_request(ks_ctx *ctx, const ks_template *t,
     put(&b, " no_pass=", 9);
     put_escaped(&b, req->no_pass[i]);
   }
+  for (size_t i = 0; i < req->ntex; i++) {
+    put(&b, " tex=", 5);
+    put_escaped(&b, req->tex[i]);
+  }
   for (size_t i = 0; i < req->nbakes; i++) {
     put(&b, " bake:", 6);
     put_escaped(&b, req->bakes[i].arg);
@@ -188,6 +192,7 @@ typedef struct parsed {
   ks_spec_req req;
   ks_binding *bindings;
   const char **no_pass;
+  const char **tex;
   ks_bake *bakes;
 } parsed;
 
@@ -196,6 +201,7 @@ static void parsed_free(parsed *p) {
     free((double *)p->bakes[i].values);
   free(p->bindings);
   free(p->no_pass);
+  free(p->tex);
   free(p->bakes);
 }
 
@@ -292,12 +298,15 @@ static int parse_field(char *tok, parsed *p, char *why, size_t cap) {
       return snprintf(why, cap, "bad block '%s'", eq), -1;
     return 0;
   }
-  if (strcmp(tok, "kernel") != 0 && strcmp(tok, "no_pass") != 0)
+  if (strcmp(tok, "kernel") != 0 && strcmp(tok, "no_pass") != 0 &&
+      strcmp(tok, "tex") != 0)
     return snprintf(why, cap, "unknown field '%s'", tok), -1;
   if (unescape(eq) < 0)
     return snprintf(why, cap, "bad escape in '%s'", eq), -1;
   if (tok[0] == 'k')
     r->kernel = eq;
+  else if (tok[0] == 't')
+    p->tex[r->ntex++] = eq;
   else
     p->no_pass[r->nno_pass++] = eq;
   return 0;
@@ -311,11 +320,13 @@ static int parse_line(char *line, parsed *p, char *why, size_t cap) {
     ntok += *c == ' ';
   p->bindings = calloc(ntok, sizeof *p->bindings);
   p->no_pass = calloc(ntok, sizeof *p->no_pass);
+  p->tex = calloc(ntok, sizeof *p->tex);
   p->bakes = calloc(ntok, sizeof *p->bakes);
   p->req.bindings = p->bindings;
   p->req.no_pass = p->no_pass;
+  p->req.tex = p->tex;
   p->req.bakes = p->bakes;
-  if (!p->bindings || !p->no_pass || !p->bakes)
+  if (!p->bindings || !p->no_pass || !p->tex || !p->bakes)
     return snprintf(why, cap, "out of memory"), -1;
   char *save = NULL;
   char *magic = strtok_r(line, " ", &save);

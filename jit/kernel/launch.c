@@ -12,6 +12,8 @@
  *   attrs.cooperative, info.grid_sync ──> real grid co-resident (driver's
  *                                         occupancy)
  *   const copies ──> copied on the stream, then the launch (launch_lock)
+ *   textures ──> a texture object per texture appended (cached; 0 where
+ *                none can be made: the kernel samples in software)
  *   grid_coarsen ──> the user's grid.x appended as a hidden argument
  *
  * Everything is checked before anything reaches the device, so a refused
@@ -26,6 +28,8 @@
  * coarsened: gcoarsen declines fences, atomics whose old value is used and
  * volatile loads, which every grid barrier needs.
  */
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,24 +193,194 @@ static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
   return KS_OK;
 }
 
-/* The driver's launch, with the user's grid.x after args' own for a
+/* ---- hardware textures ---------------------------------------------------
+ * A texture object over the launch's own array, made once per (texture,
+ * pointer, width, height, pitch) and kept until the kernel goes; the
+ * format, filter and mode are the kernel's. Where the device cannot
+ * sample the array (alignment, limits) or the driver refuses, the kernel
+ * gets 0 and samples in software, and ks_kernel_launch_note says why. */
+
+struct ks_tex_obj {
+  unsigned tex;
+  uint64_t ptr;
+  unsigned w, h;
+  size_t pitch;
+  uint64_t obj; /* 0: none could be made */
+};
+
+static const unsigned tex_elem_bytes[] = {4, 2, 1, 1, 2, 2}; /* KS_TEX_* */
+
+/* Size j of the plan's textures, from the launch's arguments. */
+static long tex_size(const ks_launch_plan *p, unsigned j, void **args) {
+  int32_t v = 0;
+  if (!p->tex_size_arg[j])
+    return p->tex_size_value[j];
+  memcpy(&v, args[p->tex_size_arg[j] - 1], sizeof v);
+  return v;
+}
+
+void ks_jit_tex_free(ks_kernel *k, ks_drv *drv) {
+  for (size_t i = 0; i < k->ntexobjs; i++)
+    if (drv)
+      ks_drv_tex_destroy(drv, k->texobjs[i].obj);
+  free(k->texobjs);
+  free(k->tex_note);
+  k->texobjs = NULL;
+  k->ntexobjs = k->texobj_cap = 0;
+  k->tex_note = NULL;
+}
+
+const char *ks_kernel_launch_note(ks_kernel *k) {
+  if (!k)
+    return NULL;
+  pthread_mutex_lock(&k->launch_lock);
+  const char *n = k->tex_note;
+  pthread_mutex_unlock(&k->launch_lock);
+  return n;
+}
+
+/* Keeps the first reason a launch sampled in software. */
+static void tex_note(ks_kernel *k, unsigned i, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void tex_note(ks_kernel *k, unsigned i, const char *fmt, ...) {
+  if (k->tex_note)
+    return;
+  char why[400], *n = malloc(512);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  if (n)
+    snprintf(n, 512,
+             "launch: %s: texture of argument %u sampled in software: %s",
+             k->name, k->info.plan.tex_arg[i], why);
+  k->tex_note = n;
+}
+
+/* Why texture i of k cannot be made over d (NULL: it can). */
+static int tex_fits(ks_kernel *k, unsigned i, const ks_drv_tex *d) {
+  ks_drv_tex_limits_t lim = {0};
+  size_t cap = 0;
+  if (ks_drv_tex_limits(k->ctx->drv, &lim, ks_jit_errbuf(&cap), cap) != KS_OK)
+    return tex_note(k, i, "the device's texture limits are unknown"), 0;
+  if (!d->ptr || !d->width || !d->height)
+    return tex_note(k, i, "an empty or NULL array"), 0;
+  if (lim.pitch_align > 0 && (d->pitch_bytes % (unsigned)lim.pitch_align ||
+                              d->ptr % (unsigned)lim.pitch_align))
+    return tex_note(k, i,
+                    "its pitch (%zu bytes) or address (0x%llx) is not a "
+                    "multiple of the device's texture pitch alignment, %d "
+                    "bytes",
+                    d->pitch_bytes, (unsigned long long)d->ptr,
+                    lim.pitch_align),
+           0;
+  if ((lim.max_width > 0 && d->width > (unsigned)lim.max_width) ||
+      (lim.max_height > 0 && d->height > (unsigned)lim.max_height) ||
+      (lim.max_pitch > 0 && d->pitch_bytes > (size_t)lim.max_pitch))
+    return tex_note(k, i,
+                    "%ux%u texels, %zu bytes a row, over the device's "
+                    "limits for a texture over linear memory (%dx%d, %d)",
+                    d->width, d->height, d->pitch_bytes, lim.max_width,
+                    lim.max_height, lim.max_pitch),
+           0;
+  return 1;
+}
+
+/* The texture object of texture i for this launch (0: none); under
+ * launch_lock. KS_ENOMEM only: what the device refuses is software. */
+static ks_status tex_object(ks_kernel *k, unsigned i, void **args,
+                            uint64_t *obj) {
+  const ks_launch_plan *p = &k->info.plan;
+  unsigned fmt = p->tex_format[i] < 6 ? p->tex_format[i] : 0;
+  long w = tex_size(p, 3 * i, args), h = tex_size(p, 3 * i + 1, args);
+  long pitch = tex_size(p, 3 * i + 2, args);
+  ks_drv_tex d = {.format = fmt,
+                  .mode = p->tex_mode[i],
+                  .linear = (p->tex_filter[i] & 1) != 0,
+                  .read_integers = fmt >= 2 && !(p->tex_filter[i] & 2),
+                  .normalized_coords =
+                      p->tex_mode[i] == 1 || p->tex_mode[i] == 2};
+  memcpy(&d.ptr, args[p->tex_arg[i]], sizeof d.ptr);
+  *obj = 0;
+  if (w <= 0 || h <= 0 || pitch < w)
+    return tex_note(k, i, "width %ld, height %ld, pitch %ld", w, h, pitch),
+           KS_OK;
+  d.width = (unsigned)w;
+  d.height = (unsigned)h;
+  d.pitch_bytes = (size_t)pitch * tex_elem_bytes[fmt];
+  if (p->tex_dims[i] == 1) /* one row: any pitch the device takes */
+    d.pitch_bytes = ((size_t)w * tex_elem_bytes[fmt] + 511) / 512 * 512;
+  for (size_t j = 0; j < k->ntexobjs; j++) {
+    const struct ks_tex_obj *o = &k->texobjs[j];
+    if (o->tex == i && o->ptr == d.ptr && o->w == d.width && o->h == d.height &&
+        o->pitch == d.pitch_bytes) {
+      *obj = o->obj;
+      return KS_OK;
+    }
+  }
+  if (k->ntexobjs == k->texobj_cap) {
+    size_t n = k->texobj_cap ? 2 * k->texobj_cap : 8;
+    struct ks_tex_obj *t = realloc(k->texobjs, n * sizeof *t);
+    if (!t)
+      return ks_jit_fail(KS_ENOMEM, "launch: out of memory");
+    k->texobjs = t;
+    k->texobj_cap = n;
+  }
+  if (tex_fits(k, i, &d)) {
+    size_t cap = 0;
+    char *err = ks_jit_errbuf(&cap);
+    if (ks_drv_tex_create(k->ctx->drv, &d, obj, err, cap) != KS_OK)
+      tex_note(k, i, "%s", err);
+  }
+  k->texobjs[k->ntexobjs++] =
+      (struct ks_tex_obj){i, d.ptr, d.width, d.height, d.pitch_bytes, *obj};
+  return KS_OK;
+}
+
+/* The texture objects of this launch, into tex (KS_TEX_MAX). */
+static ks_status tex_objects(ks_kernel *k, void **args, uint64_t *tex) {
+  const ks_launch_plan *p = &k->info.plan;
+  ks_status s = KS_OK;
+  if (!p->texs)
+    return KS_OK;
+  if (k->nargs && !args)
+    return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
+  for (unsigned i = 0; i < p->texs; i++)
+    if (!args[p->tex_arg[i]])
+      return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
+                         k->name, p->tex_arg[i]);
+  pthread_mutex_lock(&k->launch_lock);
+  for (unsigned i = 0; s == KS_OK && i < p->texs; i++)
+    s = tex_object(k, i, args, &tex[i]);
+  pthread_mutex_unlock(&k->launch_lock);
+  return s;
+}
+
+/* The driver's launch, with the hidden arguments after args' own: a
+ * texture object per texture (tex), then the user's grid.x for a
  * grid-coarsened kernel. */
 static ks_status launch_args(ks_kernel *k, const ks_drv_launch_cfg *c,
-                             unsigned user_x, void **args, char *err,
-                             size_t cap) {
-  if (k->info.plan.grid_coarsen <= 1)
+                             unsigned user_x, const uint64_t *tex, void **args,
+                             char *err, size_t cap) {
+  const ks_launch_plan *p = &k->info.plan;
+  unsigned hidden = p->texs + (p->grid_coarsen > 1);
+  if (!hidden)
     return ks_drv_launch_ex(k->ctx->drv, k->mod.function, c, args, err, cap);
   void *small[32], **all = small;
   if (k->nargs && !args)
     return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
-  if (k->nargs + 1 > sizeof small / sizeof *small &&
-      !(all = malloc((k->nargs + 1) * sizeof *all)))
+  if (k->nargs + hidden > sizeof small / sizeof *small &&
+      !(all = malloc((k->nargs + hidden) * sizeof *all)))
     return ks_jit_fail(KS_ENOMEM, "launch: out of memory");
+  ks_status s = KS_OK;
   if (k->nargs)
     memcpy(all, args, k->nargs * sizeof *all);
-  all[k->nargs] = &user_x;
-  ks_status s =
-      ks_drv_launch_ex(k->ctx->drv, k->mod.function, c, all, err, cap);
+  for (unsigned i = 0; i < p->texs; i++)
+    all[k->nargs + i] = (void *)&tex[i];
+  if (p->grid_coarsen > 1)
+    all[k->nargs + p->texs] = &user_x;
+  if (s == KS_OK)
+    s = ks_drv_launch_ex(k->ctx->drv, k->mod.function, c, all, err, cap);
   if (all != small)
     free(all);
   return s;
@@ -245,8 +419,8 @@ static ks_status copy_constants(ks_kernel *k, void *stream, void **args,
 }
 
 static ks_status launch_with_copies(ks_kernel *k, const ks_drv_launch_cfg *c,
-                                    unsigned user_x, void **args, char *err,
-                                    size_t cap) {
+                                    unsigned user_x, const uint64_t *tex,
+                                    void **args, char *err, size_t cap) {
   if (!args)
     return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
   const ks_launch_plan *p = &k->info.plan;
@@ -257,7 +431,7 @@ static ks_status launch_with_copies(ks_kernel *k, const ks_drv_launch_cfg *c,
   pthread_mutex_lock(&k->launch_lock);
   ks_status s = copy_constants(k, c->stream, args, err, cap);
   if (s == KS_OK)
-    s = launch_args(k, c, user_x, args, err, cap);
+    s = launch_args(k, c, user_x, tex, args, err, cap);
   if (s == KS_OK)
     s = ks_drv_event_record(k->ctx->drv, k->cmem_event, c->stream, err, cap);
   if (s == KS_OK) {
@@ -309,11 +483,15 @@ ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
   s = plan_launch(k, grid, block, a ? a : &none, &c);
   if (s != KS_OK)
     return s;
+  uint64_t tex[KS_TEX_MAX] = {0};
+  s = tex_objects(k, args, tex);
+  if (s != KS_OK)
+    return s;
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
   if (k->info.plan.const_copies)
-    return launch_with_copies(k, &c, grid.x, args, err, cap);
-  return launch_args(k, &c, grid.x, args, err, cap);
+    return launch_with_copies(k, &c, grid.x, tex, args, err, cap);
+  return launch_args(k, &c, grid.x, tex, args, err, cap);
 }
 
 ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,

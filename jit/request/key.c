@@ -196,6 +196,23 @@ static void bakes_text(char *buf, size_t cap, const char *name,
   }
 }
 
+/* The --tex arguments: none (the line left out) or their names. */
+static void tex_hash(XXH3_state_t *st, const ks_key_tex *v) {
+  XXH3_128bits_update(st, &v->args, sizeof v->args);
+}
+
+static void tex_text(char *buf, size_t cap, const char *name,
+                     const ks_key_tex *v) {
+  if (!v->args)
+    return;
+  line(buf, cap, "%s", name);
+  for (unsigned i = 0; i < 64 && i < v->k->nargs; i++)
+    if (v->args >> i & 1)
+      line(buf, cap, " %s",
+           v->k->args[i].name[0] ? v->k->args[i].name : v->k->args[i].label);
+  line(buf, cap, "\n");
+}
+
 /* ---- the key --------------------------------------------------------------
  */
 
@@ -233,6 +250,7 @@ void ks_key_of(const ks_ctx *ctx, const ks_template *t, ks_request *r,
       .codegen = r->spec.codegen_lowers,
       .dump_stage = r->spec.dump_stage,
       .fp = r->spec.fp,
+      .tex = {.k = k, .args = r->spec.tex},
   };
   /* the library a template's math comes from; none asked of the others */
   if (t->desc.libdevice) {

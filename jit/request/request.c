@@ -350,6 +350,28 @@ static ks_status check_bakes(const ks_template *t, const ks_ir_kernel *k,
   return KS_OK;
 }
 
+/* Checks each --tex argument: a pointer argument of the kernel among its
+ * first 64 (what the IR says of its reads is the tex stage's to judge). */
+static ks_status check_tex(const ks_template *t, const ks_ir_kernel *k,
+                           const ks_spec_req *req, ks_request *r) {
+  if (req->ntex && !req->tex)
+    return ks_jit_fail(KS_EINVAL, "tex: tex is NULL");
+  for (size_t i = 0; i < req->ntex; i++) {
+    const char *name = req->tex[i] ? req->tex[i] : "(null)";
+    unsigned a = arg_named(k, name);
+    if (a == k->nargs)
+      return ks_jit_fail(KS_EPARAM, "tex: %s: kernel '%s' has no argument '%s'",
+                         t->name, k->name, name);
+    if (!k->args[a].pointer || a >= 64)
+      return ks_jit_fail(KS_EPARAM,
+                         "tex: %s: argument '%s' is not a buffer%s: only an "
+                         "array read through ks_sample1d/2d can be a texture",
+                         t->name, name, a >= 64 ? " among the first 64" : "");
+    r->spec.tex |= 1ull << a;
+  }
+  return KS_OK;
+}
+
 /* Launch bounds against the target's limits (the device's when known). */
 static ks_status check_bounds(ks_ctx *ctx, const ks_spec *sp) {
   const ks_arch *a = ctx->arch;
@@ -470,6 +492,8 @@ ks_status ks_req_make(ks_ctx *ctx, const ks_template *t, const ks_spec_req *req,
     s = disable_passes(req, r);
   if (s == KS_OK)
     s = check_bakes(t, k, req, r);
+  if (s == KS_OK)
+    s = check_tex(t, k, req, r);
   if (s != KS_OK)
     return s;
   if (req->dump_stage) {

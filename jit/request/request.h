@@ -59,7 +59,8 @@ ks_status ks_req_make(ks_ctx *ctx, const ks_template *t, const ks_spec_req *req,
   X(build, bytes)                                                              \
   X(dump_stage, optstr)                                                        \
   X(libdevice, optstr)                                                         \
-  X(fp, fp)
+  X(fp, fp)                                                                    \
+  X(tex, tex)
 
 /* The field kinds. */
 typedef struct ks_key_tpl {
@@ -86,6 +87,10 @@ typedef struct ks_key_bakes {
   const ks_spec_bake *b;
   size_t n;
 } ks_key_bakes;
+typedef struct ks_key_tex { /* ks_spec.tex: arguments by bit */
+  const ks_ir_kernel *k;
+  uint64_t args;
+} ks_key_tex;
 typedef struct ks_key_bytes {
   const unsigned char *p;
   size_t n;

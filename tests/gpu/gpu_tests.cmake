@@ -45,6 +45,14 @@ add_ks_test(gpu_fused.mock TARGET test_gpu_fused LABELS cpu
             ENVIRONMENT KSPEC_LIBCUDA=$<TARGET_FILE:kspec_cuda_mock> KSPEC_CACHE=off
             SKIP_RETURN_CODE 77)
 
+# The dialect's sampling functions in software and with --tex (hardware
+# textures), every filter, mode and element type, against the CPU; DIR
+# holding tex.bc (tests/sim/tex_kernels.cu, built with the dialect's tests
+# and carried by tools/gpu-pack.sh to share/kspec/dialect) as argument.
+add_ks_test(gpu_tex SOURCES ${ks_gpu}/test_tex.c LIBS m
+            DEFS KS_TEX_BC_DIR="${KSPEC_DIALECT_OUT}"
+            DEPENDS ks_dialect_bitcode LABELS gpu SKIP_RETURN_CODE 77)
+
 # Run-time alias checks (smem_promote's privatization under a check at
 # the kernel's entry): a histogram with disjoint and overlapping buffers.
 add_ks_test(gpu_alias SOURCES ${ks_gpu}/test_alias.c ARGS ${ks_data}/hist64.ll

@@ -8,8 +8,10 @@
 # it uses the prefix made by tools/gpu-pack.sh (carried as .dev/gpu). Logs
 # go to $OUT (or ./gpu-out).
 #
-#   KSPEC_GPU_PARTS="tests run sanitize bench corpus" (the default) picks
-#   the parts, so that each fits in one call of the device tool; "corpus"
+#   KSPEC_GPU_PARTS="tests run sanitize bench corpus tex" (the default)
+#   picks the parts, so that each fits in one call of the device tool;
+#   "tex" times resize in software and with hardware textures (--tex src),
+#   2-D and 3-D, nearest and linear (tex.md: seed 000 §9.3's table); "corpus"
 #   runs the kernel corpus (tests/kernels) three ways, nvcc's cubin, kspec
 #   generic and specialized, compared and timed (corpus.md); "cubin" runs
 #   test_gpu_cubin from .dev/gpu-cubin, carried in a call of its own;
@@ -24,7 +26,7 @@ export PATH="$p/bin:/usr/local/cuda/bin:$PATH"
 status=0
 summary=""
 note() { summary="$summary\n$1"; }
-parts=" ${KSPEC_GPU_PARTS:-tests run sanitize bench corpus} "
+parts=" ${KSPEC_GPU_PARTS:-tests run sanitize bench corpus tex} "
 corpus="$p/share/kspec/corpus" # tools/gpu-pack.sh: bitcode, cubins, MANIFEST
 part() { case "$parts" in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -85,6 +87,13 @@ else
   note "gpu warp-shuffle reductions: FAIL (see gpu_shfl.log)"
 fi
 tail -4 "$out/gpu_shfl.log"
+if test_gpu_tex "$p/share/kspec/dialect" >"$out/gpu_tex.log" 2>&1; then
+  note "gpu textures (sampling in software and with --tex, every filter, mode, type; 1-D, 2-D; 3-D software): PASS"
+else
+  status=1
+  note "gpu textures: FAIL (see gpu_tex.log)"
+fi
+grep -E "FAIL|pitch 63|runs:" "$out/gpu_tex.log" | tail -8
 if test_gpu_alias "$root/tests/data/hist64.ll" >"$out/gpu_alias.log" 2>&1; then
   note "gpu run-time alias checks (histogram, disjoint and overlapping): PASS"
 else
@@ -162,7 +171,9 @@ for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
   "reduce_sum -D BLOCK=256" "transpose -D TILE=32" \
   "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3" \
   "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3 --fast-math" \
-  "blackscholes -D RISKFREE=0.05 -D VOLATILITY=1.5 --ftz --prec-div=0"; do
+  "blackscholes -D RISKFREE=0.05 -D VOLATILITY=1.5 --ftz --prec-div=0" \
+  "resize -D FACTOR=2 -D FILTER=1" "resize -D FACTOR=3 -D FILTER=0 --tex src" \
+  "resize -D FACTOR=2 -D FILTER=1 --tex src" "resize3d -D FILTER=1"; do
   # shellcheck disable=SC2086
   if kspec run $t --compare >>"$out/run.log" 2>&1; then
     note "kspec run $t: ok"
@@ -181,6 +192,42 @@ for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
 done
 cat "$out/run.log"
 
+fi
+
+if part tex; then
+echo "== textures: resize in software and with --tex src (seed 000 §9.3)"
+{
+  echo "| case | software ms | hardware ms | ratio | software GB/s | hardware GB/s |"
+  echo "|---|---|---|---|---|---|"
+} >"$out/tex.md"
+while read -r tpl size factor filter; do
+  [ -z "$tpl" ] && continue
+  args="$tpl -D FACTOR=$factor -D FILTER=$filter --size $size --reps 50"
+  # shellcheck disable=SC2086
+  sw=$(kspec run $args 2>>"$out/tex.log" | tee -a "$out/tex.log" |
+    awk '/^specialized/{print $2, $4}')
+  if [ "$tpl" = resize ]; then
+    # shellcheck disable=SC2086
+    hw=$(kspec run $args --tex src 2>>"$out/tex.log" |
+      tee -a "$out/tex.log" | awk '/^specialized/{print $2, $4, $NF}')
+  else
+    hw="- - (3-D: software only)"
+  fi
+  [ -n "$sw" ] || { status=1; note "tex $args: FAIL"; continue; }
+  set -- $sw $hw
+  ratio=$(awk -v a="$1" -v b="$3" 'BEGIN{if (b > 0) printf "%.2f", a / b; else print "-"}')
+  echo "| $tpl n=$size x$factor $([ "$filter" = 1 ] && echo linear || echo nearest) | $1 | $3 | $ratio | $2 | $4 |" >>"$out/tex.md"
+done <<'TEX'
+resize 4096 2 0
+resize 4096 2 1
+resize 8192 1 1
+resize 256 4 1
+resize3d 256 2 0
+resize3d 256 2 1
+TEX
+cat "$out/tex.md"
+grep "note:" "$out/tex.log" && note "tex: a launch sampled in software (tex.log)"
+note "textures: tex.md"
 fi
 
 if part sanitize; then
@@ -226,6 +273,10 @@ stencil1d -D RADIUS=1 --size 100003
 stencil1d -D RADIUS=64 --block 1024 --size 100003
 blackscholes --size 100003
 blackscholes -D VOLATILITY=1.5 --fast-math --size 100003
+resize -D FILTER=1 --size 333
+resize -D FILTER=1 --tex src --size 333
+resize -D FILTER=0 -D FACTOR=3 --tex src --size 333
+resize3d -D FILTER=1 --size 61
 CASES
 # One process per tool, the four at once: tool T writes one line per case
 # and pass setting ("clean" or "**errors**") to T.res.
@@ -276,6 +327,17 @@ for tool in $tools; do
   else
     status=1
     note "$tool test_gpu_fused 333: **errors** (see $tool.fused.log)"
+  fi
+done
+# The sampling functions, software and hardware (test_gpu_tex, 256 points
+# a run).
+for tool in $tools; do
+  if compute-sanitizer --tool "$tool" --error-exitcode 3 \
+    test_gpu_tex "$p/share/kspec/dialect" 256 >>"$out/$tool.tex.log" 2>&1; then
+    note "$tool test_gpu_tex: clean"
+  else
+    status=1
+    note "$tool test_gpu_tex: **errors** (see $tool.tex.log)"
   fi
 done
 {

@@ -81,7 +81,7 @@ enum {
 /* ---- live objects --------------------------------------------------------
  */
 
-enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_LINK, NKINDS };
+enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_LINK, K_TEX, NKINDS };
 
 typedef struct obj {
   int kind;
@@ -141,7 +141,7 @@ static int reg_has(const void *p, int kind) {
 
 static _Atomic uint64_t n_launches, n_launch_errors, n_loads, n_rejected,
     n_unloads, n_links, n_retains, n_releases, n_const_copies, n_stream_waits,
-    n_func_attr_sets;
+    n_func_attr_sets, n_tex_creates;
 static _Atomic int64_t ctx_refs;
 static _Atomic int initialized;
 static _Atomic int64_t mem_live_bytes;
@@ -154,13 +154,16 @@ static uint64_t last_param;
 static unsigned last_smem, last_how, last_cluster[3];
 static int last_cooperative, last_dyn_smem_attr;
 static uint64_t last_copy_bytes, last_copy_head; /* to a module's global */
+static unsigned last_tex[7]; /* format, filter, address, flags, w, h, pitch */
 static atomic_int retained_device = -1; /* of the last primary context */
 
 EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
   pthread_mutex_lock(&last_lock);
   unsigned geom[7];
   uint64_t param = last_param, cbytes = last_copy_bytes, chead = last_copy_head;
+  unsigned tex[7];
   memcpy(geom, last_geom, sizeof geom);
+  memcpy(tex, last_tex, sizeof tex);
   kspec_mock_counters ex = {
       .last_smem = last_smem,
       .last_launch_fn = last_how,
@@ -193,6 +196,9 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
       .last_copy_bytes = cbytes,
       .last_copy_head = chead,
       .func_attr_sets = atomic_load(&n_func_attr_sets),
+      .tex_creates = atomic_load(&n_tex_creates),
+      .live_texs = atomic_load(&nlive[K_TEX]),
+      .last_tex = {tex[0], tex[1], tex[2], tex[3], tex[4], tex[5], tex[6]},
       .last_smem = ex.last_smem,
       .last_launch_fn = ex.last_launch_fn,
       .last_cooperative = ex.last_cooperative,
@@ -394,6 +400,10 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
       {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, REGS_BLOCK},
       {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1980000},
       {CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, 512},
+      {CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, 32},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH, 131072},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT, 65000},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH, 2097120},
       {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, SM_COUNT},
       {CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT, 0},
       {CU_DEVICE_ATTRIBUTE_INTEGRATED, 0},
@@ -1735,6 +1745,76 @@ static int range_ok(CUdeviceptr p, size_t n) {
   }
   pthread_rwlock_unlock(&reg_lock);
   return ok;
+}
+
+/* ---- texture objects ------------------------------------------------------
+ * Over pitched linear memory only, as the H100 takes it: address and
+ * pitch multiples of 32 bytes, width x height within the linear limits,
+ * the row within the pitch; what it was made with is the last_tex
+ * counter. */
+
+typedef struct mock_tex {
+  obj o;
+} mock_tex;
+
+static unsigned format_bytes(CUarray_format f) {
+  switch (f) {
+  case CU_AD_FORMAT_UNSIGNED_INT8:
+  case CU_AD_FORMAT_SIGNED_INT8:
+    return 1;
+  case CU_AD_FORMAT_UNSIGNED_INT16:
+  case CU_AD_FORMAT_SIGNED_INT16:
+  case CU_AD_FORMAT_HALF:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+CUresult cuTexObjectCreate(CUtexObject *pTexObject,
+                           const CUDA_RESOURCE_DESC *pResDesc,
+                           const CUDA_TEXTURE_DESC *pTexDesc,
+                           const CUDA_RESOURCE_VIEW_DESC *pResViewDesc) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!pTexObject || !pResDesc || !pTexDesc || pResViewDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (pResDesc->resType != CU_RESOURCE_TYPE_PITCH2D)
+    return CUDA_ERROR_NOT_SUPPORTED; /* the mock has no arrays */
+  const __typeof__(pResDesc->res.pitch2D) *p = &pResDesc->res.pitch2D;
+  if (!p->devPtr || p->devPtr % 32 || p->pitchInBytes % 32 ||
+      p->numChannels != 1 || !p->width || !p->height || p->width > 131072 ||
+      p->height > 65000 || p->pitchInBytes > 2097120 ||
+      p->width * format_bytes(p->format) > p->pitchInBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  if ((pTexDesc->flags & CU_TRSF_READ_AS_INTEGER) &&
+      pTexDesc->filterMode == CU_TR_FILTER_MODE_LINEAR)
+    return CUDA_ERROR_INVALID_VALUE;
+  mock_tex *t = calloc(1, sizeof *t);
+  if (!t)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  reg_add(&t->o, K_TEX);
+  atomic_fetch_add(&n_tex_creates, 1);
+  pthread_mutex_lock(&last_lock);
+  last_tex[0] = (unsigned)p->format;
+  last_tex[1] = (unsigned)pTexDesc->filterMode;
+  last_tex[2] = (unsigned)pTexDesc->addressMode[0];
+  last_tex[3] = pTexDesc->flags;
+  last_tex[4] = (unsigned)p->width;
+  last_tex[5] = (unsigned)p->height;
+  last_tex[6] = (unsigned)p->pitchInBytes;
+  pthread_mutex_unlock(&last_lock);
+  *pTexObject = (CUtexObject)(uintptr_t)t;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectDestroy(CUtexObject texObject) {
+  void *t = (void *)(uintptr_t)texObject;
+  if (!reg_remove(t, K_TEX))
+    return CUDA_ERROR_INVALID_VALUE;
+  free(t);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {

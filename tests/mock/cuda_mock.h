@@ -44,6 +44,12 @@ typedef struct kspec_mock_counters {
   unsigned last_cluster[3];
   /* The device (ordinal) of the last primary context retained; -1 none. */
   int device;
+  /* cuTexObjectCreate calls that succeeded, objects not yet destroyed,
+   * and the last one's format, filter mode, address mode, flags, width,
+   * height and pitch (bytes). */
+  uint64_t tex_creates;
+  int64_t live_texs;
+  unsigned last_tex[7];
 } kspec_mock_counters;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"

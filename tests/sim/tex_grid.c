@@ -12,6 +12,14 @@
  * image is a heap block of exactly pitch * h * d elements, so that
  * AddressSanitizer reports any read past it.
  *
+ * Built with TEX_HW (tex_hw_sim.sh), the kernel is the one --tex img
+ * made: it takes a texture object after its arguments, and its fetches
+ * (llvm.nvvm.tex.unified.2d, renamed to tex_hw.ll's stand-ins) come to
+ * sim_tex_fetch below, which samples as the hardware would (normalized
+ * coordinates for wrap and mirror, integers read as such), exactly. Each
+ * check then runs twice: with an object (every sample must be fetched,
+ * none in software) and with 0 (the software path, no fetch).
+ *
  *   tex_grid DIM TYPE BLOCK [FILTER MODE]
  *   (TYPE: f32 f16 u8 s8 u16 s16; BLOCK: the block's width, as fixed by the
  *   request or any; FILTER and MODE: the values bound, if any; with
@@ -29,9 +37,19 @@ unsigned sreg_ctaid_x(void) { return g_ctaid; }
 unsigned sreg_ntid_x(void) { return g_ntid; }
 unsigned sreg_nctaid_x(void) { return g_nctaid; }
 
+#ifdef TEX_HW
+typedef void kernel(const void *img, int w, int h, int d, int pitch,
+                    const float *cx, const float *cy, const float *cz,
+                    float *out, int n, int filter, int mode, uint64_t tex);
+static uint64_t g_tex; /* the texture object of the runs: 0 or &g_obj */
+static unsigned long g_fetches;
+#define SAMPLER(...) sampler(__VA_ARGS__, g_tex)
+#else
 typedef void kernel(const void *img, int w, int h, int d, int pitch,
                     const float *cx, const float *cy, const float *cz,
                     float *out, int n, int filter, int mode);
+#define SAMPLER(...) sampler(__VA_ARGS__)
+#endif
 kernel sampler; /* tex_sim.sh renames the kernel under test to this */
 
 enum { NEAREST = 0, LINEAR = 1, NORMALIZED = 2 };
@@ -122,6 +140,35 @@ static double reference(const image *im, const double c[3], int filter,
   return sum;
 }
 
+#ifdef TEX_HW
+/* The texture object: what ks_launch would make of the launch. */
+static struct {
+  const image *im;
+  int filter, mode;
+} g_obj;
+
+/* The hardware's fetch at (x, y) of texture tex: out4 (floats) or i4
+ * (integers read as such) element 0. */
+void sim_tex_fetch(uint64_t tex, float x, float y, float *out4, int32_t *i4) {
+  const image *im = g_obj.im;
+  if (tex != (uint64_t)(uintptr_t)&g_obj) {
+    printf("a fetch with texture object %#llx\n", (unsigned long long)tex);
+    exit(1);
+  }
+  g_fetches++;
+  double c[3] = {x, y, 0.5};
+  if (g_obj.mode == WRAP || g_obj.mode == MIRROR) /* normalized */
+    c[0] *= im->n[0], c[1] *= im->n[1];
+  if (im->dim == 1)
+    c[1] = 0.5; /* one row */
+  image row = *im;
+  row.dim = 2; /* a 1-D array is a texture of one row */
+  double v = reference(&row, c, g_obj.filter, g_obj.mode);
+  out4[0] = (float)v;
+  i4[0] = (int32_t)v;
+}
+#endif
+
 static uint32_t g_rand = 12345u;
 static uint32_t next(void) { return g_rand = g_rand * 1664525u + 1013904223u; }
 
@@ -179,10 +226,27 @@ static int check(const image *im, int filter, int mode) {
     out[i] = NAN;
   }
   g_nctaid = (N + g_ntid - 1) / g_ntid;
+#ifdef TEX_HW
+  g_fetches = 0;
+  g_obj.im = im;
+  g_obj.filter = filter;
+  g_obj.mode = mode;
+#endif
   for (g_ctaid = 0; g_ctaid < g_nctaid; g_ctaid++)
     for (g_tid = 0; g_tid < g_ntid; g_tid++)
-      sampler(im->img, im->n[0], im->n[1], im->n[2], im->pitch, cx, cy, cz, out,
+      SAMPLER(im->img, im->n[0], im->n[1], im->n[2], im->pitch, cx, cy, cz, out,
               N, filter, mode);
+#ifdef TEX_HW
+  if (g_fetches != (g_tex ? (unsigned long)N : 0)) {
+    printf("%dd %s: %lu fetches with texture object %#llx, want %d\n", im->dim,
+           types[im->t], g_fetches, (unsigned long long)g_tex, g_tex ? N : 0);
+    return 1;
+  }
+  /* x / w * w may land a rounding off a texel edge: the texel beside */
+  int jitter = g_tex && (mode == WRAP || mode == MIRROR);
+#else
+  int jitter = 0;
+#endif
   double scale = (filter & NORMALIZED) || im->t >= 2 ? 1 : 128;
   if (im->t >= 2 && !(filter & NORMALIZED))
     scale = sizes[im->t] == 1 ? 255 : 65535;
@@ -191,6 +255,11 @@ static int check(const image *im, int filter, int mode) {
     double p[3] = {cx[i], cy[i], cz[i]};
     double want = reference(im, p, filter, mode);
     double tol = (filter & LINEAR ? 4e-6 : 1e-7) * scale;
+    for (int j = 0; j < 4 * jitter && !(fabs(out[i] - want) <= tol); j++) {
+      double q[3] = {p[0] + (j & 1 ? 1 : -1) * 1e-4 * (j < 2),
+                     p[1] + (j & 1 ? 1 : -1) * 1e-4 * (j >= 2), p[2]};
+      want = reference(im, q, filter, mode);
+    }
     if (!(fabs(out[i] - want) <= tol)) {
       printf("%dd %s filter %d mode %d at (%g, %g, %g): %.9g, want %.9g\n",
              im->dim, types[im->t], filter, mode, p[0], p[1], p[2], out[i],
@@ -234,6 +303,11 @@ int main(int argc, char **argv) {
           continue;
         if ((f & NORMALIZED) && im.t < 2)
           continue; /* the same as without for float and half */
+#ifdef TEX_HW
+        g_tex = (uint64_t)(uintptr_t)&g_obj;
+        bad |= check(&im, f, m);
+        g_tex = 0;
+#endif
         bad |= check(&im, f, m);
         runs++;
       }
@@ -244,7 +318,7 @@ int main(int argc, char **argv) {
   g_nctaid = 1;
   g_ctaid = g_tid = 0;
   if (!only)
-    sampler(NULL, 0, 0, 0, 0, &x, &x, &x, &out, 1, argc > 5 ? atoi(argv[4]) : 1,
+    SAMPLER(NULL, 0, 0, 0, 0, &x, &x, &x, &out, 1, argc > 5 ? atoi(argv[4]) : 1,
             argc > 5 ? atoi(argv[5]) : 0);
   if (out != 0) {
     printf("%dd %s: size 0 read %g\n", im.dim, types[im.t], out);

@@ -1,0 +1,403 @@
+/*
+ * test_tex.c - the dialect's sampling functions on the GPU, in software
+ * and in hardware (--tex): tests/sim/tex_kernels.cu's kernels (tex.bc,
+ * built with the dialect's other tests and carried by tools/gpu-pack.sh)
+ * in 1-D and 2-D for every element type, filter (nearest, linear, and
+ * normalized for integers) and boundary mode, each specialized with the
+ * filter and mode bound, once as compiled (software) and once with --tex
+ * img (a texture object made by ks_launch), against the CPU's reference of
+ * CUDA's texture rules (as tests/sim/tex_grid.c):
+ *   software   within float rounding of the reference;
+ *   hardware   nearest: the reference's texel bit for bit (normalized
+ *              integers within 1e-6), or the texel at a position within
+ *              1/256 of a texel of it (a coordinate the hardware or the
+ *              kernel's normalization for wrap and mirror rounded across a
+ *              texel edge: counted and printed); linear: within D/256 of
+ *              the range of the texels it blends (the hardware's 8-bit
+ *              fractional weights, README "Textures"), plus float
+ *              rounding (at wrap and mirror, at such a position).
+ * Every hardware kernel must have had its texture object made (no launch
+ * note). Then a pitch off the texture alignment: the same kernel samples
+ * in software, its launch note says why, its results are the software's;
+ * and 3-D in software (--tex refused). The worst error of each group is
+ * printed, for BENCHMARKS.md.
+ *
+ *   test_gpu_tex [DIR [N]]   (DIR holds tex.bc, default the build's
+ *                             tests/dialect; N points a run, default 4096)
+ * Without a driver or a device: "skipped: ...", exit 77.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_open.h"
+#include "kspec.h"
+
+#ifndef KS_TEX_BC_DIR
+#define KS_TEX_BC_DIR "."
+#endif
+
+enum { NEAREST = 0, LINEAR = 1, NORMALIZED = 2 };
+enum { CLAMP, WRAP, MIRROR, BORDER };
+static const char *const types[] = {"f32", "f16", "u8", "s8", "u16", "s16"};
+static const size_t sizes[] = {4, 2, 1, 1, 2, 2};
+static const char *const modes[] = {"clamp", "wrap", "mirror", "border"};
+
+static int fail(const char *what, const ks_ctx *ctx) {
+  fprintf(stderr, "test_tex: %s: %s\n", what, ctx ? ks_errmsg(ctx) : "");
+  return 1;
+}
+
+/* ---- the reference (tests/sim/tex_grid.c's) ------------------------------ */
+
+static double texel(const void *img, int t, long at, int norm) {
+  const unsigned char *p = img;
+  switch (t) {
+  case 0: {
+    float v;
+    memcpy(&v, p + 4 * at, 4);
+    return v;
+  }
+  case 1: {
+    _Float16 v;
+    memcpy(&v, p + 2 * at, 2);
+    return (double)v;
+  }
+  case 2:
+    return norm ? p[at] / 255.0 : p[at];
+  case 3: {
+    double v = (signed char)p[at];
+    return norm ? fmax(v / 127.0, -1.0) : v;
+  }
+  case 4: {
+    uint16_t v;
+    memcpy(&v, p + 2 * at, 2);
+    return norm ? v / 65535.0 : v;
+  }
+  default: {
+    int16_t v;
+    memcpy(&v, p + 2 * at, 2);
+    return norm ? fmax(v / 32767.0, -1.0) : v;
+  }
+  }
+}
+
+static long address(long i, long n, int mode, int *in) {
+  *in = 1;
+  if (mode == CLAMP)
+    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+  if (mode == BORDER) {
+    *in = i >= 0 && i < n;
+    return *in ? i : 0;
+  }
+  while (i < 0 || i >= n)
+    if (mode == WRAP)
+      i += i < 0 ? n : -n;
+    else
+      i = i < 0 ? -1 - i : 2 * n - 1 - i;
+  return i;
+}
+
+typedef struct image {
+  const void *img;
+  int t, dim, n[3], pitch;
+} image;
+
+/* The sample at c, and the range (max - min) of the texels it blends. */
+static double reference(const image *im, const double c[3], int filter,
+                        int mode, double *range) {
+  int lin = filter & LINEAR, norm = (filter & NORMALIZED) != 0;
+  long base[3] = {0, 0, 0};
+  double a[3] = {0, 0, 0}, sum = 0, lo = INFINITY, hi = -INFINITY;
+  for (int k = 0; k < im->dim; k++) {
+    double x = lin ? c[k] - 0.5 : c[k];
+    base[k] = (long)floor(x);
+    a[k] = lin ? x - floor(x) : 0;
+  }
+  for (int corner = 0; corner < (lin ? 1 << im->dim : 1); corner++) {
+    double wt = 1;
+    long at = 0, stride = 1;
+    int in = 1;
+    for (int k = 0; k < im->dim; k++) {
+      int up = corner >> k & 1, ink;
+      wt *= up ? a[k] : 1 - a[k];
+      at += stride * address(base[k] + up, im->n[k], mode, &ink);
+      stride *= k == 0 ? im->pitch : im->n[k];
+      in &= ink;
+    }
+    double v = in ? texel(im->img, im->t, at, norm) : 0;
+    sum += wt * v;
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  *range = hi - lo;
+  return sum;
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
+static uint32_t g_rand = 2026u;
+static uint32_t next(void) { return g_rand = g_rand * 1664525u + 1013904223u; }
+
+static void fill(void *img, int t, size_t count) {
+  unsigned char *p = img;
+  for (size_t i = 0; i < count; i++) {
+    uint32_t r = next();
+    if (t == 0) {
+      float v = (float)(int)(r >> 16) / 256.0f - 128.0f;
+      memcpy(p + 4 * i, &v, 4);
+    } else if (t == 1) {
+      _Float16 v = (_Float16)((float)(int)(r >> 20) / 16.0f - 128.0f);
+      memcpy(p + 2 * i, &v, 2);
+    } else if (sizes[t] == 1) {
+      p[i] = (unsigned char)(r >> 24);
+    } else {
+      uint16_t v = (uint16_t)(r >> 16);
+      memcpy(p + 2 * i, &v, 2);
+    }
+  }
+}
+
+/* Coordinates over [-2.5 n, 3.5 n): texel edges and centres, then random. */
+static void coords(float *c, int count, int n) {
+  static const float fixed[] = {0,     0.5f, 0.25f, 0.75f, 1,    1.5f,
+                                -0.5f, -1,   -3.3f, 2.5f,  2.49f};
+  int k = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed && k < count; i++)
+    c[k++] = fixed[i];
+  const float ends[] = {n - 1.0f, n - 0.5f,     n,
+                        n + 0.5f, 2 * n + 0.3f, -n - 0.6f};
+  for (size_t i = 0; i < sizeof ends / sizeof *ends && k < count; i++)
+    c[k++] = ends[i];
+  while (k < count)
+    c[k++] = ((float)(next() >> 8) / 16777216.0f) * 6 * n - 2.5f * n;
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+typedef struct run_in {
+  ks_ctx *ctx;
+  ks_template *t;
+  int n; /* points */
+  ks_devptr cx, cy, cz, out;
+  const float *hx, *hy, *hz;
+  float *got;
+} run_in;
+
+/* Specializes kernel s<dim>_<type> with the filter and mode bound (and
+ * --tex img when hw), launches it over im (on the device at dimg) and
+ * leaves the samples in r->got. */
+static int launch(run_in *r, const image *im, ks_devptr dimg, int filter,
+                  int mode, int hw, ks_kernel **kp) {
+  char kernel[16];
+  snprintf(kernel, sizeof kernel, "s%d_%s", im->dim, types[im->t]);
+  ks_binding b[] = {{.name = "filter", .kind = KS_VALUE_INT, .v.i = filter},
+                    {.name = "mode", .kind = KS_VALUE_INT, .v.i = mode}};
+  const char *tex[] = {"img"};
+  ks_spec_req req = {.kernel = kernel,
+                     .bindings = b,
+                     .nbindings = 2,
+                     .bounds = {.block = {128, 1, 1}},
+                     .tex = hw ? tex : NULL,
+                     .ntex = hw ? 1 : 0};
+  ks_kernel *k = NULL;
+  if (ks_specialize(r->ctx, r->t, &req, &k) != KS_OK)
+    return fail(kernel, r->ctx);
+  int w = im->n[0], h = im->n[1], d = im->n[2], pitch = im->pitch, n = r->n;
+  void *args[] = {&dimg,  &w,     &h,      &d, &pitch,  &r->cx,
+                  &r->cy, &r->cz, &r->out, &n, &filter, &mode};
+  ks_dim3 grid = {(unsigned)(n + 127) / 128, 1, 1}, block = {128, 1, 1};
+  if (ks_memset8(r->ctx, r->out, 0xff, (size_t)n * 4) != KS_OK ||
+      ks_launch(k, grid, block, 0, NULL, args) != KS_OK ||
+      ks_synchronize(r->ctx) != KS_OK ||
+      ks_memcpy_dtoh(r->ctx, r->got, r->out, (size_t)n * 4) != KS_OK)
+    return fail(kernel, r->ctx);
+  *kp = k;
+  return 0;
+}
+
+/* The error of sample i against the reference, the bound it must keep, at
+ * the best of the positions allowed (jitter: within 1/256 of a texel). */
+static double excess(const run_in *r, const image *im, int i, int filter,
+                     int mode, int hw, int jit, double *err) {
+  double scale = im->t < 2               ? 128
+                 : (filter & NORMALIZED) ? 1
+                 : sizes[im->t] == 1     ? 255
+                                         : 65535;
+  int lin = filter & LINEAR;
+  double best = INFINITY, besterr = INFINITY;
+  for (int jx = -jit; jx <= jit; jx++)
+    for (int jy = -jit; jy <= jit; jy++) {
+      double c[3] = {r->hx[i] + jx / 256.0, r->hy[i] + jy / 256.0, r->hz[i]};
+      double range = 0, want = reference(im, c, filter, mode, &range);
+      double tol = lin ? (hw ? im->dim * range / 256.0 : 0) + 4e-6 * scale
+                   : filter & NORMALIZED ? 1e-6
+                                         : 0; /* the texel itself */
+      double e = fabs(r->got[i] - want);
+      if (isnan(e))
+        e = INFINITY;
+      if (e - tol < best) {
+        best = e - tol;
+        besterr = e;
+      }
+    }
+  *err = besterr;
+  return best; /* > 0: over the bound */
+}
+
+static int check(run_in *r, const image *im, int filter, int mode, int hw,
+                 double *worst, int *moved) {
+  int bad = 0;
+  for (int i = 0; i < r->n; i++) {
+    double err = 0, exact = 0;
+    int jit = hw && (!(filter & LINEAR) || mode == WRAP || mode == MIRROR);
+    double over = excess(r, im, i, filter, mode, hw, jit, &err);
+    if (jit && over <= 1e-12 &&
+        excess(r, im, i, filter, mode, hw, 0, &exact) > 1e-12)
+      (*moved)++; /* right only at a position within 1/256 of a texel */
+    if (over > 1e-12 && bad++ < 3) {
+      double range, c[3] = {r->hx[i], r->hy[i], r->hz[i]};
+      printf("  %dd %s %s%s %s %s at (%g, %g): %.9g, want %.9g\n", im->dim,
+             types[im->t], filter & LINEAR ? "linear" : "nearest",
+             filter & NORMALIZED ? " normalized" : "", modes[mode],
+             hw ? "hardware" : "software", c[0], c[1], r->got[i],
+             reference(im, c, filter, mode, &range));
+    }
+    if (err > *worst && isfinite(err))
+      *worst = err;
+  }
+  return bad != 0;
+}
+
+int main(int argc, char **argv) {
+  const char *dir = argc > 1 ? argv[1] : KS_TEX_BC_DIR;
+  int n = argc > 2 ? atoi(argv[2]) : 4096;
+  ks_ctx *ctx = NULL;
+  ks_device_info dev;
+  ks_status s;
+  ks_ctx_opts o = {.no_disk_cache = 1};
+  if (gpu_open(&o, &ctx, &dev, &s))
+    return KS_TEST_SKIP;
+  if (s != KS_OK)
+    return fail("context", ctx);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tex.bc", dir);
+  run_in r = {.ctx = ctx, .n = n};
+  if (ks_template_load(ctx, path, &r.t) != KS_OK)
+    return fail(path, ctx);
+  float *hx = malloc((size_t)n * 4), *hy = malloc((size_t)n * 4),
+        *hz = malloc((size_t)n * 4);
+  r.got = malloc((size_t)n * 4);
+  if (!hx || !hy || !hz || !r.got ||
+      ks_mem_alloc(ctx, (size_t)n * 4, &r.cx) != KS_OK ||
+      ks_mem_alloc(ctx, (size_t)n * 4, &r.cy) != KS_OK ||
+      ks_mem_alloc(ctx, (size_t)n * 4, &r.cz) != KS_OK ||
+      ks_mem_alloc(ctx, (size_t)n * 4, &r.out) != KS_OK)
+    return fail("memory", ctx);
+  r.hx = hx, r.hy = hy, r.hz = hz;
+  int bad = 0, runs = 0;
+  for (int dim = 1; dim <= 3; dim++) {
+    image im = {.dim = dim, .n = {37, dim > 1 ? 23 : 1, dim > 2 ? 5 : 1}};
+    coords(hx, n, im.n[0]);
+    coords(hy, n, im.n[1]);
+    coords(hz, n, im.n[2]);
+    for (int i = 0; i < n; i++) { /* the axes' lists out of step */
+      float t = hy[i];
+      hy[i] = hy[(i * 7 + 3) % n];
+      hy[(i * 7 + 3) % n] = t;
+    }
+    if (ks_memcpy_htod(ctx, r.cx, hx, (size_t)n * 4) != KS_OK ||
+        ks_memcpy_htod(ctx, r.cy, hy, (size_t)n * 4) != KS_OK ||
+        ks_memcpy_htod(ctx, r.cz, hz, (size_t)n * 4) != KS_OK)
+      return fail("upload", ctx);
+    for (im.t = 0; im.t < 6; im.t++) {
+      /* rows 64 elements apart: a multiple of 32 bytes for every type */
+      im.pitch = dim > 1 ? 64 : 37;
+      size_t count = (size_t)im.pitch * im.n[1] * im.n[2] + 64;
+      void *img = malloc(count * sizes[im.t]);
+      ks_devptr dimg = 0;
+      if (!img || ks_mem_alloc(ctx, count * sizes[im.t], &dimg) != KS_OK)
+        return fail("memory", ctx);
+      fill(img, im.t, count);
+      im.img = img;
+      if (ks_memcpy_htod(ctx, dimg, img, count * sizes[im.t]) != KS_OK)
+        return fail("upload", ctx);
+      for (int f = 0; f < 4; f++)
+        for (int m = 0; m < 4; m++) {
+          if ((f & NORMALIZED) && im.t < 2)
+            continue;
+          double worst[2] = {0, 0};
+          int moved = 0;
+          for (int hw = 0; hw < 2; hw++) {
+            int refused = hw && (dim == 3 || (im.t >= 2 && f == LINEAR));
+            ks_kernel *k = NULL;
+            if (refused) {
+              char kernel[16];
+              const char *tex[] = {"img"};
+              ks_binding b[] = {
+                  {.name = "filter", .kind = KS_VALUE_INT, .v.i = f},
+                  {.name = "mode", .kind = KS_VALUE_INT, .v.i = m}};
+              snprintf(kernel, sizeof kernel, "s%d_%s", dim, types[im.t]);
+              ks_spec_req req = {.kernel = kernel,
+                                 .bindings = b,
+                                 .nbindings = 2,
+                                 .tex = tex,
+                                 .ntex = 1};
+              if (ks_specialize(ctx, r.t, &req, &k) != KS_EPASS) {
+                printf("  %s: --tex not refused\n", kernel);
+                bad = 1;
+              }
+              continue;
+            }
+            if (launch(&r, &im, dimg, f, m, hw, &k))
+              return 1;
+            bad |= check(&r, &im, f, m, hw, &worst[hw], &moved);
+            if (hw && ks_kernel_launch_note(k)) {
+              printf("  %dd %s: software: %s\n", dim, types[im.t],
+                     ks_kernel_launch_note(k));
+              bad = 1;
+            }
+            runs++;
+          }
+          printf("%dd %-3s %-7s%-11s %-6s max error software %.3g, hardware "
+                 "%.3g; %d of %d hardware samples right only within 1/256 "
+                 "of a texel of their position\n",
+                 dim, types[im.t], f & LINEAR ? "linear" : "nearest",
+                 f & NORMALIZED ? " normalized" : "", modes[m], worst[0],
+                 worst[1], moved, n);
+        }
+      /* a pitch off the alignment: software, said, the software's results */
+      if (dim == 2) {
+        image odd = im;
+        odd.pitch = 63;
+        ks_kernel *k = NULL;
+        if (launch(&r, &odd, dimg, NEAREST, CLAMP, 1, &k))
+          return 1;
+        double worst = 0;
+        int moved = 0;
+        int b2 = check(&r, &odd, NEAREST, CLAMP, 0, &worst, &moved);
+        const char *note = ks_kernel_launch_note(k);
+        if (!note || !strstr(note, "pitch")) {
+          printf("  2d %s pitch 63: no launch note\n", types[im.t]);
+          b2 = 1;
+        }
+        printf("2d %-3s pitch 63: %s (%s)\n", types[im.t],
+               b2 ? "FAILED" : "software, right", note ? note : "no note");
+        bad |= b2;
+      }
+      ks_mem_free(ctx, dimg);
+      free(img);
+    }
+  }
+  printf("%d runs: %s\n", runs, bad ? "FAILED" : "PASSED");
+  ks_mem_free(ctx, r.cx);
+  ks_mem_free(ctx, r.cy);
+  ks_mem_free(ctx, r.cz);
+  ks_mem_free(ctx, r.out);
+  free(hx), free(hy), free(hz), free(r.got);
+  ks_template_destroy(r.t);
+  ks_ctx_destroy(ctx);
+  return bad;
+}
