@@ -215,9 +215,10 @@ int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* At the end of the lower stage: a loop latch's test of its counter
  * before the increment against a constant (`i < C - S`, as instcombine
  * folds `i + S < C`) is put back on the incremented counter where that is
- * the same test (no wrap, by the start's range), the form in which ptxas
+ * the same test (no wrap, by the start's range, %tid's from s's block),
+ * the form in which ptxas
  * unrolls a loop. One explanation line when any was. 1: out of memory. */
-int ks_loops_latch_next(LLVMModuleRef m, ks_diag *d);
+int ks_loops_latch_next(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- regpressure.c ----------------------------------------------------- */
 
@@ -478,7 +479,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 51
+#define KS_PIPELINE_VERSION 52
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

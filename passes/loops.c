@@ -130,9 +130,145 @@ static int loop_syncs(ks_cfg *g, unsigned latch, unsigned char *mark) {
   return 0;
 }
 
+/* ---- loops that full unrolling gives nothing ------------------------------
+ *
+ * Full unrolling pays where the copies fold something (the counter becomes
+ * a constant in each: indices, addresses, private arrays in registers) or
+ * give ptxas loads of several iterations to issue together. A loop whose
+ * body makes no memory access and reads its counter only to step and test
+ * it (mc_call's `for (p = 0; p < paths; p++)` of a random walk: logf,
+ * cospif, expf on registers) gets neither: unrolled, it saves the
+ * counter's add, compare and branch per iteration and costs the copies'
+ * instructions, which do not fit the instruction cache (mc_call<128> with
+ * paths bound to 256: 25,000 SASS instructions for its generic kernel's
+ * 250, 1.23x its time on the H100). Such a loop, its body PLAIN_MIN
+ * instructions or more (the step is then a few percent of it), gets no
+ * unroll directive: LLVM's own limits decide, as for the generic kernel. */
+enum { PLAIN_MIN = 32 };
+
+/* Is v the loop's counter phi p or its step from p (add or sub of a
+ * constant)? */
+static int is_count(LLVMValueRef v, LLVMValueRef p) {
+  if (v == p)
+    return 1;
+  if (!LLVMIsABinaryOperator(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  return (op == LLVMAdd || op == LLVMSub) && LLVMGetOperand(v, 0) == p &&
+         LLVMIsAConstantInt(LLVMGetOperand(v, 1));
+}
+
+/* Is every use of v (p or its step) p itself, the step, or a compare that
+ * only branches? */
+static int only_counts(LLVMValueRef v, LLVMValueRef p) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (w == p || (w != v && is_count(w, p)))
+      continue;
+    if (!LLVMIsAICmpInst(w))
+      return 0;
+    for (LLVMUseRef x = LLVMGetFirstUse(w); x; x = LLVMGetNextUse(x))
+      if (!LLVMIsABranchInst(LLVMGetUser(x)))
+        return 0;
+  }
+  return 1;
+}
+
+/* Does instruction i touch memory or synchronize (anything but arithmetic,
+ * pure intrinsics and inline asm that only computes)? */
+static int touches_memory(LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMLoad:
+  case LLVMStore:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMFence:
+  case LLVMVAArg:
+  case LLVMAlloca:
+  case LLVMInvoke:
+  case LLVMCallBr:
+    return 1;
+  case LLVMCall:
+    return !(ks_ir_asm_pure(i) || (ks_ir_pure_call(i) && !ks_ir_is_barrier(i) &&
+                                   !ks_ir_warp_exchange(i)));
+  default:
+    return 0;
+  }
+}
+
+/* The loop of back edge latch -> header in g: is it one that full
+ * unrolling gives nothing (see above)? body is g->n bytes of scratch. */
+static int plain_loop(ks_cfg *g, unsigned latch, unsigned char *body) {
+  unsigned header = KS_CFG_NONE, nhead = 0;
+  for (unsigned k = 0; k < g->nback; k++)
+    if (g->back[k].from == latch)
+      header = g->back[k].to;
+  if (header == KS_CFG_NONE)
+    return 0;
+  ks_cfg_reaching(g, latch, body);
+  body[latch] = 1;
+  for (unsigned b = 0; b < g->n; b++)
+    body[b] = body[b] && ks_cfg_dominates(g, header, b);
+  for (unsigned k = 0; k < g->nback; k++)
+    nhead += body[g->back[k].from];
+  if (nhead != 1)
+    return 0; /* a loop inside, or several latches */
+  unsigned insts = 0, counters = 0;
+  for (unsigned b = 0; b < g->n; b++) {
+    if (!body[b])
+      continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->bb[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (touches_memory(i))
+        return 0;
+      insts += !LLVMIsAPHINode(i) && !LLVMIsADbgInfoIntrinsic(i);
+    }
+    /* the counters: the header's phis an exit's compare tests */
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
+    if (!t || !LLVMIsABranchInst(t) || !LLVMIsConditional(t))
+      continue;
+    LLVMValueRef cmp = LLVMGetCondition(t);
+    if (!LLVMIsAICmpInst(cmp))
+      return 0; /* an exit this rule does not read */
+    for (unsigned o = 0; o < 2; o++) {
+      LLVMValueRef v = LLVMGetOperand(cmp, o), p = v;
+      if (!LLVMIsAPHINode(p) && LLVMIsABinaryOperator(v))
+        p = LLVMGetOperand(v, 0);
+      if (!LLVMIsAPHINode(p) || LLVMGetInstructionParent(p) != g->bb[header] ||
+          !is_count(v, p))
+        continue;
+      /* p and every step of it only count */
+      if (!only_counts(p, p))
+        return 0;
+      for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u))
+        if (is_count(LLVMGetUser(u), p) && LLVMGetUser(u) != p &&
+            !only_counts(LLVMGetUser(u), p))
+          return 0;
+      counters++;
+    }
+  }
+  return counters > 0 && insts >= PLAIN_MIN ? (int)insts : 0;
+}
+
 /* Is the guard's question (does a loop hold a barrier) asked of s? */
 static int ask_sync(const ks_spec *s) {
   return s->unroll_sync || (s->block[0] && !s->maxnreg && !s->minctasm);
+}
+
+static void explain_plain(ks_diag *d, const ks_cfg *g, unsigned latch,
+                          int insts) {
+  unsigned header = latch;
+  for (unsigned k = 0; k < g->nback; k++)
+    if (g->back[k].from == latch)
+      header = g->back[k].to;
+  size_t len = 0;
+  const char *name =
+      LLVMGetValueName2(LLVMBasicBlockAsValue(g->bb[header]), &len);
+  ks_diag_explain(d, "loops",
+                  "loop %.*s left to LLVM's own unrolling limits: its %d "
+                  "instructions touch no memory and use its counter only to "
+                  "count, so copies would fold nothing and overlap no load",
+                  len ? (int)len : 9, len ? name : "(unnamed)", insts);
 }
 
 int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
@@ -145,15 +281,20 @@ int ks_loops_mark(LLVMModuleRef m, const ks_spec *s, unsigned count,
   ks_cfg g = {0};
   unsigned char *seen = NULL;
   int oom = 0;
-  if (ask_sync(s))
-    oom = ks_cfg_build(&g, fn) || !(seen = malloc(g.n ? g.n : 1));
+  oom = ks_cfg_build(&g, fn) || !(seen = malloc(g.n ? g.n : 1));
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !oom;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if (!t || !LLVMGetMetadata(t, kind))
       continue;
-    int sync = seen && loop_syncs(&g, ks_cfg_index(&g, bb), seen);
+    unsigned at = ks_cfg_index(&g, bb);
+    int sync = ask_sync(s) && loop_syncs(&g, at, seen);
     d->sync_loop |= sync;
+    int plain = count == 0 && !sync ? plain_loop(&g, at, seen) : 0;
+    if (plain) {
+      explain_plain(d, &g, at, plain);
+      continue;
+    }
     oom = mark(c, t, kind, sync && s->unroll_sync ? s->unroll_sync : count);
   }
   free(seen);
@@ -272,7 +413,17 @@ int ks_pass_loops(ks_stage_ctx *c) {
  * unroller runs again: N = 4 (LLVM's run-time count for NVPTX) or 2 as the
  * unrolled body fits RUNTIME_BUDGET instructions, the size of the loop
  * that ptxas unrolls by 4 itself in the generic gemv_bf16<8>. */
-enum { RUNTIME_BUDGET = 160 };
+/* A range analysis that knows the launch's block (%tid's bounds; a
+ * coarsened kernel's real block is smaller: still within them). */
+static ks_ranges *ranges_of(const ks_spec *s) {
+  ks_ranges *R = calloc(1, sizeof *R);
+  if (R && s->block[0])
+    for (int i = 0; i < 3; i++)
+      R->block[i] = s->block[i] ? s->block[i] : 1;
+  return R;
+}
+
+enum { RUNTIME_BUDGET = 160, RUNTIME_MIN_TRIPS = 8 };
 
 static int is_full(LLVMValueRef prop) {
   if (!is_unroll(prop) || LLVMGetMDNodeNumOperands(prop) != 1)
@@ -330,14 +481,94 @@ static int bounded_test(LLVMValueRef v, int depth) {
   return 0;
 }
 
+/* Is v a counter of the loop with header h and latch l that rises by a
+ * constant: a phi of h whose value from l is itself plus a constant, or
+ * that sum? (A grid-stride loop's step, the grid's size, is no constant:
+ * its trip count needs a division, which LLVM declines in the generic
+ * kernel too.) */
+static int constant_step(LLVMValueRef v, LLVMBasicBlockRef h,
+                         LLVMBasicBlockRef l) {
+  LLVMValueRef p = v;
+  if (LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd)
+    p = LLVMGetOperand(v, 0);
+  if (!LLVMIsAPHINode(p) || LLVMGetInstructionParent(p) != h)
+    return 0;
+  for (unsigned e = 0; e < LLVMCountIncoming(p); e++) {
+    LLVMValueRef n = LLVMGetIncomingValue(p, e);
+    if (LLVMGetIncomingBlock(p, e) == l && LLVMIsABinaryOperator(n) &&
+        LLVMGetInstructionOpcode(n) == LLVMAdd && LLVMGetOperand(n, 0) == p &&
+        LLVMIsAConstantInt(LLVMGetOperand(n, 1)))
+      return v == p || v == n;
+  }
+  return 0;
+}
+
+/* The most iterations a test `v < c` (v the counter p or p + s, p from a
+ * start in [lo, hi]) lets the loop run: (c - lo) / s rounded up; 0 where
+ * it does not tell. */
+static ks_wide max_trips(ks_ranges *R, LLVMValueRef v, LLVMValueRef c,
+                         LLVMBasicBlockRef l) {
+  LLVMValueRef p = LLVMIsAPHINode(v) ? v : LLVMGetOperand(v, 0);
+  ks_wide bound, step = 0;
+  LLVMValueRef start = NULL;
+  for (unsigned e = 0; e < LLVMCountIncoming(p); e++) {
+    LLVMValueRef n = LLVMGetIncomingValue(p, e);
+    if (LLVMGetIncomingBlock(p, e) == l)
+      ks_range_const(LLVMGetOperand(n, 1), 0, &step);
+    else
+      start = n;
+  }
+  if (!start || step <= 0 || !ks_range_const(c, 0, &bound))
+    return 0;
+  ks_iv r = ks_range_of(R, start);
+  if (r.lo < 0 || bound <= r.lo)
+    return 0;
+  return (bound - r.lo + step - 1) / step;
+}
+
+/* Does the latch's condition v hold a compare of such a counter with a
+ * constant, and if so, how many iterations can it run at most (*trips, the
+ * largest such compare's; 0 unknown)? */
+static int stepped_test(ks_ranges *R, LLVMValueRef v, LLVMBasicBlockRef h,
+                        LLVMBasicBlockRef l, int depth, ks_wide *trips) {
+  if (LLVMIsAICmpInst(v)) {
+    for (unsigned o = 0; o < 2; o++)
+      if (constant_step(LLVMGetOperand(v, o), h, l)) {
+        ks_wide t =
+            max_trips(R, LLVMGetOperand(v, o), LLVMGetOperand(v, 1 - o), l);
+        if (t > *trips)
+          *trips = t;
+        return 1;
+      }
+    return 0;
+  }
+  if (depth == 0 || !LLVMIsAInstruction(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  int n = op == LLVMSelect ? 3 : op == LLVMAnd || op == LLVMOr ? 2 : 0;
+  int any = 0;
+  for (int i = 0; i < n; i++)
+    any |=
+        stepped_test(R, LLVMGetOperand(v, (unsigned)i), h, l, depth - 1, trips);
+  return any;
+}
+
 /* The run-time unroll count for back edge e of g (0: none). body is g->n
  * bytes of scratch: the loop's blocks. */
-static unsigned runtime_count(ks_cfg *g, unsigned e, unsigned char *body) {
+static unsigned runtime_count(ks_ranges *R, ks_cfg *g, unsigned e,
+                              unsigned char *body) {
   unsigned latch = g->back[e].from, header = g->back[e].to;
   LLVMValueRef br = LLVMGetBasicBlockTerminator(g->bb[latch]);
+  ks_wide trips = 0;
   if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br) ||
-      !bounded_test(LLVMGetCondition(br), 3))
-    return 0; /* its bound is no bound value's: as in the generic kernel */
+      !bounded_test(LLVMGetCondition(br), 3) ||
+      !stepped_test(R, LLVMGetCondition(br), g->bb[header], g->bb[latch], 3,
+                    &trips))
+    return 0; /* as in the generic kernel: see bounded_test, constant_step */
+  /* LLVM's own rule for a loop of a few iterations: no run-time unroll
+   * (its remainder would run as often as its body) */
+  if (trips < RUNTIME_MIN_TRIPS)
+    return 0;
   for (unsigned k = 0; k < g->nback; k++)
     if (k != e && g->back[k].to == header)
       return 0; /* several latches */
@@ -348,7 +579,7 @@ static unsigned runtime_count(ks_cfg *g, unsigned e, unsigned char *body) {
   for (unsigned k = 0; k < g->nback; k++)
     if (k != e && body[g->back[k].from])
       return 0; /* a loop inside: not small */
-  unsigned insts = 0;
+  unsigned insts = 0, loads = 0;
   for (unsigned b = 0; b < g->n; b++) {
     if (!body[b])
       continue;
@@ -365,9 +596,14 @@ static unsigned runtime_count(ks_cfg *g, unsigned e, unsigned char *body) {
         continue;
       if (LLVMIsACallInst(i) && is_convergent(i))
         return 0;
+      loads += LLVMIsALoadInst(i) ||
+               (LLVMIsACallInst(i) &&
+                !strncmp(ks_ir_callee_name(i), "llvm.nvvm.ldg.", 14));
       insts++;
     }
   }
+  if (!loads)
+    return 0; /* what it gives is loads in flight */
   return insts * 4 <= RUNTIME_BUDGET ? 4 : insts * 2 <= RUNTIME_BUDGET ? 2 : 0;
 }
 
@@ -381,16 +617,18 @@ int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
   ks_cfg g = {0};
   unsigned char *body = NULL;
-  if (ks_cfg_build(&g, fn) || !(body = malloc(g.n ? g.n : 1))) {
+  ks_ranges *R = ranges_of(s);
+  if (!R || ks_cfg_build(&g, fn) || !(body = malloc(g.n ? g.n : 1))) {
     ks_cfg_free(&g);
     free(body);
+    free(R);
     ks_diag_fail(d, KS_ENOMEM, "optimize: out of memory");
     return -1;
   }
   int marked = 0;
   for (unsigned e = 0; e < g.nback && marked >= 0; e++) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[g.back[e].from]);
-    unsigned n = t && asks_full(t, kind) ? runtime_count(&g, e, body) : 0;
+    unsigned n = t && asks_full(t, kind) ? runtime_count(R, &g, e, body) : 0;
     if (!n)
       continue;
     if (redirect(t, n)) {
@@ -408,6 +646,7 @@ int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     marked++;
   }
   free(body);
+  free(R);
   ks_cfg_free(&g);
   return marked;
 }
@@ -424,7 +663,7 @@ int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
  * test is put back on the incremented counter, `i.next < C + S`, where
  * that is the same test: the counter rises by S > 0 from a start whose
  * range is known, so that no value the test sees, nor its increment, wraps
- * in the test's signedness. */
+ * in the test's signedness; and where the loop may run 8 times or more. */
 
 /* The range of the values a loop's test of `iv p c` (p ult, ule, slt, sle:
  * the loop goes on while it holds) can see, plus the step: the largest is
@@ -481,8 +720,14 @@ static int latch_next(ks_ranges *R, LLVMValueRef br, LLVMBasicBlockRef h) {
     return 0;
   int k = LLVMGetOperand(next, 0) == iv ? 1 : 0;
   if (LLVMGetOperand(next, 1 - k) != iv ||
-      !ks_range_const(LLVMGetOperand(next, (unsigned)k), 0, &s) || s <= 0 ||
-      !no_wrap(ks_range_of(R, start), c, s, p, w))
+      !ks_range_const(LLVMGetOperand(next, (unsigned)k), 0, &s) || s <= 0)
+    return 0;
+  ks_iv r = ks_range_of(R, start);
+  /* a loop of fewer than 8 iterations (LLVM's own bound for unrolling at
+   * run time) is left as it is: ptxas's copies of it would add code, and
+   * where the kernel's unrolled outer loops hold many of them, much */
+  if (!no_wrap(r, c, s, p, w) || r.lo < 0 || c <= r.lo ||
+      (c - r.lo + s - 1) / s < RUNTIME_MIN_TRIPS)
     return 0;
   LLVMBuilderRef b =
       LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(iv)));
@@ -509,7 +754,7 @@ static int latch_next(ks_ranges *R, LLVMValueRef br, LLVMBasicBlockRef h) {
   return 1;
 }
 
-int ks_loops_latch_next(LLVMModuleRef m, ks_diag *d) {
+int ks_loops_latch_next(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   ks_ranges *R = NULL;
   int n = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
@@ -517,7 +762,7 @@ int ks_loops_latch_next(LLVMModuleRef m, ks_diag *d) {
     if (LLVMIsDeclaration(f))
       continue;
     ks_cfg g = {0};
-    if (ks_cfg_build(&g, f) || (g.nback && !R && !(R = calloc(1, sizeof *R)))) {
+    if (ks_cfg_build(&g, f) || (g.nback && !R && !(R = ranges_of(s)))) {
       ks_cfg_free(&g);
       free(R);
       return ks_diag_fail(d, KS_ENOMEM, "lower: out of memory");

@@ -674,7 +674,7 @@ int ks_pass_lower(ks_stage_ctx *c) {
   if (c->spec->codegen_lowers) {
     ks_diag_explain(c->diag, c->name,
                     "not run: codegen lowers the module itself");
-    return ks_loops_latch_next(c->m, c->diag);
+    return ks_loops_latch_next(c->m, c->spec, c->diag);
   }
   int need = ks_lower_needs(c->m), allocas = 0;
   if (lower_front(c, need, &allocas))
@@ -701,5 +701,6 @@ int ks_pass_lower(ks_stage_ctx *c) {
     return 1;
   if (full && straight_rest(c))
     return 1;
-  return expand(c, need) || (full && ks_loops_latch_next(c->m, c->diag));
+  return expand(c, need) ||
+         (full && ks_loops_latch_next(c->m, c->spec, c->diag));
 }

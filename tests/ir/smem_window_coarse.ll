@@ -16,7 +16,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; STAGE: ; explain: tcoarsen: coarsened x by 4: real block 64x1x1
 ; STAGE: ; explain: smem_promote: declined x: index not understood: index depends on a phi
-; STAGE: ; explain: smem_promote: staged x: coarsened by 4, tile 4*63+11 floats x 1 rows = 1056 B of shared memory, staged in 5 loads per thread; 32 loads now read shared memory as 5 reads
+; STAGE: ; explain: smem_promote: staged x: coarsened by 4, tile 4*63+11 floats x 1 rows = 1056 B of shared memory, staged in 5 loads per thread; 11 loads now read shared memory as 5 reads
 ; STAGE: @ks_window_x = internal addrspace(3) global [264 x float] undef, align 16
 ; STAGE-LABEL: define void @conv(
 ; STAGE-NEXT: ks.window:
