@@ -41,7 +41,7 @@
 #include "tune.h"
 #include "workloads.h"
 
-enum { MAX_DEFS = 64, MAX_VALUES = 64, EXIT_USAGE = 2 };
+enum { MAX_DEFS = 64, MAX_VALUES = 1024, EXIT_USAGE = 2 };
 
 typedef struct tool {
   const char *tmpl, *kernel, *plot, *arch;
