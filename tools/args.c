@@ -94,26 +94,34 @@ static int why_not(char *why, size_t cap, const char *fmt, ...) {
 
 int ks_arg_sweep(const char *arg, char *name, size_t cap, int64_t *values,
                  size_t max, size_t *n, char *why, size_t whycap) {
+  /* the argument as messages quote it: a long list is cut, so that what
+   * is wrong with it still fits */
+  enum { QUOTE = 48 };
+  int ql = strlen(arg) > QUOTE ? QUOTE : (int)strlen(arg);
+  const char *more = strlen(arg) > QUOTE ? "..." : "";
   const char *eq = strchr(arg, '=');
   if (!eq || eq == arg || (size_t)(eq - arg) >= cap)
-    return why_not(why, whycap, "--sweep %s: want NAME=V,V,...", arg);
+    return why_not(why, whycap, "--sweep %.*s%s: want NAME=V,V,...", ql, arg,
+                   more);
   memcpy(name, arg, (size_t)(eq - arg));
   name[eq - arg] = '\0';
   const char *s = eq + 1;
   size_t count = 0;
   if (!*s)
-    return why_not(why, whycap, "--sweep %s: empty list", arg);
+    return why_not(why, whycap, "--sweep %.*s%s: empty list", ql, arg, more);
   for (;;) {
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (*s == ',' || !*s)
-      return why_not(why, whycap, "--sweep %s: an empty value", arg);
+      return why_not(why, whycap, "--sweep %.*s%s: an empty value", ql, arg,
+                     more);
     if (end == s || errno || v < 0 || (*end && *end != ','))
-      return why_not(why, whycap, "--sweep %s: '%.*s' is not a number", arg,
-                     (int)strcspn(s, ","), s);
+      return why_not(why, whycap, "--sweep %.*s%s: '%.*s' is not a number", ql,
+                     arg, more, (int)strcspn(s, ","), s);
     if (count == max)
-      return why_not(why, whycap, "--sweep %s: at most %zu values", arg, max);
+      return why_not(why, whycap, "--sweep %.*s%s: at most %zu values", ql, arg,
+                     more, max);
     values[count++] = v;
     if (!*end)
       break;
