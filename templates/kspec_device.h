@@ -845,7 +845,12 @@ KS_DEV __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __nv_bfloat162 v) {
 KS_LD(cg)
 KS_LD(ca)
 KS_LD(cs)
-KS_LD(lu) KS_LD(cv) KS_ST(wb) KS_ST(cg) KS_ST(cs) KS_ST(wt)
+KS_LD(lu)
+KS_LD(cv)
+KS_ST(wb)
+KS_ST(cg)
+KS_ST(cs)
+KS_ST(wt)
 #undef KS_LD
 #undef KS_ST
 #undef KS_LDST_TYPES
@@ -856,20 +861,20 @@ KS_LD(lu) KS_LD(cv) KS_ST(wb) KS_ST(cg) KS_ST(cs) KS_ST(wt)
 #undef KS_ST2
 #undef KS_ST4
 
-    /* ---- grid-wide synchronization ----------------------------------------
-     * For kernels launched cooperatively (ks_launch does so for a kernel that
-     * calls this; a grid small enough to be resident at once, else the launch
-     * is refused): the CUDA driver hands such a
-     * launch a workspace whose address is in %envreg1 (high word) and %envreg2
-     * (low word); its second word is the grid's barrier. Each block's first
-     * thread adds 1 to it, block 0's thread adds 0x80000000 - (blocks - 1)
-     * instead, so that the top bit flips when the last block arrives, and
-     * waits for the flip. Fences before and after order the grid's memory
-     * accesses around the barrier (LLVM 19 has no release/acquire atomics for
-     * NVPTX). kspec sees %envreg in the template and in the PTX and launches
-     * such a kernel only cooperatively, where the workspace exists. */
-    extern "C" __device__
-    unsigned int __ks_envreg1(void) __asm__("llvm.nvvm.read.ptx.sreg.envreg1");
+/* ---- grid-wide synchronization ----------------------------------------
+ * For kernels launched cooperatively (ks_launch does so for a kernel that
+ * calls this; a grid small enough to be resident at once, else the launch
+ * is refused): the CUDA driver hands such a
+ * launch a workspace whose address is in %envreg1 (high word) and %envreg2
+ * (low word); its second word is the grid's barrier. Each block's first
+ * thread adds 1 to it, block 0's thread adds 0x80000000 - (blocks - 1)
+ * instead, so that the top bit flips when the last block arrives, and
+ * waits for the flip. Fences before and after order the grid's memory
+ * accesses around the barrier (LLVM 19 has no release/acquire atomics for
+ * NVPTX). kspec sees %envreg in the template and in the PTX and launches
+ * such a kernel only cooperatively, where the workspace exists. */
+extern "C" __device__ unsigned int
+__ks_envreg1(void) __asm__("llvm.nvvm.read.ptx.sreg.envreg1");
 extern "C" __device__ unsigned int
 __ks_envreg2(void) __asm__("llvm.nvvm.read.ptx.sreg.envreg2");
 KS_DEV void ks_grid_sync(void) {
