@@ -496,11 +496,13 @@ ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st) {
   int lead = 1, spread = 1;
   pool *p = w->pool;
   w->pool = NULL;
+  /* the team's plan first: every process takes part in it, also one whose
+   * GPU then fails */
+  ks_status s = w->o.team ? plan_share(w, st, &lead, &spread) : KS_OK;
   double t0 = ks_jit_tune_now_ms();
-  ks_status s = p ? pool_ready(w, p) : KS_OK;
+  if (s == KS_OK && p)
+    s = pool_ready(w, p);
   r->start_ms = ks_jit_tune_now_ms() - t0;
-  if (s == KS_OK && w->o.team)
-    s = plan_share(w, st, &lead, &spread);
   if (s != KS_OK) {
     stop_pool(p);
     return s;
