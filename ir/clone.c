@@ -6,7 +6,9 @@
  * included), phis get the copies of their incoming values and blocks, and
  * values from outside the copied blocks (arguments, constants, globals)
  * are shared. Metadata comes with each clone, loop IDs included (as
- * LLVM's own loop versioning leaves them).
+ * LLVM's own loop versioning leaves them). And a function moved into a
+ * copy of itself with more parameters (ks_ir_add_params: hidden launch
+ * arguments, passes/gcoarsen_emit.c and passes/tex.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +139,66 @@ LLVMBasicBlockRef ks_ir_clone_blocks(LLVMValueRef fn, LLVMBasicBlockRef stop) {
   free(m.from);
   free(m.to);
   return first;
+}
+
+/* Copies old's attributes (function, return, parameters 0..k0-1) to nf. */
+static void copy_attributes(LLVMValueRef old, LLVMValueRef nf, unsigned k0) {
+  for (int idx = -1; idx <= (int)k0; idx++) {
+    unsigned na = LLVMGetAttributeCountAtIndex(old, (LLVMAttributeIndex)idx);
+    LLVMAttributeRef a[64];
+    if (!na || na > 64)
+      continue;
+    LLVMGetAttributesAtIndex(old, (LLVMAttributeIndex)idx, a);
+    for (unsigned k = 0; k < na; k++)
+      LLVMAddAttributeAtIndex(nf, (LLVMAttributeIndex)idx, a[k]);
+  }
+  size_t nmd = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(old, &nmd);
+  for (size_t k = 0; k < nmd; k++)
+    LLVMGlobalSetMetadata(nf, LLVMValueMetadataEntriesGetKind(md, (unsigned)k),
+                          LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k));
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
+}
+
+LLVMValueRef ks_ir_add_params(LLVMValueRef old, const LLVMTypeRef *extra,
+                              const char *const *names, unsigned n) {
+  LLVMTypeRef ft = LLVMGlobalGetValueType(old);
+  unsigned k0 = LLVMCountParamTypes(ft);
+  LLVMTypeRef *pt = calloc(k0 + n + 1, sizeof *pt);
+  size_t len = 0;
+  char *name = strdup(LLVMGetValueName2(old, &len));
+  if (!pt || !name) {
+    free(pt), free(name);
+    return NULL;
+  }
+  LLVMGetParamTypes(ft, pt);
+  for (unsigned i = 0; i < n; i++)
+    pt[k0 + i] = extra[i];
+  LLVMTypeRef nft = LLVMFunctionType(LLVMGetReturnType(ft), pt, k0 + n,
+                                     LLVMIsFunctionVarArg(ft));
+  free(pt);
+  LLVMSetValueName2(old, "ks.old", 6);
+  LLVMValueRef nf = LLVMAddFunction(LLVMGetGlobalParent(old), name, nft);
+  free(name);
+  LLVMSetLinkage(nf, LLVMGetLinkage(old));
+  LLVMSetVisibility(nf, LLVMGetVisibility(old));
+  LLVMSetFunctionCallConv(nf, LLVMGetFunctionCallConv(old));
+  copy_attributes(old, nf, k0);
+  for (unsigned k = 0; k < k0; k++) {
+    LLVMValueRef a = LLVMGetParam(old, k), b = LLVMGetParam(nf, k);
+    const char *an = LLVMGetValueName2(a, &len);
+    LLVMSetValueName2(b, an, len);
+    LLVMReplaceAllUsesWith(a, b);
+  }
+  for (unsigned i = 0; i < n; i++)
+    LLVMSetValueName2(LLVMGetParam(nf, k0 + i), names[i], strlen(names[i]));
+  LLVMBasicBlockRef bb;
+  while ((bb = LLVMGetFirstBasicBlock(old))) {
+    LLVMRemoveBasicBlockFromParent(bb);
+    LLVMAppendExistingBasicBlock(nf, bb);
+  }
+  LLVMReplaceAllUsesWith(old, nf); /* nvvm.annotations, annotations */
+  LLVMDeleteFunction(old);
+  return nf;
 }

@@ -187,6 +187,15 @@ void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm);
  * NULL when out of memory (nothing copied then) or fn has no block. */
 LLVMBasicBlockRef ks_ir_clone_blocks(LLVMValueRef fn, LLVMBasicBlockRef stop);
 
+/* Replaces fn by a function of the same name with n more parameters at
+ * the end, of types extra[i], named names[i] (hidden arguments a launch
+ * appends): linkage, visibility, calling convention, attributes and
+ * metadata carried over, the parameters' uses and names moved, the blocks
+ * moved, fn's other uses (annotations) pointed at the new function and
+ * fn deleted. NULL when out of memory (fn untouched then). */
+LLVMValueRef ks_ir_add_params(LLVMValueRef fn, const LLVMTypeRef *extra,
+                              const char *const *names, unsigned n);
+
 /* ---- cfg.c ------------------------------------------------------------- */
 
 /* The control-flow graph of a function: its blocks numbered in the

@@ -18,58 +18,9 @@
 /* Replaces c->fn by a copy with a trailing i32 parameter, the user's
  * grid.x; the blocks move over. NULL on no memory. */
 LLVMValueRef ks_gc_add_grid_param(gc *c) {
-  LLVMValueRef old = c->fn;
-  LLVMTypeRef ft = LLVMGlobalGetValueType(old);
-  unsigned n = LLVMCountParamTypes(ft);
-  LLVMTypeRef *pt = calloc(n + 1, sizeof *pt);
-  size_t len = 0;
-  char *name = strdup(LLVMGetValueName2(old, &len));
-  if (!pt || !name) {
-    free(pt), free(name);
-    return NULL;
-  }
-  LLVMGetParamTypes(ft, pt);
-  pt[n] = LLVMInt32TypeInContext(c->lc);
-  LLVMTypeRef nft = LLVMFunctionType(LLVMGetReturnType(ft), pt, n + 1,
-                                     LLVMIsFunctionVarArg(ft));
-  free(pt);
-  LLVMSetValueName2(old, "ks.gc.old", 9);
-  LLVMValueRef nf = LLVMAddFunction(c->m, name, nft);
-  free(name);
-  LLVMSetLinkage(nf, LLVMGetLinkage(old));
-  LLVMSetVisibility(nf, LLVMGetVisibility(old));
-  LLVMSetFunctionCallConv(nf, LLVMGetFunctionCallConv(old));
-  for (int idx = -1; idx <= (int)n; idx++) {
-    unsigned na = LLVMGetAttributeCountAtIndex(old, (LLVMAttributeIndex)idx);
-    LLVMAttributeRef a[64];
-    if (!na || na > 64)
-      continue;
-    LLVMGetAttributesAtIndex(old, (LLVMAttributeIndex)idx, a);
-    for (unsigned k = 0; k < na; k++)
-      LLVMAddAttributeAtIndex(nf, (LLVMAttributeIndex)idx, a[k]);
-  }
-  size_t nmd = 0;
-  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(old, &nmd);
-  for (size_t k = 0; k < nmd; k++)
-    LLVMGlobalSetMetadata(nf, LLVMValueMetadataEntriesGetKind(md, (unsigned)k),
-                          LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k));
-  if (md)
-    LLVMDisposeValueMetadataEntries(md);
-  for (unsigned k = 0; k < n; k++) {
-    LLVMValueRef a = LLVMGetParam(old, k), b = LLVMGetParam(nf, k);
-    const char *an = LLVMGetValueName2(a, &len);
-    LLVMSetValueName2(b, an, len);
-    LLVMReplaceAllUsesWith(a, b);
-  }
-  LLVMSetValueName2(LLVMGetParam(nf, n), "ks.grid_x", 9);
-  LLVMBasicBlockRef bb;
-  while ((bb = LLVMGetFirstBasicBlock(old))) {
-    LLVMRemoveBasicBlockFromParent(bb);
-    LLVMAppendExistingBasicBlock(nf, bb);
-  }
-  LLVMReplaceAllUsesWith(old, nf); /* nvvm.annotations, annotations */
-  LLVMDeleteFunction(old);
-  return nf;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
+  const char *name = "ks.grid_x";
+  return ks_ir_add_params(c->fn, &i32, &name, 1);
 }
 
 LLVMValueRef ks_gc_first_non_phi(LLVMBasicBlockRef bb) {

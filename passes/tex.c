@@ -218,63 +218,16 @@ static int find_uses(ks_stage_ctx *c, LLVMValueRef fn, tex_use *t) {
 /* Replaces fn by a copy with n trailing i64 parameters (the texture
  * objects); the blocks move over. NULL when out of memory. */
 static LLVMValueRef add_params(LLVMModuleRef m, LLVMValueRef old, unsigned n) {
-  LLVMContextRef lc = LLVMGetModuleContext(m);
-  LLVMTypeRef ft = LLVMGlobalGetValueType(old);
-  unsigned k0 = LLVMCountParamTypes(ft);
-  LLVMTypeRef *pt = calloc(k0 + n, sizeof *pt);
-  size_t len = 0;
-  char *name = strdup(LLVMGetValueName2(old, &len));
-  if (!pt || !name) {
-    free(pt), free(name);
-    return NULL;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m));
+  LLVMTypeRef types[KS_TEX_MAX];
+  char buf[KS_TEX_MAX][16];
+  const char *names[KS_TEX_MAX];
+  for (unsigned i = 0; i < n && i < KS_TEX_MAX; i++) {
+    types[i] = i64;
+    snprintf(buf[i], sizeof buf[i], "ks.tex%u", i);
+    names[i] = buf[i];
   }
-  LLVMGetParamTypes(ft, pt);
-  for (unsigned i = 0; i < n; i++)
-    pt[k0 + i] = LLVMInt64TypeInContext(lc);
-  LLVMTypeRef nft = LLVMFunctionType(LLVMGetReturnType(ft), pt, k0 + n,
-                                     LLVMIsFunctionVarArg(ft));
-  free(pt);
-  LLVMSetValueName2(old, "ks.tex.old", 10);
-  LLVMValueRef nf = LLVMAddFunction(m, name, nft);
-  free(name);
-  LLVMSetLinkage(nf, LLVMGetLinkage(old));
-  LLVMSetVisibility(nf, LLVMGetVisibility(old));
-  LLVMSetFunctionCallConv(nf, LLVMGetFunctionCallConv(old));
-  for (int idx = -1; idx <= (int)k0; idx++) {
-    unsigned na = LLVMGetAttributeCountAtIndex(old, (LLVMAttributeIndex)idx);
-    LLVMAttributeRef a[64];
-    if (!na || na > 64)
-      continue;
-    LLVMGetAttributesAtIndex(old, (LLVMAttributeIndex)idx, a);
-    for (unsigned k = 0; k < na; k++)
-      LLVMAddAttributeAtIndex(nf, (LLVMAttributeIndex)idx, a[k]);
-  }
-  size_t nmd = 0;
-  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(old, &nmd);
-  for (size_t k = 0; k < nmd; k++)
-    LLVMGlobalSetMetadata(nf, LLVMValueMetadataEntriesGetKind(md, (unsigned)k),
-                          LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k));
-  if (md)
-    LLVMDisposeValueMetadataEntries(md);
-  for (unsigned k = 0; k < k0; k++) {
-    LLVMValueRef a = LLVMGetParam(old, k), b = LLVMGetParam(nf, k);
-    const char *an = LLVMGetValueName2(a, &len);
-    LLVMSetValueName2(b, an, len);
-    LLVMReplaceAllUsesWith(a, b);
-  }
-  for (unsigned i = 0; i < n; i++) {
-    char pn[32];
-    snprintf(pn, sizeof pn, "ks.tex%u", i);
-    LLVMSetValueName2(LLVMGetParam(nf, k0 + i), pn, strlen(pn));
-  }
-  LLVMBasicBlockRef bb;
-  while ((bb = LLVMGetFirstBasicBlock(old))) {
-    LLVMRemoveBasicBlockFromParent(bb);
-    LLVMAppendExistingBasicBlock(nf, bb);
-  }
-  LLVMReplaceAllUsesWith(old, nf); /* nvvm.annotations, annotations */
-  LLVMDeleteFunction(old);
-  return nf;
+  return n <= KS_TEX_MAX ? ks_ir_add_params(old, types, names, n) : NULL;
 }
 
 static LLVMValueRef intrinsic(LLVMModuleRef m, const char *name) {
