@@ -336,24 +336,32 @@ static int redirect(LLVMValueRef br, unsigned count) {
 
 int ks_loops_keep_rolled(LLVMValueRef br) { return redirect(br, 1); }
 
-int ks_loops_rolled(LLVMValueRef br) {
-  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
-      LLVMGetBasicBlockParent(LLVMGetInstructionParent(br))));
-  LLVMValueRef id =
-      LLVMGetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9));
+/* Does br's loop ID (metadata kind) hold a directive that `is` says yes
+ * to, and no other unroll directive (a contradicting one LLVM may read
+ * first)? */
+static int loop_says_only(LLVMValueRef br, unsigned kind,
+                          int (*is)(LLVMValueRef)) {
+  LLVMValueRef id = LLVMGetMetadata(br, kind);
   unsigned n = id && LLVMIsAMDNode(id) ? LLVMGetMDNodeNumOperands(id) : 0;
   if (n < 2 || n > 16)
     return 0;
   LLVMValueRef ops[16];
   LLVMGetMDNodeOperands(id, ops);
-  int off = 0;
+  int yes = 0;
   for (unsigned i = 1; i < n; i++) {
-    if (is_disable(ops[i]))
-      off = 1;
+    if (is(ops[i]))
+      yes = 1;
     else if (is_unroll(ops[i]))
-      return 0; /* a contradicting directive: LLVM may read it first */
+      return 0;
   }
-  return off;
+  return yes;
+}
+
+int ks_loops_rolled(LLVMValueRef br) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(br))));
+  return loop_says_only(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
+                        is_disable);
 }
 
 #define RELEASE "ks.unroll.release"
@@ -437,20 +445,7 @@ static int is_full(LLVMValueRef prop) {
 
 /* Does br's loop ID say llvm.loop.unroll.full, and no other directive? */
 static int asks_full(LLVMValueRef br, unsigned kind) {
-  LLVMValueRef id = LLVMGetMetadata(br, kind);
-  unsigned n = id && LLVMIsAMDNode(id) ? LLVMGetMDNodeNumOperands(id) : 0;
-  if (n < 2 || n > 16)
-    return 0;
-  LLVMValueRef ops[16];
-  LLVMGetMDNodeOperands(id, ops);
-  int yes = 0;
-  for (unsigned i = 1; i < n; i++) {
-    if (is_full(ops[i]))
-      yes = 1;
-    else if (is_unroll(ops[i]))
-      return 0;
-  }
-  return yes;
+  return loop_says_only(br, kind, is_full);
 }
 
 static int is_convergent(LLVMValueRef call) {
