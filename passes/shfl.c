@@ -56,580 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes/ks_passes.h"
-
-#define PASS "shfl"
-
-enum {
-  LANES = 32,
-  MAX_STEPS = 8,    /* steps of one tree looked at */
-  MAX_ELEMS = 4096, /* elements a step may reach */
-  MAX_NODES = 2 * MAX_STEPS * LANES,
-  MAX_CAND = 64 /* guarded steps in one kernel */
-};
-
-/* One step of a tree: st stores op(la, lb) where one load reads the
- * element st writes (self) and the other another (other). */
-typedef struct step {
-  LLVMValueRef st, op, la, lb;
-  int self_first;     /* la is the self load */
-  unsigned delta;     /* other - self, in elements */
-  LLVMValueRef cond;  /* the guard */
-  int on_true;        /* the step runs where cond is true */
-  LLVMValueRef cond2; /* and where cond2 is on_true2, if not NULL */
-  int on_true2;
-  LLVMBasicBlockRef head, land, body, join; /* guarded steps (land: the
-                                               block of cond2, or NULL) */
-} step;
-
-/* A node of the symbolic simulation: op(a, b), a and b node references;
- * a reference below 0 is element -(r + 1) as it was at the start. */
-typedef struct node {
-  int op, a, b;
-} node;
-
-typedef struct tree {
-  LLVMModuleRef m;
-  LLVMValueRef fn;
-  ks_diag *d;
-  LLVMTargetDataRef dl;
-  unsigned bx, sm;
-  LLVMValueRef g; /* the shared array */
-  LLVMTypeRef ty; /* its elements' type, as the steps access it */
-  unsigned esize;
-  step st[MAX_STEPS];
-  unsigned n;
-  int sig[MAX_STEPS]; /* the first step with the same operation */
-  int any_order;      /* integers whose order of combining does not matter */
-  node nodes[MAX_NODES];
-  unsigned nnodes;
-  int cur[MAX_ELEMS];
-  char lane[1024]; /* scratch: a step's lanes */
-} tree;
-
-/* ---- values as functions of the thread index --------------------------- */
-
-static int opcode_of(LLVMValueRef v) {
-  if (LLVMIsAInstruction(v))
-    return LLVMGetInstructionOpcode(v);
-  if (LLVMIsAConstantExpr(v))
-    return LLVMGetConstOpcode(v);
-  return 0;
-}
-
-static int is_tid(LLVMValueRef v) {
-  const char *r = ks_ir_sreg(v);
-  return r && strcmp(r, "tid.x") == 0;
-}
-
-static unsigned int_width(LLVMValueRef v) {
-  LLVMTypeRef t = LLVMTypeOf(v);
-  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
-}
-
-static uint64_t trim(uint64_t x, unsigned w) {
-  return w >= 64 ? x : x & ((1ull << w) - 1);
-}
-
-static int64_t widen(uint64_t x, unsigned w) {
-  return w >= 64 ? (int64_t)x : (int64_t)(x << (64 - w)) >> (64 - w);
-}
-
-static int eval(LLVMValueRef v, unsigned tid, uint64_t *out, int depth);
-
-static int icmp_eval(LLVMValueRef v, uint64_t a, uint64_t b, unsigned w,
-                     uint64_t *out) {
-  int64_t sa = widen(a, w), sb = widen(b, w);
-  switch (LLVMGetICmpPredicate(v)) {
-  case LLVMIntEQ:
-    *out = a == b;
-    break;
-  case LLVMIntNE:
-    *out = a != b;
-    break;
-  case LLVMIntULT:
-    *out = a < b;
-    break;
-  case LLVMIntULE:
-    *out = a <= b;
-    break;
-  case LLVMIntUGT:
-    *out = a > b;
-    break;
-  case LLVMIntUGE:
-    *out = a >= b;
-    break;
-  case LLVMIntSLT:
-    *out = sa < sb;
-    break;
-  case LLVMIntSLE:
-    *out = sa <= sb;
-    break;
-  case LLVMIntSGT:
-    *out = sa > sb;
-    break;
-  case LLVMIntSGE:
-    *out = sa >= sb;
-    break;
-  default:
-    return 0;
-  }
-  return 1;
-}
-
-/* The arithmetic of two operands of width w; 0 where it is undefined. */
-static int binary_eval(int op, uint64_t a, uint64_t b, unsigned w,
-                       uint64_t *out) {
-  uint64_t r;
-  switch (op) {
-  case LLVMAdd:
-    r = a + b;
-    break;
-  case LLVMSub:
-    r = a - b;
-    break;
-  case LLVMMul:
-    r = a * b;
-    break;
-  case LLVMAnd:
-    r = a & b;
-    break;
-  case LLVMOr:
-    r = a | b;
-    break;
-  case LLVMXor:
-    r = a ^ b;
-    break;
-  case LLVMShl:
-    if (b >= w)
-      return 0;
-    r = a << b;
-    break;
-  case LLVMLShr:
-    if (b >= w)
-      return 0;
-    r = a >> b;
-    break;
-  case LLVMAShr:
-    if (b >= w)
-      return 0;
-    r = (uint64_t)(widen(a, w) >> b);
-    break;
-  case LLVMUDiv:
-    if (!b)
-      return 0;
-    r = a / b;
-    break;
-  case LLVMURem:
-    if (!b)
-      return 0;
-    r = a % b;
-    break;
-  default:
-    return 0;
-  }
-  *out = trim(r, w);
-  return 1;
-}
-
-/* v's value in thread tid, where it depends on nothing but constants and
- * the thread index along x: 1 and *out (v's bits, zero-extended), else 0. */
-static int eval(LLVMValueRef v, unsigned tid, uint64_t *out, int depth) {
-  unsigned w = int_width(v);
-  if (!w || w > 64 || depth > 24)
-    return 0;
-  if (LLVMIsAConstantInt(v)) {
-    *out = trim(LLVMConstIntGetZExtValue(v), w);
-    return 1;
-  }
-  if (is_tid(v)) {
-    *out = tid;
-    return 1;
-  }
-  int op = opcode_of(v);
-  uint64_t a, b;
-  if (!op || LLVMGetNumOperands(v) < 1)
-    return 0;
-  if (op == LLVMSelect) {
-    if (!eval(LLVMGetOperand(v, 0), tid, &a, depth + 1))
-      return 0;
-    return eval(LLVMGetOperand(v, a ? 1 : 2), tid, out, depth + 1);
-  }
-  LLVMValueRef x = LLVMGetOperand(v, 0);
-  unsigned wx = int_width(x);
-  if (!eval(x, tid, &a, depth + 1))
-    return 0;
-  if (op == LLVMZExt || op == LLVMTrunc) {
-    *out = trim(a, w);
-    return 1;
-  }
-  if (op == LLVMSExt) {
-    *out = trim((uint64_t)widen(a, wx), w);
-    return 1;
-  }
-  if (LLVMGetNumOperands(v) != 2 ||
-      !eval(LLVMGetOperand(v, 1), tid, &b, depth + 1))
-    return 0;
-  if (op == LLVMICmp)
-    return icmp_eval(v, a, b, wx, out);
-  return binary_eval(op, a, b, w, out);
-}
-
-/* Where pointer p points in thread tid: its object (*base) and the byte
- * offset in it, through casts and GEPs whose indices eval reads. */
-static int addr(tree *t, LLVMValueRef p, unsigned tid, LLVMValueRef *base,
-                int64_t *off, int depth) {
-  if (depth > 16)
-    return 0;
-  if (LLVMIsAGlobalVariable(p)) {
-    *base = p;
-    *off = 0;
-    return 1;
-  }
-  int op = opcode_of(p);
-  if (op == LLVMAddrSpaceCast || op == LLVMBitCast)
-    return addr(t, LLVMGetOperand(p, 0), tid, base, off, depth + 1);
-  if (op != LLVMGetElementPtr ||
-      !addr(t, LLVMGetOperand(p, 0), tid, base, off, depth + 1))
-    return 0;
-  LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
-  unsigned n = LLVMGetNumOperands(p);
-  for (unsigned i = 1; i < n; i++) {
-    uint64_t x;
-    LLVMValueRef ix = LLVMGetOperand(p, i);
-    if (!eval(ix, tid, &x, 0))
-      return 0;
-    int64_t sx = widen(x, int_width(ix));
-    if (i > 1) {
-      LLVMTypeKind k = LLVMGetTypeKind(ty);
-      if (k == LLVMStructTypeKind) {
-        *off += (int64_t)LLVMOffsetOfElement(t->dl, ty, (unsigned)sx);
-        ty = LLVMStructGetTypeAtIndex(ty, (unsigned)sx);
-        continue;
-      }
-      if (k != LLVMArrayTypeKind)
-        return 0;
-      ty = LLVMGetElementType(ty);
-    }
-    *off += sx * (int64_t)LLVMABISizeOfType(t->dl, ty);
-  }
-  return 1;
-}
-
-/* The element of t->g that pointer p reaches in thread tid; -1 when it is
- * not a whole element of it within MAX_ELEMS. */
-static int elem_at(tree *t, LLVMValueRef p, unsigned tid) {
-  LLVMValueRef base = NULL;
-  int64_t off = 0;
-  if (!addr(t, p, tid, &base, &off, 0) || base != t->g || off < 0 ||
-      off % t->esize || off / t->esize >= MAX_ELEMS)
-    return -1;
-  return (int)(off / t->esize);
-}
-
-/* ---- recognizing steps ------------------------------------------------- */
-
-/* Does i neither access memory nor order it (arithmetic, special
- * registers, intrinsics that write nothing)? */
-static int plain(LLVMValueRef i) {
-  if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i) || LLVMIsAAtomicRMWInst(i) ||
-      LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i))
-    return 0;
-  if (LLVMIsACallInst(i))
-    return !ks_ir_is_barrier(i) && (ks_ir_sreg(i) || ks_ir_pure_call(i));
-  return 1;
-}
-
-static int one_use(LLVMValueRef v) {
-  LLVMUseRef u = LLVMGetFirstUse(v);
-  return u && !LLVMGetNextUse(u);
-}
-
-static LLVMValueRef shared_base(LLVMValueRef p) {
-  LLVMValueRef b = ks_ir_base_of(p);
-  return b && LLVMIsAGlobalVariable(b) &&
-                 LLVMGetPointerAddressSpace(LLVMTypeOf(b)) == 3
-             ? b
-             : NULL;
-}
-
-static int simple_load(LLVMValueRef v, LLVMBasicBlockRef bb) {
-  return v && LLVMIsALoadInst(v) && LLVMGetInstructionParent(v) == bb &&
-         LLVMGetOrdering(v) == LLVMAtomicOrderingNotAtomic;
-}
-
-/* The operation of a step: a binary operator or a call of an intrinsic
- * of two arguments, whose operands are two loads of bb. */
-static int step_op(LLVMValueRef op, LLVMBasicBlockRef bb) {
-  if (!op || !LLVMIsAInstruction(op) || LLVMGetInstructionParent(op) != bb)
-    return 0;
-  if (LLVMIsACallInst(op)) {
-    LLVMValueRef f = LLVMGetCalledValue(op);
-    if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f) ||
-        LLVMGetNumArgOperands(op) != 2 || !ks_ir_pure_call(op))
-      return 0;
-  } else if (!LLVMIsABinaryOperator(op)) {
-    return 0;
-  }
-  return simple_load(LLVMGetOperand(op, 0), bb) &&
-         simple_load(LLVMGetOperand(op, 1), bb) &&
-         LLVMGetOperand(op, 0) != LLVMGetOperand(op, 1);
-}
-
-/* Is store st a step, sh[i] = op(sh[j], sh[k]) on one shared array, each
- * value used once? Fills o's st, op, la, lb. */
-static int match_step(LLVMValueRef st, step *o) {
-  if (!LLVMIsAStoreInst(st) ||
-      LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic)
-    return 0;
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(st);
-  LLVMValueRef op = LLVMGetOperand(st, 0);
-  if (!step_op(op, bb))
-    return 0;
-  LLVMValueRef la = LLVMGetOperand(op, 0), lb = LLVMGetOperand(op, 1);
-  LLVMValueRef g = shared_base(LLVMGetOperand(st, 1));
-  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(op));
-  unsigned w = int_width(op);
-  if (!g || shared_base(LLVMGetOperand(la, 0)) != g ||
-      shared_base(LLVMGetOperand(lb, 0)) != g ||
-      !(k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind || w == 32 ||
-        w == 64))
-    return 0;
-  if (!one_use(op) || !one_use(la) || !one_use(lb))
-    return 0;
-  *o = (step){.st = st, .op = op, .la = la, .lb = lb};
-  return 1;
-}
-
-/* Does bb enter at a block-wide barrier (it has no phis then)? */
-static int starts_with_barrier(LLVMBasicBlockRef bb) {
-  LLVMValueRef i = LLVMGetFirstInstruction(bb);
-  return i && ks_ir_barrier_kind(i) == KS_BARRIER_BLOCK;
-}
-
-static int has_block_barrier(LLVMBasicBlockRef bb) {
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-       i = LLVMGetNextInstruction(i))
-    if (ks_ir_barrier_kind(i) == KS_BARRIER_BLOCK)
-      return 1;
-  return 0;
-}
-
-/* Is body a guarded step's block: entered by one branch, one step and
- * plain instructions used in it alone, then on to join? */
-static int step_body(LLVMBasicBlockRef body, LLVMBasicBlockRef join, step *o) {
-  LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(body));
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(body);
-  if (!u || LLVMGetNextUse(u) || !term || !LLVMIsABranchInst(term) ||
-      LLVMIsConditional(term) || LLVMGetNumSuccessors(term) != 1 ||
-      LLVMGetSuccessor(term, 0) != join)
-    return 0;
-  LLVMValueRef st = NULL;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(body); i != term;
-       i = LLVMGetNextInstruction(i)) {
-    if (LLVMIsAStoreInst(i)) {
-      if (st)
-        return 0;
-      st = i;
-    } else if (!plain(i) && !LLVMIsALoadInst(i)) {
-      return 0;
-    }
-    for (LLVMUseRef w = LLVMGetFirstUse(i); w; w = LLVMGetNextUse(w))
-      if (LLVMGetInstructionParent(LLVMGetUser(w)) != body)
-        return 0;
-  }
-  return st && match_step(st, o);
-}
-
-/* Is land a block of plain instructions, used there or in its other
- * successor, that branches on a second condition to join or elsewhere? */
-static LLVMBasicBlockRef land_block(LLVMBasicBlockRef land,
-                                    LLVMBasicBlockRef join, step *o) {
-  LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(land));
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(land);
-  if (!u || LLVMGetNextUse(u) || !term || !LLVMIsABranchInst(term) ||
-      !LLVMIsConditional(term))
-    return NULL;
-  int side = LLVMGetSuccessor(term, 1) == join;
-  LLVMBasicBlockRef body = LLVMGetSuccessor(term, !side);
-  if (LLVMGetSuccessor(term, side) != join || body == join)
-    return NULL;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(land); i != term;
-       i = LLVMGetNextInstruction(i)) {
-    if (!plain(i))
-      return NULL;
-    for (LLVMUseRef w = LLVMGetFirstUse(i); w; w = LLVMGetNextUse(w)) {
-      LLVMBasicBlockRef ub = LLVMGetInstructionParent(LLVMGetUser(w));
-      if (ub != land && ub != body)
-        return NULL;
-    }
-  }
-  o->cond2 = LLVMGetCondition(term);
-  o->on_true2 = side; /* body is successor !side */
-  return body;
-}
-
-/* Does h branch into a guarded step (a block with the step, perhaps
- * behind a second condition, then a block that starts with a barrier and
- * that h also branches to)? */
-static int guarded_step(LLVMBasicBlockRef h, step *o) {
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(h);
-  if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term))
-    return 0;
-  for (int side = 0; side < 2; side++) {
-    LLVMBasicBlockRef body = LLVMGetSuccessor(term, side), land = NULL;
-    LLVMBasicBlockRef join = LLVMGetSuccessor(term, !side);
-    step two = {0};
-    if (body == join || !starts_with_barrier(join))
-      continue;
-    if (!step_body(body, join, o)) {
-      land = body;
-      body = land_block(land, join, &two);
-      if (!body || !step_body(body, join, o))
-        continue;
-      o->cond2 = two.cond2;
-      o->on_true2 = two.on_true2;
-    }
-    o->cond = LLVMGetCondition(term);
-    o->on_true = side == 0;
-    o->head = h;
-    o->land = land;
-    o->body = body;
-    o->join = join;
-    return 1;
-  }
-  return 0;
-}
-
-/* Does join lead from one guarded step to the next: the barrier, plain
- * instructions, the next step's branch? */
-static int link_ok(LLVMBasicBlockRef join) {
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(join);
-  for (LLVMValueRef i = LLVMGetNextInstruction(LLVMGetFirstInstruction(join));
-       i && i != term; i = LLVMGetNextInstruction(i))
-    if (!plain(i))
-      return 0;
-  return 1;
-}
-
-static int is_done(LLVMValueRef *done, unsigned ndone, LLVMValueRef v) {
-  for (unsigned i = 0; i < ndone; i++)
-    if (done[i] == v)
-      return 1;
-  return 0;
-}
-
-/* Keeps the last MAX_STEPS of chain[0..n) that access one array in t. */
-static void take_steps(tree *t, const step *chain, unsigned n) {
-  unsigned k = n;
-  LLVMValueRef g = shared_base(LLVMGetOperand(chain[n - 1].st, 1));
-  LLVMTypeRef ty = LLVMTypeOf(chain[n - 1].op);
-  while (k > 0 && n - k < MAX_STEPS &&
-         shared_base(LLVMGetOperand(chain[k - 1].st, 1)) == g &&
-         LLVMTypeOf(chain[k - 1].op) == ty)
-    k--;
-  t->n = n - k;
-  memcpy(t->st, chain + k, t->n * sizeof *chain);
-  t->g = g;
-  t->ty = ty;
-  t->esize = (unsigned)LLVMABISizeOfType(t->dl, ty);
-}
-
-/* The first chain of guarded steps (each step's join the next one's
- * head) whose last store is not in done, into t. */
-static int find_guarded(tree *t, LLVMValueRef *done, unsigned ndone) {
-  step c[MAX_CAND], chain[MAX_CAND];
-  unsigned nc = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(t->fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    if (nc < MAX_CAND && guarded_step(bb, &c[nc]))
-      nc++;
-  for (unsigned a = 0; a < nc; a++) {
-    int first = 1; /* no step leads into this one */
-    for (unsigned b = 0; b < nc; b++)
-      first &= !(c[b].join == c[a].head && link_ok(c[b].join));
-    if (!first)
-      continue;
-    unsigned n = 0;
-    chain[n++] = c[a];
-    for (int more = 1; more && n < MAX_CAND;) {
-      more = 0;
-      for (unsigned b = 0; b < nc && !more; b++)
-        if (c[b].head == chain[n - 1].join && link_ok(c[b].head)) {
-          chain[n++] = c[b];
-          more = 1;
-        }
-    }
-    if (!is_done(done, ndone, chain[n - 1].st)) {
-      take_steps(t, chain, n);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* The longest run of steps in bb, one after another with nothing between
- * them but plain instructions, into chain; its length. */
-static unsigned block_run(LLVMBasicBlockRef bb, step *chain) {
-  step run[MAX_CAND];
-  unsigned n = 0, best = 0;
-  LLVMValueRef pend[2] = {NULL, NULL};
-  unsigned npend = 0;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-       i = LLVMGetNextInstruction(i)) {
-    if (plain(i) && !LLVMIsATerminatorInst(i))
-      continue;
-    step s;
-    if (LLVMIsALoadInst(i) && npend < 2) {
-      pend[npend++] = i;
-      continue;
-    }
-    if (match_step(i, &s) && npend == 2 &&
-        ((s.la == pend[0] && s.lb == pend[1]) ||
-         (s.la == pend[1] && s.lb == pend[0])) &&
-        n < MAX_CAND) {
-      run[n++] = s;
-      npend = 0;
-      continue;
-    }
-    if (n > best) {
-      best = n;
-      memcpy(chain, run, n * sizeof *run);
-    }
-    n = 0;
-    npend = LLVMIsALoadInst(i) ? 1 : 0;
-    pend[0] = i;
-  }
-  return best;
-}
-
-/* The first run of at least two steps in a block that one branch enters
- * (the warp-unrolled tail) or that every thread runs (it has a barrier),
- * whose last store is not in done, into t. */
-static int find_warp(tree *t, LLVMValueRef *done, unsigned ndone) {
-  step chain[MAX_CAND];
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(t->fn); bb;
-       bb = LLVMGetNextBasicBlock(bb)) {
-    /* entered by one conditional branch, or by every thread (a barrier) */
-    LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb));
-    LLVMValueRef br = u && !LLVMGetNextUse(u) ? LLVMGetUser(u) : NULL;
-    int entered = br && LLVMIsABranchInst(br) && LLVMIsConditional(br) &&
-                  LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1);
-    if (!entered && !has_block_barrier(bb))
-      continue;
-    unsigned n = block_run(bb, chain);
-    if (n < 2 || is_done(done, ndone, chain[n - 1].st))
-      continue;
-    for (unsigned k = 0; k < n; k++) {
-      chain[k].cond = entered ? LLVMGetCondition(br) : NULL;
-      chain[k].on_true = !entered || LLVMGetSuccessor(br, 0) == bb;
-      chain[k].head = entered ? LLVMGetInstructionParent(br) : bb;
-    }
-    take_steps(t, chain, n);
-    return 1;
-  }
-  return 0;
-}
+#include "passes/shfl.h"
 
 /* ---- the symbolic simulation ------------------------------------------- */
 
@@ -641,11 +68,11 @@ static int step_lanes(tree *t, unsigned k) {
     t->lane[l] = 1;
     if (!t->st[k].cond)
       continue; /* a block every thread runs */
-    if (!eval(t->st[k].cond, l, &v, 0))
+    if (!ks_shfl_eval(t->st[k].cond, l, &v, 0))
       return 0;
     t->lane[l] = (v != 0) == t->st[k].on_true;
     if (t->lane[l] && t->st[k].cond2) {
-      if (!eval(t->st[k].cond2, l, &v, 0))
+      if (!ks_shfl_eval(t->st[k].cond2, l, &v, 0))
         return 0;
       t->lane[l] = (v != 0) == t->st[k].on_true2;
     }
@@ -717,9 +144,9 @@ static const char *tree_step(tree *t, unsigned k) {
     at[l] = -1;
     if (!t->lane[l])
       continue;
-    int i = elem_at(t, LLVMGetOperand(s->st, 1), l);
-    int a = elem_at(t, LLVMGetOperand(s->la, 0), l);
-    int b = elem_at(t, LLVMGetOperand(s->lb, 0), l);
+    int i = ks_shfl_elem_at(t, LLVMGetOperand(s->st, 1), l);
+    int a = ks_shfl_elem_at(t, LLVMGetOperand(s->la, 0), l);
+    int b = ks_shfl_elem_at(t, LLVMGetOperand(s->lb, 0), l);
     if (i < 0 || a < 0 || b < 0)
       return "an index is not provably a function of the thread index "
              "alone";
@@ -825,7 +252,7 @@ static int escapes(tree *t, LLVMValueRef v, int depth) {
     return 1;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef w = LLVMGetUser(u);
-    int op = opcode_of(w);
+    int op = ks_shfl_opcode_of(w);
     if (LLVMIsAInstruction(w) &&
         LLVMGetBasicBlockParent(LLVMGetInstructionParent(w)) != t->fn)
       return 1;
@@ -860,7 +287,7 @@ static int thread0_only(tree *t, ks_cfg *g, unsigned b) {
       int on_true = LLVMGetSuccessor(br, 0) == g->bb[x], only = 1;
       for (unsigned l = 0; l < t->bx && only; l++) {
         uint64_t v;
-        only = eval(LLVMGetCondition(br), l, &v, 0) &&
+        only = ks_shfl_eval(LLVMGetCondition(br), l, &v, 0) &&
                ((v != 0) == on_true) == (l == 0);
       }
       if (only)
@@ -884,7 +311,7 @@ static void access(walk *w, LLVMValueRef i, unsigned b, int early, int *kill) {
   if (LLVMIsALoadInst(i)) {
     int only0 = thread0_only(t, w->g, b);
     for (unsigned l = 0; l < (only0 ? 1 : t->bx) && !w->why; l++)
-      if (elem_at(t, LLVMGetOperand(i, 0), l) != 0)
+      if (ks_shfl_elem_at(t, LLVMGetOperand(i, 0), l) != 0)
         w->why = "the array is read afterwards at an element other than 0";
     w->need_bar |= early && !only0;
     return;
@@ -895,7 +322,7 @@ static void access(walk *w, LLVMValueRef i, unsigned b, int early, int *kill) {
     return;
   int own = 1; /* every thread stores its own element */
   for (unsigned l = 0; l < t->bx && own; l++)
-    own = elem_at(t, LLVMGetOperand(i, 1), l) == (int)l;
+    own = ks_shfl_elem_at(t, LLVMGetOperand(i, 1), l) == (int)l;
   *kill |= own;
 }
 
@@ -916,7 +343,7 @@ static void walk_from(walk *w, unsigned b, LLVMValueRef i, int late,
                      : LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)
                          ? LLVMGetOperand(i, 0)
                          : NULL;
-    if (p && shared_base(p) == w->t->g)
+    if (p && ks_shfl_shared_base(p) == w->t->g)
       access(w, i, b, !late, &kill);
   }
   LLVMValueRef term = LLVMGetBasicBlockTerminator(w->g->bb[b]);
@@ -970,7 +397,7 @@ static LLVMValueRef shfl32(tree *t, LLVMBuilderRef b, LLVMValueRef v,
 static LLVMValueRef shfl_down(tree *t, LLVMBuilderRef b, LLVMValueRef v,
                               unsigned d) {
   LLVMTypeRef ty = LLVMTypeOf(v);
-  if (LLVMGetTypeKind(ty) == LLVMFloatTypeKind || int_width(v) == 32)
+  if (LLVMGetTypeKind(ty) == LLVMFloatTypeKind || ks_shfl_int_width(v) == 32)
     return shfl32(t, b, v, d);
   LLVMContextRef c = LLVMGetModuleContext(t->m);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
@@ -1007,7 +434,7 @@ static LLVMValueRef combine(tree *t, LLVMBuilderRef b, unsigned k,
  * has none. */
 static const char *redux_of(LLVMValueRef op) {
   static const char *const mm[] = {NULL, "umin", "umax", "min", "max"};
-  if (int_width(op) != 32)
+  if (ks_shfl_int_width(op) != 32)
     return NULL;
   if (LLVMIsACallInst(op))
     return mm[ks_ir_minmax(op)];
@@ -1067,7 +494,7 @@ static void sweep(LLVMBasicBlockRef bb) {
     again = 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
       next = LLVMGetNextInstruction(i);
-      if (!LLVMGetFirstUse(i) && !LLVMIsACallInst(i) && plain(i) &&
+      if (!LLVMGetFirstUse(i) && !LLVMIsACallInst(i) && ks_shfl_plain(i) &&
           !LLVMIsATerminatorInst(i) &&
           LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) {
         LLVMInstructionEraseFromParent(i);
@@ -1222,7 +649,7 @@ static int used_before(tree *t, LLVMBasicBlockRef h) {
     LLVMValueRef p = LLVMIsALoadInst(i)    ? LLVMGetOperand(i, 0)
                      : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1)
                                            : NULL;
-    if ((p && shared_base(p) == t->g) || LLVMIsAAtomicRMWInst(i) ||
+    if ((p && ks_shfl_shared_base(p) == t->g) || LLVMIsAAtomicRMWInst(i) ||
         LLVMIsAAtomicCmpXchgInst(i))
       return 1;
   }
@@ -1239,7 +666,7 @@ static void try_tree(tree *t, int guarded) {
   if (kw == t->n) /* a tree whose warp steps, if any, are not these */
     return;
   if (!guarded &&
-      (!has_block_barrier(t->st[0].head) || !step_lanes(t, 0) ||
+      (!ks_shfl_has_block_barrier(t->st[0].head) || !step_lanes(t, 0) ||
        memchr(t->lane, 0, LANES) || memchr(t->lane + LANES, 1, t->bx - LANES)))
     why = "the steps' block is not known to be entered by exactly the first "
           "warp's 32 threads";
@@ -1299,8 +726,8 @@ int ks_pass_shfl(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   LLVMValueRef done[4 * MAX_CAND];
   unsigned ndone = 0;
   while (ndone + MAX_STEPS <= 4 * MAX_CAND) {
-    int guarded = find_guarded(t, done, ndone);
-    if (!guarded && !find_warp(t, done, ndone))
+    int guarded = ks_shfl_find_guarded(t, done, ndone);
+    if (!guarded && !ks_shfl_find_warp(t, done, ndone))
       break;
     for (unsigned k = 0; k < t->n; k++)
       done[ndone++] = t->st[k].st;
