@@ -148,15 +148,6 @@ static int take_call(ks_stage_ctx *c, LLVMValueRef arg, LLVMValueRef call,
     return refuse(c, arg, "%s",
                   "its filter or boundary mode is not known at "
                   "specialization (bind it with -D, or write a constant)");
-  /* On the H100 (test_gpu_tex), 1-D linear fetches of float and half
-   * data, a texture of one row, came out wrong (errors of 0.4 of the
-   * values' range, in every mode) where 2-D ones and normalized 8-bit
-   * ones were right: refused until that is understood. */
-  if (dims == 1 && format < 2 && (filter & LINEAR))
-    return refuse(c, arg, "%s",
-                  "1-D linear filtering of float or half data, which "
-                  "kspec's hardware path does not yet get right (leave "
-                  "--tex out: the software path is exact)");
   if (format >= 2 && !(filter & NORMALIZED) && (filter & LINEAR))
     return refuse(c, arg, "%s",
                   "a format the hardware cannot sample: linear filtering of "

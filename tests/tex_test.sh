@@ -69,16 +69,10 @@ for t in f32 f16 u8 s8 u16 s16; do
     hw "s2_${t}_near_$m" "$f32|tex\.2d\.v4\.[su]32\.f32" "$out/tk.bc" \
       --kernel "s2_$t" -D filter=0 -D mode=$m --tex img
   done
-  case $t in
-  f32 | f16)
-    refuse 1 "--tex img: 1-D linear filtering of float or half data" \
-      "$out/tk.bc" --kernel "s1_$t" -D filter=3 -D mode=2 --tex img
-    ;;
-  *)
-    hw "s1_${t}_lin" "$f32" "$out/tk.bc" --kernel "s1_$t" -D filter=3 \
-      -D mode=2 --tex img
-    ;;
-  esac
+  lin=3 # linear, integers read as normalized floats
+  case $t in f32 | f16) lin=1 ;; esac
+  hw "s1_${t}_lin" "$f32" "$out/tk.bc" --kernel "s1_$t" -D filter=$lin \
+    -D mode=2 --tex img
 done
 hw s2_u8_raw 'tex\.2d\.v4\.u32\.f32' "$out/tk.bc" --kernel s2_u8 \
   -D filter=0 -D mode=0 --tex img

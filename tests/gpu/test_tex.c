@@ -15,7 +15,9 @@
  *              texel edge: counted and printed); linear: within D/256 of
  *              the range of the texels it blends (the hardware's 8-bit
  *              fractional weights, README "Textures"), plus float
- *              rounding (at wrap and mirror, at such a position).
+ *              rounding (at wrap and mirror, at such a position, and
+ *              of x / w and back), plus the hardware's own rounding
+ *              of half data and normalized integers (hw_rounding).
  * Every hardware kernel must have had its texture object made (no launch
  * note). Then a pitch off the texture alignment: the same kernel samples
  * in software, its launch note says why, its results are the software's;
@@ -218,6 +220,19 @@ static int launch(run_in *r, const image *im, ks_devptr dimg, int filter,
   return 0;
 }
 
+/* What hardware linear filtering adds beyond its weights: half data is
+ * filtered in half precision (results come back as halves: an ulp of the
+ * result), normalized integers within 2^-15 of v / max (on an H200, s8
+ * came back up to 1.1e-5 off with weight 1). */
+static double hw_rounding(const image *im, int filter, double want) {
+  if (im->t == 1) {
+    int e;
+    frexp(want, &e);
+    return ldexp(1, (e < -13 ? -13 : e) - 11);
+  }
+  return filter & NORMALIZED ? 0x1p-15 : 0;
+}
+
 /* The error of sample i against the reference, the bound it must keep, at
  * the best of the positions allowed (jitter: within 1/256 of a texel). */
 static double excess(const run_in *r, const image *im, int i, int filter,
@@ -235,6 +250,11 @@ static double excess(const run_in *r, const image *im, int i, int filter,
       double tol = lin ? (hw ? im->dim * range / 256.0 : 0) + 4e-6 * scale
                    : filter & NORMALIZED ? 1e-6
                                          : 0; /* the texel itself */
+      if (lin && hw)
+        tol += hw_rounding(im, filter, want);
+      if (lin && (mode == WRAP || mode == MIRROR)) /* x / w, then * w */
+        tol +=
+            range * (fabs(c[0]) + fabs(c[1]) + im->n[0] + im->n[1]) * 0x1p-22;
       double e = fabs(r->got[i] - want);
       if (isnan(e))
         e = INFINITY;

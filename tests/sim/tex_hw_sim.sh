@@ -52,6 +52,7 @@ done
 run 2 f16 0 1
 run 2 s8 3 2  # normalized, linear, mirror
 run 2 u16 2 3 # normalized, nearest, border
-run 1 f32 0 1 # one row, wrap (1-D linear float: refused, see passes/tex.c)
+run 1 f32 1 1 # one row, linear, wrap
+run 1 f16 1 0 # one row, linear, clamp
 run 1 s16 0 3
 run 1 u8 3 2
