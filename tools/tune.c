@@ -18,7 +18,10 @@
  * GPU (ks_tune_opts.gpus): the probe checks that each GPU exists and that
  * all are one model (one store, one architecture). With --mpi (under
  * mpirun, where kspec_mpi was built) the ranks share their compiles and
- * split the sweep (ks_tune_mpi); rank 0 prints and writes the store.
+ * split the sweep (ks_tune_mpi); rank 0 prints and writes the store. There
+ * each rank's probe opens its own GPU and its share of the others named
+ * (probe_list), not all of them: a node's ranks would otherwise open every
+ * GPU once each, all at once.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -62,6 +65,8 @@ typedef struct tool {
   double probe_ms;                  /* asking the child what the GPUs are */
   int probe_pid;        /* that child, holding the GPUs open; -1 when gone */
   int mpi, rank, ranks; /* --mpi: this rank, of ranks */
+  int local, local_ranks; /* --mpi: this rank among its node's, of them */
+  int own_gpu;            /* --mpi: the GPU this rank measures on */
   long inject_fault, inject_hang; /* variant indices, -1: none */
   unsigned fp; /* --ftz, --prec-div=0, --prec-sqrt=0, --fast-math */
   ks_kernel *fault_k, *hang_k;
@@ -369,6 +374,7 @@ typedef struct probe {
   int missing; /* the first GPU asked for that it does not have, or -1 */
   int other;   /* the first GPU asked for of another model, or -1 */
   char other_name[128];
+  int gpu; /* the first GPU it opened: this process's (this rank's) own */
 } probe;
 
 /* GPU g's name into name; its status. */
@@ -428,10 +434,38 @@ static int count_gpus(void) {
   return c;
 }
 
-/* In the probe's child: the first GPU's figures, then the other GPUs
- * named (or all of them): each there, each the same model. */
+/* The GPUs the probe opens, its own first: the list (else GPU 0);
+ * under --mpi, the rank's GPU (its index among its node's ranks, modulo
+ * the list's length: ks_tune_mpi's rule) and its share of the others
+ * (every local_ranks-th), so that each GPU named is checked on every node
+ * and no rank opens them all. With --mpi and no list, the list is every
+ * GPU the driver has (counted here, in r->count). */
+static size_t probe_list(const tool *o, probe *r, int *list) {
+  size_t n = o->ngpus;
+  memcpy(list, o->gpus, n * sizeof *list);
+  if (o->mpi && !n && (r->count = count_gpus()) > 0)
+    for (int g = 0; g < r->count; g++)
+      list[n++] = g;
+  if (!n)
+    list[n++] = 0;
+  if (!o->mpi)
+    return n;
+  int mine[KS_TUNE_MAX_GPUS];
+  size_t k = 0, own = (size_t)o->local % n;
+  mine[k++] = list[own];
+  for (size_t i = (size_t)o->local; i < n; i += (size_t)o->local_ranks)
+    if (i != own)
+      mine[k++] = list[i];
+  memcpy(list, mine, k * sizeof *list);
+  return k;
+}
+
+/* In the probe's child: the first GPU's figures, then the others of the
+ * probe's list: each there, each the same model. */
 static void probe_child(const tool *o, probe *r) {
-  int first = o->ngpus ? o->gpus[0] : 0;
+  int list[KS_TUNE_MAX_GPUS];
+  size_t n = probe_list(o, r, list);
+  int first = list[0], named = o->ngpus || o->mpi;
   ks_ctx_opts co = {.device = first};
   ks_ctx *ctx = NULL;
   ks_device_info info = {.size = sizeof info};
@@ -440,10 +474,11 @@ static void probe_child(const tool *o, probe *r) {
     s = ks_device_query(ctx, &info);
   r->status = s;
   r->missing = r->other = -1;
+  r->gpu = first;
   if (s != KS_OK) {
     snprintf(r->msg, sizeof r->msg, "%s", ks_errmsg(ctx));
     ks_ctx_destroy(ctx);
-    if (o->ngpus && (r->count = count_gpus()) > 0)
+    if (named && (r->count = count_gpus()) > 0)
       r->missing = first;
     return;
   }
@@ -453,14 +488,13 @@ static void probe_child(const tool *o, probe *r) {
   r->ptx = ks_ctx_ptx_isa(ctx);
   if (info.compute_mode != 0) /* one process at a time: let go */
     ks_ctx_destroy(ctx);
-  if (o->all_gpus)
+  if (o->all_gpus && !r->count)
     r->count = count_gpus();
   name_job jobs[KS_TUNE_MAX_GPUS];
-  size_t n = o->ngpus > 1 ? o->ngpus - 1 : 0;
-  for (size_t k = 0; k < n; k++)
-    jobs[k] = (name_job){.gpu = o->gpus[k + 1]};
-  gpu_names(jobs, n);
-  for (size_t k = 0; k < n && r->missing < 0 && r->other < 0; k++) {
+  for (size_t k = 1; k < n; k++)
+    jobs[k - 1] = (name_job){.gpu = list[k]};
+  gpu_names(jobs, n - 1);
+  for (size_t k = 0; k + 1 < n && r->missing < 0 && r->other < 0; k++) {
     if (jobs[k].status != KS_OK) {
       r->missing = jobs[k].gpu;
       r->count = count_gpus();
@@ -528,7 +562,7 @@ static int check_gpus(tool *o, const probe *pr) {
   if (pr->other >= 0)
     return usage_error("--gpus: GPU %d is %s, GPU %d is %s: tune one model "
                        "at a time",
-                       o->gpus[0], pr->name, pr->other, pr->other_name);
+                       pr->gpu, pr->name, pr->other, pr->other_name);
   if (pr->status != KS_OK) {
     fprintf(stderr, "kspec: tune: no GPU to measure on: %s\n", pr->msg);
     return 1;
@@ -904,9 +938,33 @@ static int mpi_begin(tool *o, int *argc, char ***argv) {
   if (o->ranks == 1)
     fprintf(stderr, "kspec: tune: --mpi with one rank: measuring on this "
                     "rank alone (start it with mpirun -np N)\n");
+  MPI_Comm node;
+  o->local = 0;
+  o->local_ranks = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                          MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+    MPI_Comm_rank(node, &o->local);
+    MPI_Comm_size(node, &o->local_ranks);
+    MPI_Comm_free(&node);
+  }
   return 0;
 }
 #endif
+
+/* Under --mpi, where each rank probed its own GPUs: every rank stops when
+ * one rank's failed (that rank said why), since the others would wait for
+ * it in the collective calls ahead. bad: this rank's exit status or 0;
+ * returns the job's. */
+static int agree(const tool *o, int bad) {
+  int worst = bad;
+#ifdef KSPEC_HAVE_MPI
+  if (o->mpi)
+    MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+#else
+  (void)o;
+#endif
+  return worst;
+}
 
 /* ks_tune, or with --mpi ks_tune_mpi over the ranks sharing compiles; 0,
  * or -1 after saying what failed. */
@@ -915,9 +973,12 @@ static int run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
   ks_status s;
 #ifdef KSPEC_HAVE_MPI
   if (o->mpi) {
+    ks_tune_opts mine = *to; /* the GPU the probe opened for this rank */
+    mine.gpus = &o->own_gpu;
+    mine.ngpus = 1;
     s = ks_ctx_share_mpi(o->ctx, MPI_COMM_WORLD);
     if (s == KS_OK)
-      s = ks_tune_mpi(o->ctx, t, sp, to, MPI_COMM_WORLD, r);
+      s = ks_tune_mpi(o->ctx, t, sp, &mine, MPI_COMM_WORLD, r);
     if (s != KS_OK)
       fprintf(stderr, "kspec: rank %d: %s\n", o->rank, ks_errmsg_mpi(o->ctx));
     return s == KS_OK ? 0 : -1;
@@ -934,7 +995,8 @@ static int sweep(tool *o) {
   double t0 = now_ms();
   probe_device(o, &pr);
   o->probe_ms = now_ms() - t0;
-  int bad = check_gpus(o, &pr);
+  int bad = agree(o, check_gpus(o, &pr));
+  o->own_gpu = pr.gpu;
   if (bad) {
     release_probe(o);
     return bad;

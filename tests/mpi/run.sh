@@ -8,7 +8,9 @@
 # MODE: keys (every rank asks for the same 12 kernels), disk (the same
 # with one disk cache directory for all), single (MPI without threads:
 # refused), stuck (rank 1 stops for good: the others finish alone), split
-# and disagree (mpi_tune's), tool (`kspec tune --mpi` with one rank).
+# and disagree (mpi_tune's), tool (`kspec tune --mpi` with one rank),
+# toolgpus (`kspec tune --mpi --gpus` over two ranks, each probing its
+# own GPU; a GPU that does not exist stops every rank).
 set -u
 MPIEXEC=${1:?usage: run.sh MPIEXEC MOCK_LIB NP PROGRAM MODE}
 MOCK=$2
@@ -75,6 +77,33 @@ tool)
   grep -q -- "--mpi with one rank" "$TMP/out" &&
     grep -q "^measured 3, reused 0" "$TMP/out" || {
     echo FAIL
+    exit 1
+  }
+  echo ok
+  ;;
+toolgpus)
+  # Two ranks on the mock's two GPUs: each measures on its own (rank 0's
+  # table names both); then a list naming GPU 5, which rank 1 probes:
+  # it says so, once, and the job ends with an error instead of waiting.
+  sweep="tune conv1d -D FILTER_LEN=8 --sweep maxntid=64,128,256 --size 4096"
+  # shellcheck disable=SC2086
+  run 2 "$PROG" $sweep --gpus 0,1 --mpi >"$TMP/out" 2>&1
+  rc=$?
+  cat "$TMP/out"
+  [ $rc -eq 0 ] && grep -q '\[gpu 0\]' "$TMP/out" &&
+    grep -q '\[gpu 1\]' "$TMP/out" || {
+    echo FAIL: rc $rc, want both GPUs in the table
+    exit 1
+  }
+  # shellcheck disable=SC2086
+  timeout 120 "$MPIEXEC" --oversubscribe --allow-run-as-root -x KSPEC_LIBCUDA \
+    -x KSPEC_MOCK_DEVICES -x KSPEC_CACHE_DIR -np 2 \
+    "$PROG" $sweep --gpus 0,5 --mpi >"$TMP/out" 2>&1
+  rc=$?
+  cat "$TMP/out"
+  said=$(grep -c 'GPU 5 does not exist' "$TMP/out")
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$said" -eq 1 ] || {
+    echo "FAIL: rc $rc (124: it hung), said $said times, want once"
     exit 1
   }
   echo ok
