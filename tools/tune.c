@@ -63,8 +63,8 @@ typedef struct tool {
   int all_gpus;                     /* --gpus all */
   size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
   double probe_ms;                  /* asking the child what the GPUs are */
-  int probe_pid;        /* that child, holding the GPUs open; -1 when gone */
-  int mpi, rank, ranks; /* --mpi: this rank, of ranks */
+  int probe_pid;          /* that child, holding the GPUs open; -1 when gone */
+  int mpi, rank, ranks;   /* --mpi: this rank, of ranks */
   int local, local_ranks; /* --mpi: this rank among its node's, of them */
   int own_gpu;            /* --mpi: the GPU this rank measures on */
   long inject_fault, inject_hang; /* variant indices, -1: none */
