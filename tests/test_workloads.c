@@ -3,7 +3,8 @@
  * here for its static helpers): the inputs filled on every core are the
  * values a serial fill gives, every slice of a parallel range runs once,
  * and the parallel compare finds the first element out of tolerance,
- * whichever slice finds it.
+ * whichever slice finds it; the compare on the device accepts nothing it
+ * did not examine (over the mocked driver).
  */
 #include "../tools/workloads.c"
 
@@ -80,11 +81,45 @@ static void first_far_is_first(void **state) {
   free(ref);
 }
 
+/* Over the mocked driver, whose launches run nothing: the compare on the
+ * device launches but examines nothing, so it vouches for nothing, and
+ * the host's compare finds the poison the kernel left, with its message:
+ * a checker never passes an output it did not see. */
+static void device_compare_needs_every_element(void **state) {
+  (void)state;
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL, *checker = NULL;
+  ks_wl *w = NULL;
+  char err[512] = "";
+  ks_spec_req req = {0};
+  ks_binding taps = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 5};
+  setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
+  ks_ctx_opts co = {.no_disk_cache = 1};
+  assert_int_equal(ks_ctx_create(&co, &ctx), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  assert_int_equal(ks_wl_compile_checker(ctx, &checker, err, sizeof err),
+                   KS_OK);
+  assert_int_equal(ks_wl_create(ctx, t, NULL, 1000, &taps, 1, 0, 3, &w, err,
+                                sizeof err),
+                   KS_OK);
+  ks_wl_use_checker(w, checker);
+  assert_int_equal(ks_wl_check(w, k, err, sizeof err), KS_ERANGE);
+  assert_non_null(strstr(err, "conv1d: y[0] = "));
+  assert_int_equal(ks_wl_device_accepts(w), 0);
+  assert_int_equal(w->dev_off, 0); /* it ran; it found nothing to vouch for */
+  ks_wl_destroy(w);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fill_matches_serial),
       cmocka_unit_test(ranges_cover_once),
       cmocka_unit_test(first_far_is_first),
+      cmocka_unit_test(device_compare_needs_every_element),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

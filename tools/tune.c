@@ -70,6 +70,7 @@ typedef struct tool {
   long inject_fault, inject_hang; /* variant indices, -1: none */
   unsigned fp; /* --ftz, --prec-div=0, --prec-sqrt=0, --fast-math */
   ks_kernel *fault_k, *hang_k;
+  ks_kernel *checker; /* the compare on the device (ks_wl_use_checker) */
   /* In the worker. */
   ks_ctx *ctx;
   const ks_template *t;
@@ -289,6 +290,7 @@ static ks_status workload(tool *o, const ks_tune_point *p, char *why,
   ks_status s = ks_wl_create(o->ctx, o->t, o->kernel, o->size, vals, n,
                              p->threads, 1, &o->wl, why, cap);
   if (s == KS_OK) {
+    ks_wl_use_checker(o->wl, o->checker);
     snprintf(o->wl_key, sizeof o->wl_key, "%s", key);
     o->wl_threads = p->threads;
   }
@@ -1015,6 +1017,14 @@ static int sweep(tool *o) {
     fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
     goto done;
   }
+  /* Compiled here, before the workers fork: each variant's output is then
+   * compared on its GPU, not read back to this host (workloads.h). */
+  char why[256];
+  if (ks_wl_compile_checker(o->ctx, &o->checker, why, sizeof why) != KS_OK)
+    fprintf(stderr,
+            "kspec: tune: note: %s; outputs are compared on the "
+            "host\n",
+            why);
   char problem[64];
   snprintf(problem, sizeof problem, "size=%zu", o->size);
   int bar = isatty(2) && !o->json && !o->csv && o->rank == 0;

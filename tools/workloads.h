@@ -70,6 +70,24 @@ ks_status ks_wl_launch(ks_wl *w, ks_kernel *k, char *err, size_t cap);
  * KS_ELAUNCH, ...) or KS_ERANGE with the first mismatch described in err. */
 ks_status ks_wl_check(ks_wl *w, ks_kernel *k, char *err, size_t cap);
 
+/* The compare on the device, for checks repeated over many kernels (a
+ * sweep): ks_wl_compile_checker specializes it in ctx (no driver needed:
+ * it loads at its first launch; the kernel stays with ctx, and with fork
+ * in the children that measure); ks_wl_use_checker gives it to w (NULL:
+ * none). Where w's compare is element by element against its reference
+ * (the float outputs of conv1d, stencil1d, the separable filters, resize
+ * and blackscholes), ks_wl_check then keeps the reference on the device
+ * (8 bytes per element, uploaded at the first check) and compares there;
+ * an output the device does not find right in every element is read back
+ * and compared on the host as without a checker, so the outcome and the
+ * message stay the host's. Errors of ks_wl_compile_checker: those of
+ * ks_template_load_mem and ks_specialize, said in err. */
+ks_status ks_wl_compile_checker(ks_ctx *ctx, ks_kernel **out, char *err,
+                                size_t cap);
+void ks_wl_use_checker(ks_wl *w, ks_kernel *checker);
+/* The checks of w the device decided (accepted) so far. */
+size_t ks_wl_device_accepts(const ks_wl *w);
+
 /* Median time in milliseconds of reps launches (after 3 warm-ups), each
  * timed with device events. */
 ks_status ks_wl_time(ks_wl *w, ks_kernel *k, int reps, double *median_ms,

@@ -6,7 +6,9 @@
  * (non powers of two included), on a small problem that is not a multiple
  * of the block and on the default one; each checked against the CPU
  * reference of tools/workloads.c. Also: an oversized block is KS_EBOUNDS,
- * not a crash.
+ * not a crash; the compare on the device (ks_wl_use_checker) accepts what
+ * the host accepts and leaves a wrong output to the host, which words the
+ * same message as without it.
  *
  * Without a driver or a device the program prints "skipped: ..." and exits
  * 77, which CTest reports as skipped. KSPEC_TEST_SEED=N repeats a run.
@@ -27,6 +29,10 @@
 #include "workloads.h"
 
 enum { MAX_VALUES = 8 };
+
+/* The context spoiled_run writes through (the runner gets the workload
+ * only). */
+static ks_ctx *ks_wl_ctx_of_test;
 
 typedef struct gpu {
   ks_ctx *ctx;
@@ -354,6 +360,99 @@ static ks_status launch_off_bounds(gpu *g, unsigned block) {
   return s;
 }
 
+/* A launch of the kernel, then two of its output's elements overwritten
+ * (0x40404040: 3.0039215), the later first. */
+typedef struct spoil {
+  ks_kernel *k;
+  const char *buf;
+  size_t at[2];
+} spoil;
+
+static ks_status spoiled_run(ks_wl *w, void *user, char *err, size_t cap) {
+  spoil *sp = user;
+  ks_status s = ks_wl_launch(w, sp->k, err, cap);
+  for (int i = 1; i >= 0 && s == KS_OK && sp->at[i]; i--)
+    s = ks_memset8(ks_wl_ctx_of_test, ks_wl_buffer(w, sp->buf) + 4 * sp->at[i],
+                   0x40, 4);
+  return s;
+}
+
+/* One template's generic kernel, checked with and without the device's
+ * compare: both accept it (the device deciding where it has one), both
+ * refuse it spoiled, with the same message. */
+static int device_case(gpu *g, ks_kernel *checker, const char *name,
+                       const ks_binding *b, size_t nb, size_t size,
+                       const char *buf, size_t at_lo, size_t at_hi) {
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  ks_wl *wd = NULL, *wh = NULL;
+  char ed[512] = "", eh[512] = "";
+  int failed = 1;
+  ks_spec_req req = {0};
+  if (ks_template_load(g->ctx, name, &t) != KS_OK ||
+      ks_specialize(g->ctx, t, &req, &k) != KS_OK ||
+      ks_wl_create(g->ctx, t, NULL, size, b, nb, 0, 7, &wd, ed, sizeof ed) !=
+          KS_OK ||
+      ks_wl_create(g->ctx, t, NULL, size, b, nb, 0, 7, &wh, eh, sizeof eh) !=
+          KS_OK) {
+    print_error("%s: setup: %s %s %s\n", name, ks_errmsg(g->ctx), ed, eh);
+    goto done;
+  }
+  ks_wl_use_checker(wd, checker);
+  ks_status sd = ks_wl_check(wd, k, ed, sizeof ed);
+  ks_status sh = ks_wl_check(wh, k, eh, sizeof eh);
+  if (sd != KS_OK || sh != KS_OK || ks_wl_device_accepts(wd) != 1 ||
+      ks_wl_device_accepts(wh) != 0) {
+    print_error("%s: right output: device %s (%zu accepted) %s, host %s %s\n",
+                name, ks_status_name(sd), ks_wl_device_accepts(wd), ed,
+                ks_status_name(sh), eh);
+    goto done;
+  }
+  spoil sp = {k, buf, {at_lo, at_hi}};
+  ks_wl_ctx_of_test = g->ctx;
+  sd = ks_wl_check_run(wd, spoiled_run, &sp, ed, sizeof ed);
+  sh = ks_wl_check_run(wh, spoiled_run, &sp, eh, sizeof eh);
+  if (sd != KS_ERANGE || sh != KS_ERANGE || strcmp(ed, eh) != 0 ||
+      ks_wl_device_accepts(wd) != 1) {
+    print_error("%s: spoiled output: device %s '%s', host %s '%s'\n", name,
+                ks_status_name(sd), ed, ks_status_name(sh), eh);
+    goto done;
+  }
+  print_message("ok %s: device and host agree: %s\n", name, ed);
+  failed = 0;
+done:
+  ks_wl_destroy(wd);
+  ks_wl_destroy(wh);
+  ks_template_destroy(t);
+  return failed;
+}
+
+static void test_device_check(void **state) {
+  gpu *g = *state;
+  ks_kernel *checker = NULL;
+  char err[512];
+  if (g->skip)
+    skip();
+  assert_int_equal(ks_wl_compile_checker(g->ctx, &checker, err, sizeof err),
+                   KS_OK);
+  ks_binding taps = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 9};
+  ks_binding radius = {.name = "RADIUS", .kind = KS_VALUE_INT, .v.i = 4};
+  ks_binding factor = {.name = "FACTOR", .kind = KS_VALUE_INT, .v.i = 2};
+  int failures = 0;
+  failures +=
+      device_case(g, checker, "conv1d", &taps, 1, 1000003, "y", 17, 999999);
+  failures += device_case(g, checker, "sepfilter_rows", &radius, 1, 1001, "out",
+                          1001 * 3 + 5, 1001 * 1000);
+  failures +=
+      device_case(g, checker, "stencil1d", &radius, 1, 1000003, "y", 3, 500000);
+  failures += device_case(g, checker, "resize", &factor, 1, 301, "dst", 1,
+                          602 * 602 - 1);
+  /* the second output (its reference's second half) */
+  failures += device_case(g, checker, "blackscholes", NULL, 0, 100003, "put",
+                          11, 100002);
+  assert_int_equal(failures, 0);
+}
+
 static void test_block_too_large(void **state) {
   gpu *g = *state;
   unsigned most = (unsigned)g->dev.max_threads_per_block;
@@ -381,6 +480,7 @@ int main(void) {
       cmocka_unit_test(test_stencil1d),
       cmocka_unit_test(test_blackscholes),
       cmocka_unit_test(test_block_too_large),
+      cmocka_unit_test(test_device_check),
   };
   gpu probe = {0};
   char why[512];
