@@ -101,9 +101,9 @@ static void device_compare_needs_every_element(void **state) {
   assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
   assert_int_equal(ks_wl_compile_checker(ctx, &checker, err, sizeof err),
                    KS_OK);
-  assert_int_equal(ks_wl_create(ctx, t, NULL, 1000, &taps, 1, 0, 3, &w, err,
-                                sizeof err),
-                   KS_OK);
+  assert_int_equal(
+      ks_wl_create(ctx, t, NULL, 1000, &taps, 1, 0, 3, &w, err, sizeof err),
+      KS_OK);
   ks_wl_use_checker(w, checker);
   assert_int_equal(ks_wl_check(w, k, err, sizeof err), KS_ERANGE);
   assert_non_null(strstr(err, "conv1d: y[0] = "));
@@ -114,12 +114,63 @@ static void device_compare_needs_every_element(void **state) {
   ks_ctx_destroy(ctx);
 }
 
+/* w's reference, as its first check makes it. */
+static int desc_reference(ks_wl *w) { return w->desc->reference(w); }
+
+/* A workload filled on the host first (no driver), then moved to a
+ * context and allocated, has the inputs and reference of one made at
+ * once with the same seed: the fill draws the same values in the same
+ * order. */
+static void fill_then_alloc_is_create(void **state) {
+  (void)state;
+  ks_ctx *ctx = NULL, *host = NULL;
+  ks_template *t = NULL, *ht = NULL;
+  ks_wl *a = NULL, *b = NULL;
+  char err[512] = "";
+  ks_binding taps = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = 7};
+  setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
+  ks_ctx_opts co = {.no_disk_cache = 1};
+  ks_ctx_opts ho = {.no_driver = 1, .no_disk_cache = 1, .arch = "sm_90"};
+  assert_int_equal(ks_ctx_create(&co, &ctx), KS_OK);
+  assert_int_equal(ks_ctx_create(&ho, &host), KS_OK);
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  assert_int_equal(ks_template_load(host, "conv1d", &ht), KS_OK);
+  assert_int_equal(
+      ks_wl_create(ctx, t, NULL, 5000, &taps, 1, 128, 9, &a, err, sizeof err),
+      KS_OK);
+  assert_int_equal(ks_wl_prepare(host, ht, NULL, 5000, &taps, 1, 128, 9, &b,
+                                 err, sizeof err),
+                   KS_OK);
+  assert_int_equal(ks_wl_fill(b, err, sizeof err), KS_OK);
+  assert_non_null(b->ref); /* the reference too, without a driver */
+  assert_int_equal(ks_wl_rebind(b, ctx), KS_OK);
+  assert_int_equal(ks_wl_alloc(b, err, sizeof err), KS_OK);
+  assert_int_equal(ks_wl_rebind(b, host), KS_EINVAL); /* it is on ctx now */
+  assert_int_equal(a->nbufs, b->nbufs);
+  for (size_t i = 0; i < a->nbufs; i++) {
+    assert_true(b->bufs[i].dev != 0);
+    if (a->bufs[i].role == ROLE_IN)
+      assert_memory_equal(a->bufs[i].host, b->bufs[i].host,
+                          a->bufs[i].count * elem_size[a->bufs[i].elem]);
+  }
+  assert_int_equal(a->rng, b->rng);
+  assert_int_equal(desc_reference(a), 0);
+  assert_memory_equal(a->ref, b->ref, b->nref * sizeof *b->ref);
+  ks_wl_destroy(a);
+  ks_wl_destroy(b);
+  ks_template_destroy(t);
+  ks_template_destroy(ht);
+  ks_ctx_destroy(ctx);
+  ks_ctx_destroy(host);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fill_matches_serial),
       cmocka_unit_test(ranges_cover_once),
       cmocka_unit_test(first_far_is_first),
       cmocka_unit_test(device_compare_needs_every_element),
+      cmocka_unit_test(fill_then_alloc_is_create),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

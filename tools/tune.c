@@ -13,7 +13,10 @@
  * the device (model, driver, architecture, PTX ISA), the parent compiles
  * and prunes every variant for it, and measurements run in ks_tune's
  * worker process (forked after the compiles, so it holds the kernels),
- * which makes its own CUDA context and workload. A variant that faults
+ * which makes its own CUDA context and workload. While the probe opens
+ * the GPUs, the parent makes the inputs and CPU reference of a sweep of
+ * launch bounds (prefill), which the workers inherit; each variant's
+ * output is compared on its GPU (ks_wl_use_checker). A variant that faults
  * the context or hangs costs only the worker. With --gpus, one worker per
  * GPU (ks_tune_opts.gpus): the probe checks that each GPU exists and that
  * all are one model (one store, one architecture). With --mpi (under
@@ -63,7 +66,12 @@ typedef struct tool {
   int all_gpus;                     /* --gpus all */
   size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
   double probe_ms;                  /* asking the child what the GPUs are */
+  double total_ms;        /* from before the probe until the sweep returned */
   int probe_pid;          /* that child, holding the GPUs open; -1 when gone */
+  int probe_fd;           /* its answer, until read */
+  double fill_ms;         /* the workload made while the probe ran */
+  ks_ctx *host_ctx;       /* no driver: the workload's until rebound */
+  ks_template *host_t;    /* the template of its parameters */
   int mpi, rank, ranks;   /* --mpi: this rank, of ranks */
   int local, local_ranks; /* --mpi: this rank among its node's, of them */
   int own_gpu;            /* --mpi: the GPU this rank measures on */
@@ -280,6 +288,11 @@ static ks_status workload(tool *o, const ks_tune_point *p, char *why,
       used = sizeof key - 1;
   }
   if (o->wl && strcmp(key, o->wl_key) == 0) {
+    /* prefill's: allocated and uploaded at its first variant */
+    ks_status s = ks_wl_alloc(o->wl, why, cap);
+    if (s != KS_OK)
+      return s;
+    ks_wl_use_checker(o->wl, o->checker);
     if (o->wl_threads != p->threads)
       ks_wl_set_block(o->wl, p->threads);
     o->wl_threads = p->threads;
@@ -521,13 +534,13 @@ static void release_probe(tool *o) {
 }
 
 /* Asks a child what the GPUs are, so that this process never opens CUDA
- * (which does not survive fork). */
-static int probe_device(tool *o, probe *pr) {
+ * (which does not survive fork): starts it (o->probe_fd -1 when it could
+ * not), and probe_wait reads its answer. */
+static void probe_start(tool *o) {
   int fds[2];
-  memset(pr, 0, sizeof *pr);
-  o->probe_pid = -1;
+  o->probe_pid = o->probe_fd = -1;
   if (pipe(fds) != 0)
-    return -1;
+    return;
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
@@ -542,17 +555,60 @@ static int probe_device(tool *o, probe *pr) {
       pause();
   }
   close(fds[1]);
-  ssize_t got = pid > 0 ? read(fds[0], pr, sizeof *pr) : -1;
-  close(fds[0]);
+  if (pid < 0) {
+    close(fds[0]);
+    return;
+  }
   o->probe_pid = pid;
+  o->probe_fd = fds[0];
+}
+
+static void probe_wait(tool *o, probe *pr) {
+  memset(pr, 0, sizeof *pr);
+  ssize_t got = o->probe_fd >= 0 ? read(o->probe_fd, pr, sizeof *pr) : -1;
+  if (o->probe_fd >= 0)
+    close(o->probe_fd);
+  o->probe_fd = -1;
   if (got != (ssize_t)sizeof *pr || pr->status != KS_OK)
     release_probe(o);
   if (got != (ssize_t)sizeof *pr) {
     pr->status = KS_ENODEVICE;
     pr->missing = pr->other = -1;
-    snprintf(pr->msg, sizeof pr->msg, "the device probe died");
+    snprintf(pr->msg, sizeof pr->msg, "the device probe %s",
+             o->probe_pid == -1 && got < 0 ? "did not start" : "died");
   }
-  return 0;
+}
+
+/* A sweep of launch bounds alone runs every variant on one workload: its
+ * inputs and CPU reference are made here, while the probe opens the GPUs,
+ * once; the workers inherit them (fork) and only upload them. A sweep of
+ * parameter values makes each workload in the worker, as its values come.
+ * Nothing is made where anything fails: the workers then make it. */
+static void prefill(tool *o) {
+  for (size_t d = 0; d < o->ndims; d++) {
+    const char *nm = o->dims[d].name;
+    if (strcmp(nm, "maxntid") != 0 && strcmp(nm, "minctasm") != 0 &&
+        strcmp(nm, "maxnreg") != 0 && strcmp(nm, "block") != 0)
+      return;
+  }
+  ks_ctx_opts co = {
+      .no_driver = 1, .arch = "sm_90", .ptx_isa = 85, .no_disk_cache = 1};
+  char why[256];
+  ks_wl *w = NULL;
+  double t0 = now_ms();
+  if (ks_ctx_create(&co, &o->host_ctx) != KS_OK ||
+      ks_template_load(o->host_ctx, o->tmpl, &o->host_t) != KS_OK ||
+      ks_wl_prepare(o->host_ctx, o->host_t, o->kernel, o->size, o->defs,
+                    o->ndefs, 0, 1, &w, why, sizeof why) != KS_OK)
+    return;
+  if (ks_wl_fill(w, why, sizeof why) != KS_OK) {
+    ks_wl_destroy(w);
+    return;
+  }
+  o->wl = w;
+  o->wl_key[0] = '\0'; /* the key of no swept value (workload()) */
+  o->wl_threads = 0;   /* its block is set at its first variant */
+  o->fill_ms = now_ms() - t0;
 }
 
 /* --gpus against what the probe found: 0, or the exit status. */
@@ -621,13 +677,16 @@ static int no_progress(void *arg, size_t done, size_t total,
 }
 
 /* Where the sweep's time went (the probe is the tool's; the rest the
- * library's phases). */
+ * library's phases); the total, less the phases, is the rest: loading,
+ * the workers' exit, the store. */
 static void print_times(FILE *f, const tool *o, const ks_tune_result *r) {
   fprintf(f,
-          "time: probe %.2f s, compiles %.2f s, figures %.2f s, workers "
-          "ready +%.2f s, measuring %.2f s, finalists %.2f s\n",
-          o->probe_ms / 1e3, r->compile_ms / 1e3, r->figures_ms / 1e3,
-          r->start_ms / 1e3, r->measure_ms / 1e3, r->finalists_ms / 1e3);
+          "time: probe %.2f s (workload %.2f s meanwhile), compiles %.2f "
+          "s, figures %.2f s, workers ready +%.2f s, measuring %.2f s, "
+          "finalists %.2f s; total %.2f s\n",
+          o->probe_ms / 1e3, o->fill_ms / 1e3, r->compile_ms / 1e3,
+          r->figures_ms / 1e3, r->start_ms / 1e3, r->measure_ms / 1e3,
+          r->finalists_ms / 1e3, o->total_ms / 1e3);
 }
 
 static void print_table(const tool *o, const ks_tune_result *r,
@@ -723,10 +782,12 @@ static void print_json(const tool *o, const ks_tune_result *r) {
   if (r->baseline && r->baseline->cls == KS_TUNE_MEASURED)
     printf(", \"baseline_ms\": %.6g, \"baseline_threads\": %u",
            r->baseline->median, r->baseline->point.threads);
-  printf(", \"probe_ms\": %.6g, \"compile_ms\": %.6g, \"figures_ms\": %.6g, "
-         "\"start_ms\": %.6g, \"measure_ms\": %.6g, \"finalists_ms\": %.6g",
-         o->probe_ms, r->compile_ms, r->figures_ms, r->start_ms, r->measure_ms,
-         r->finalists_ms);
+  printf(", \"probe_ms\": %.6g, \"fill_ms\": %.6g, \"compile_ms\": %.6g, "
+         "\"figures_ms\": %.6g, "
+         "\"start_ms\": %.6g, \"measure_ms\": %.6g, \"finalists_ms\": %.6g, "
+         "\"total_ms\": %.6g",
+         o->probe_ms, o->fill_ms, r->compile_ms, r->figures_ms, r->start_ms,
+         r->measure_ms, r->finalists_ms, o->total_ms);
   printf(", \"variants\": [\n");
   for (size_t i = 0; i < r->n; i++) {
     const ks_tune_entry *e = &r->entries[i];
@@ -995,7 +1056,9 @@ static int run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
 static int sweep(tool *o) {
   probe pr;
   double t0 = now_ms();
-  probe_device(o, &pr);
+  probe_start(o);
+  prefill(o); /* while the probe opens the GPUs */
+  probe_wait(o, &pr);
   o->probe_ms = now_ms() - t0;
   int bad = agree(o, check_gpus(o, &pr));
   o->own_gpu = pr.gpu;
@@ -1012,6 +1075,10 @@ static int sweep(tool *o) {
     goto done;
   }
   o->t = t;
+  if (o->wl && ks_wl_rebind(o->wl, o->ctx) != KS_OK) {
+    ks_wl_destroy(o->wl); /* the workers make it */
+    o->wl = NULL;
+  }
   if ((o->inject_fault >= 0 || o->inject_hang >= 0) &&
       compile_injected(o) != KS_OK) {
     fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
@@ -1049,7 +1116,9 @@ static int sweep(tool *o) {
                      .ngpus = o->ngpus};
   signal(SIGINT, on_sigint);
   ks_tune_result r = {.size = sizeof r};
-  if (run_tune(o, t, &sp, &to, &r) != 0)
+  int failed = run_tune(o, t, &sp, &to, &r) != 0;
+  o->total_ms = now_ms() - t0;
+  if (failed)
     goto done;
   if (o->rank != 0) {
     rc = 0; /* rank 0 prints */
@@ -1069,6 +1138,9 @@ static int sweep(tool *o) {
   ks_tune_result_free(&r);
 done:
   release_probe(o);
+  ks_wl_destroy(o->wl); /* prefill's, never on a device here */
+  ks_template_destroy(o->host_t);
+  ks_ctx_destroy(o->host_ctx);
   ks_template_destroy(t);
   ks_ctx_destroy(o->ctx);
   return rc;

@@ -78,6 +78,7 @@ struct ks_wl {
   ks_dim3 fit_block;
   double *ref; /* the CPU reference, computed at the first check */
   size_t nref; /* its values */
+  int filled;  /* the host copies are made, the inputs filled */
   /* The compare on the device (ks_wl_use_checker): the kernel, the
    * reference uploaded at the first check, the kernel's three counters;
    * dev_off when any of it failed (the host compares). */
@@ -1121,27 +1122,43 @@ static ks_status build_args(ks_wl *w, char *err, size_t cap) {
   return KS_OK;
 }
 
-/* Host copies and device buffers, inputs filled and uploaded. */
-static ks_status alloc_buffers(ks_wl *w, char *err, size_t cap) {
-  for (size_t i = 0; i < w->nbufs; i++) {
+/* The host copies, inputs filled (in the buffers' order, so that each
+ * input has the values it had when filled with its upload). */
+static ks_status fill_host(ks_wl *w, char *err, size_t cap) {
+  for (size_t i = 0; i < w->nbufs && !w->filled; i++) {
     wl_buf *b = &w->bufs[i];
     size_t bytes = b->count * elem_size[b->elem];
-    ks_status s;
+    if (b->host)
+      continue;
     b->host = malloc(bytes);
     if (b->role != ROLE_IN)
       b->got = malloc(bytes);
     if (!b->host || (b->role != ROLE_IN && !b->got))
       return say(err, cap, KS_ENOMEM, "%s: no memory for %s (%zu bytes)",
                  w->desc->name, b->name, bytes);
+    if (b->role == ROLE_IN)
+      fill_random(b, &w->rng, 0);
+  }
+  w->filled = 1;
+  return KS_OK;
+}
+
+/* Device buffers, inputs uploaded (the host side first, where
+ * ks_wl_fill has not made it). */
+static ks_status alloc_buffers(ks_wl *w, char *err, size_t cap) {
+  ks_status s = fill_host(w, err, cap);
+  for (size_t i = 0; i < w->nbufs && s == KS_OK; i++) {
+    wl_buf *b = &w->bufs[i];
+    size_t bytes = b->count * elem_size[b->elem];
+    if (b->dev)
+      continue;
     if ((s = ks_mem_alloc(w->ctx, bytes, &b->dev)) != KS_OK)
       return lib_fail(w, s, "allocate", err, cap);
-    if (b->role != ROLE_IN)
-      continue;
-    fill_random(b, &w->rng, 0);
-    if ((s = ks_memcpy_htod(w->ctx, b->dev, b->host, bytes)) != KS_OK)
+    if (b->role == ROLE_IN &&
+        (s = ks_memcpy_htod(w->ctx, b->dev, b->host, bytes)) != KS_OK)
       return lib_fail(w, s, "upload", err, cap);
   }
-  return KS_OK;
+  return s;
 }
 
 /* "n=1000003 FILTER_LEN=32" and "FILTER_LEN=32, n=1000003". */
@@ -1227,6 +1244,25 @@ fail:
 
 ks_status ks_wl_alloc(ks_wl *w, char *err, size_t cap) {
   return alloc_buffers(w, err, cap);
+}
+
+ks_status ks_wl_fill(ks_wl *w, char *err, size_t cap) {
+  ks_status s = w ? fill_host(w, err, cap)
+                  : say(err, cap, KS_EINVAL, "workload: missing argument");
+  if (s == KS_OK && !w->ref && w->desc->reference && w->desc->reference(w))
+    s = say(err, cap, KS_ENOMEM, "%s: no memory for the reference",
+            w->desc->name);
+  return s;
+}
+
+ks_status ks_wl_rebind(ks_wl *w, ks_ctx *ctx) {
+  for (size_t i = 0; w && i < w->nbufs; i++)
+    if (w->bufs[i].dev)
+      return KS_EINVAL;
+  if (!w || !ctx)
+    return KS_EINVAL;
+  w->ctx = ctx;
+  return KS_OK;
 }
 
 ks_status ks_wl_create(ks_ctx *ctx, const ks_template *t, const char *kernel,

@@ -128,5 +128,10 @@ void ks_jit_tune_worker_stop(ks_jit_tune_worker *w);
  * each closes its context as it exits, which takes a while. */
 void ks_jit_tune_workers_stop(ks_jit_tune_worker *ws, size_t n,
                               const ks_jit_tune_worker *keep);
+/* The first half of ks_jit_tune_workers_stop: tells the children to end
+ * (their sockets closed, a busy one killed) without waiting for them;
+ * ks_jit_tune_workers_stop reaps them later. */
+void ks_jit_tune_workers_close(ks_jit_tune_worker *ws, size_t n,
+                               const ks_jit_tune_worker *keep);
 
 #endif /* KS_JIT_TUNE_H */

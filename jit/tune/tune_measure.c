@@ -350,8 +350,10 @@ static void remeasure(sweep *w, ks_jit_tune_store *st, pool *p) {
       wk = &p->ws[k];
   if ((p && !wk) || !mark_finalists(w))
     return;
-  if (p) /* a restart of wk: none to close */
-    ks_jit_tune_workers_stop(p->ws, p->n, wk);
+  /* The others end now, closing their contexts while wk measures; they
+   * are reaped with the pool (stop_pool), not waited for here. */
+  if (p)
+    ks_jit_tune_workers_close(p->ws, p->n, wk);
   for (size_t i = 0; i < r->n; i++) {
     ks_tune_entry *e = &r->entries[i];
     if (!e->finalist)

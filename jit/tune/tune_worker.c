@@ -288,17 +288,24 @@ void ks_jit_tune_worker_stop(ks_jit_tune_worker *w) {
   ks_jit_tune_workers_stop(w, 1, NULL);
 }
 
-void ks_jit_tune_workers_stop(ks_jit_tune_worker *ws, size_t n,
-                              const ks_jit_tune_worker *keep) {
+void ks_jit_tune_workers_close(ks_jit_tune_worker *ws, size_t n,
+                               const ks_jit_tune_worker *keep) {
   for (size_t k = 0; k < n; k++) {
     ks_jit_tune_worker *w = &ws[k];
     if (w == keep || w->pid <= 0)
       continue;
     if (w->busy)
       kill(w->pid, SIGKILL); /* a variant it measures is left unsettled */
-    close(w->fd); /* ends the child's loop: all of them end at once */
+    w->busy = 0;
+    if (w->fd >= 0)
+      close(w->fd); /* ends the child's loop: all of them end at once */
     w->fd = -1;
   }
+}
+
+void ks_jit_tune_workers_stop(ks_jit_tune_worker *ws, size_t n,
+                              const ks_jit_tune_worker *keep) {
+  ks_jit_tune_workers_close(ws, n, keep);
   for (size_t k = 0; k < n; k++)
     if (&ws[k] != keep && ws[k].pid > 0)
       reap(&ws[k], NULL, 0);
