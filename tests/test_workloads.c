@@ -142,7 +142,9 @@ static void fill_then_alloc_is_create(void **state) {
                                  err, sizeof err),
                    KS_OK);
   assert_int_equal(ks_wl_fill(b, err, sizeof err), KS_OK);
-  assert_non_null(b->ref); /* the reference too, without a driver */
+  assert_null(b->ref);
+  assert_int_equal(ks_wl_reference(b, err, sizeof err), KS_OK);
+  assert_non_null(b->ref); /* without a driver */
   assert_int_equal(ks_wl_rebind(b, ctx), KS_OK);
   assert_int_equal(ks_wl_alloc(b, err, sizeof err), KS_OK);
   assert_int_equal(ks_wl_rebind(b, host), KS_EINVAL); /* it is on ctx now */

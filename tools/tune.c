@@ -28,6 +28,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -579,12 +580,18 @@ static void probe_wait(tool *o, probe *pr) {
   }
 }
 
+/* Has the probe answered (or not started)? */
+static int probe_answered(const tool *o) {
+  struct pollfd p = {.fd = o->probe_fd, .events = POLLIN};
+  return o->probe_fd < 0 || poll(&p, 1, 0) > 0;
+}
+
 /* A sweep of launch bounds alone runs every variant on one workload: its
  * inputs and CPU reference are made here, while the probe opens the GPUs,
  * once; the workers inherit them (fork) and only upload them. A sweep of
  * parameter values makes each workload in the worker, as its values come.
  * Nothing is made where anything fails: the workers then make it. */
-static void prefill(tool *o) {
+static void prefill(tool *o, probe *pr, int *answered) {
   for (size_t d = 0; d < o->ndims; d++) {
     const char *nm = o->dims[d].name;
     if (strcmp(nm, "maxntid") != 0 && strcmp(nm, "minctasm") != 0 &&
@@ -601,7 +608,15 @@ static void prefill(tool *o) {
       ks_wl_prepare(o->host_ctx, o->host_t, o->kernel, o->size, o->defs,
                     o->ndefs, 0, 1, &w, why, sizeof why) != KS_OK)
     return;
-  if (ks_wl_fill(w, why, sizeof why) != KS_OK) {
+  /* The probe of a machine without a GPU answers at once: no reference
+   * (the slow part) for a sweep that will not run. */
+  int ok = ks_wl_fill(w, why, sizeof why) == KS_OK;
+  if (ok && probe_answered(o)) {
+    probe_wait(o, pr);
+    *answered = 1;
+    ok = pr->status == KS_OK;
+  }
+  if (!ok || ks_wl_reference(w, why, sizeof why) != KS_OK) {
     ks_wl_destroy(w);
     return;
   }
@@ -1056,9 +1071,11 @@ static int run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
 static int sweep(tool *o) {
   probe pr;
   double t0 = now_ms();
+  int answered = 0;
   probe_start(o);
-  prefill(o); /* while the probe opens the GPUs */
-  probe_wait(o, &pr);
+  prefill(o, &pr, &answered); /* while the probe opens the GPUs */
+  if (!answered)
+    probe_wait(o, &pr);
   o->probe_ms = now_ms() - t0;
   int bad = agree(o, check_gpus(o, &pr));
   o->own_gpu = pr.gpu;

@@ -1247,8 +1247,12 @@ ks_status ks_wl_alloc(ks_wl *w, char *err, size_t cap) {
 }
 
 ks_status ks_wl_fill(ks_wl *w, char *err, size_t cap) {
-  ks_status s = w ? fill_host(w, err, cap)
-                  : say(err, cap, KS_EINVAL, "workload: missing argument");
+  return w ? fill_host(w, err, cap)
+           : say(err, cap, KS_EINVAL, "workload: missing argument");
+}
+
+ks_status ks_wl_reference(ks_wl *w, char *err, size_t cap) {
+  ks_status s = ks_wl_fill(w, err, cap);
   if (s == KS_OK && !w->ref && w->desc->reference && w->desc->reference(w))
     s = say(err, cap, KS_ENOMEM, "%s: no memory for the reference",
             w->desc->name);

@@ -44,12 +44,15 @@ ks_status ks_wl_prepare(ks_ctx *ctx, const ks_template *t, const char *kernel,
                         unsigned block, uint64_t seed, ks_wl **out, char *err,
                         size_t cap);
 ks_status ks_wl_alloc(ks_wl *w, char *err, size_t cap);
-/* The host side of ks_wl_alloc, and the CPU reference, without the
- * driver: a process that forks workers fills once (while it waits for
- * something else), the workers inherit it and ks_wl_alloc only allocates
- * and uploads (after ks_wl_rebind to the context they use). Errors:
- * KS_EINVAL, KS_ENOMEM. */
+/* The host side of ks_wl_alloc (ks_wl_fill: the host copies, inputs
+ * filled) and the CPU reference (ks_wl_reference, filling first where
+ * needed; else the first check makes it), without the driver: a process
+ * that forks workers makes them once (while it waits for something else),
+ * the workers inherit them and ks_wl_alloc only allocates and uploads
+ * (after ks_wl_rebind to the context they use). Errors: KS_EINVAL,
+ * KS_ENOMEM. */
 ks_status ks_wl_fill(ks_wl *w, char *err, size_t cap);
+ks_status ks_wl_reference(ks_wl *w, char *err, size_t cap);
 /* Moves w, which has no device buffers yet, to ctx (KS_EINVAL when it has
  * some): the context of ks_wl_prepare may then be destroyed, but not the
  * template. */
