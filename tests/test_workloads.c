@@ -166,6 +166,39 @@ static void fill_then_alloc_is_create(void **state) {
   ks_ctx_destroy(host);
 }
 
+/* conv1d's reference, computed CONV_ROW outputs at a time, is bit for bit
+ * the serial loop's, whatever the slices' edges. */
+static void conv1d_reference_is_serial(void **state) {
+  (void)state;
+  ks_ctx *host = NULL;
+  ks_template *t = NULL;
+  ks_wl *w = NULL;
+  char err[512] = "";
+  ks_ctx_opts ho = {.no_driver = 1, .no_disk_cache = 1, .arch = "sm_90"};
+  long taps_of[] = {1, 7, 32};
+  assert_int_equal(ks_ctx_create(&ho, &host), KS_OK);
+  assert_int_equal(ks_template_load(host, "conv1d", &t), KS_OK);
+  for (size_t c = 0; c < sizeof taps_of / sizeof *taps_of; c++) {
+    ks_binding taps = {
+        .name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = taps_of[c]};
+    size_t n = 300007;
+    assert_int_equal(ks_wl_prepare(host, t, NULL, n, &taps, 1, 0, 11 + c, &w,
+                                   err, sizeof err),
+                     KS_OK);
+    assert_int_equal(ks_wl_reference(w, err, sizeof err), KS_OK);
+    const float *x = w->bufs[0].host, *f = w->bufs[1].host;
+    for (size_t i = 0; i < n; i++) {
+      double s = 0.0;
+      for (long k = 0; k < taps_of[c]; k++)
+        s += (double)x[i + (size_t)k] * f[k];
+      assert_memory_equal(&s, &w->ref[i], sizeof s);
+    }
+    ks_wl_destroy(w);
+  }
+  ks_template_destroy(t);
+  ks_ctx_destroy(host);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fill_matches_serial),
@@ -173,6 +206,7 @@ int main(void) {
       cmocka_unit_test(first_far_is_first),
       cmocka_unit_test(device_compare_needs_every_element),
       cmocka_unit_test(fill_then_alloc_is_create),
+      cmocka_unit_test(conv1d_reference_is_serial),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

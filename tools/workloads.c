@@ -271,11 +271,27 @@ static void conv1d_setup(ks_wl *w) {
   add_int(w, n);
 }
 
+/* Each output sums its taps in order, k = 0 first, each product rounded
+ * to double and added (the sum a serial loop gives), CONV_ROW outputs at
+ * a time: one output's sum is a chain of dependent additions, and a row
+ * of them side by side keeps the adder busy (the reference of a large
+ * problem is on the critical path of every sweep over it). */
+enum { CONV_ROW = 8 };
+
 static void conv1d_range(void *arg, size_t lo, size_t hi) {
   ks_wl *w = arg;
   const float *x = w->bufs[0].host, *f = w->bufs[1].host;
-  size_t taps = (size_t)w->pv;
-  for (size_t i = lo; i < hi; i++) {
+  size_t taps = (size_t)w->pv, i = lo;
+  for (; i + CONV_ROW <= hi; i += CONV_ROW) {
+    double s[CONV_ROW] = {0};
+    for (size_t k = 0; k < taps; k++) {
+      double fk = f[k];
+      for (size_t j = 0; j < CONV_ROW; j++)
+        s[j] += (double)x[i + j + k] * fk;
+    }
+    memcpy(&w->ref[i], s, sizeof s);
+  }
+  for (; i < hi; i++) {
     double s = 0.0;
     for (size_t k = 0; k < taps; k++)
       s += (double)x[i + k] * f[k];
