@@ -80,7 +80,11 @@
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
   X(cuTexObjectCreate)                                                         \
-  X(cuTexObjectDestroy)
+  X(cuTexObjectDestroy)                                                        \
+  X(cuArray3DCreate)                                                           \
+  X(cuArrayDestroy)                                                            \
+  X(cuMemcpy3DAsync)                                                           \
+  X(cuMemGetAddressRange)
 
 /* X(symbol): entry points newer than some drivers still in use; a NULL
  * member when the driver lacks one, and the caller takes another way. */
@@ -903,6 +907,123 @@ ks_status ks_drv_tex_create(ks_drv *d, const ks_drv_tex *t, uint64_t *obj,
 void ks_drv_tex_destroy(ks_drv *d, uint64_t obj) {
   if (d && obj && d->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS)
     d->cu.cuTexObjectDestroy((CUtexObject)obj);
+}
+
+/* ---- 3-D textures: objects over CUDA arrays ------------------------------
+ * The hardware samples 3-D textures only from CUDA arrays (a layout of
+ * its own), so the data is copied into one (ks_drv_tex3d_copy) before the
+ * kernel reads it. */
+
+ks_status ks_drv_tex3d_limits(ks_drv *d, int max[3], char *err, size_t cap) {
+  static const CUdevice_attribute a[3] = {
+      CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+      CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+      CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH};
+  ks_status st = bind(d, err, cap);
+
+  for (int i = 0; !st && i < 3; i++)
+    st = check(d, d->cu.cuDeviceGetAttribute(&max[i], a[i], d->dev),
+               "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
+  return st;
+}
+
+/* The sampling of t: filter, address mode, what integers read as. */
+static void tex3d_desc(const ks_drv_tex *t, CUDA_TEXTURE_DESC *td) {
+  static const CUaddress_mode modes[] = {
+      CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_WRAP,
+      CU_TR_ADDRESS_MODE_MIRROR, CU_TR_ADDRESS_MODE_BORDER};
+
+  memset(td, 0, sizeof *td);
+  for (int i = 0; i < 3; i++)
+    td->addressMode[i] = modes[t->mode & 3];
+  td->filterMode =
+      t->linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+  td->flags = (t->read_integers ? CU_TRSF_READ_AS_INTEGER : 0) |
+              (t->normalized_coords ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+}
+
+ks_status ks_drv_tex3d_create(ks_drv *d, const ks_drv_tex *t, unsigned depth,
+                              uint64_t *array, uint64_t *obj, char *err,
+                              size_t cap) {
+  CUDA_ARRAY3D_DESCRIPTOR ad;
+  CUDA_RESOURCE_DESC res;
+  CUDA_TEXTURE_DESC td;
+  CUarray a = NULL;
+  CUtexObject o = 0;
+  ks_status st = bind(d, err, cap);
+
+  *array = *obj = 0;
+  if (st)
+    return st;
+  memset(&ad, 0, sizeof ad);
+  ad.Width = t->width;
+  ad.Height = t->height;
+  ad.Depth = depth;
+  ad.Format = tex_format(t->format);
+  ad.NumChannels = 1;
+  st = check(d, d->cu.cuArray3DCreate(&a, &ad), "cuArray3DCreate", KS_EDRIVER,
+             err, cap);
+  if (st)
+    return st;
+  memset(&res, 0, sizeof res);
+  res.resType = CU_RESOURCE_TYPE_ARRAY;
+  res.res.array.hArray = a;
+  tex3d_desc(t, &td);
+  st = check(d, d->cu.cuTexObjectCreate(&o, &res, &td, NULL),
+             "cuTexObjectCreate", KS_EDRIVER, err, cap);
+  if (st) {
+    d->cu.cuArrayDestroy(a);
+    return st;
+  }
+  *array = (uint64_t)(uintptr_t)a;
+  *obj = (uint64_t)o;
+  return KS_OK;
+}
+
+ks_status ks_drv_tex3d_copy(ks_drv *d, uint64_t array, const ks_drv_tex *t,
+                            unsigned depth, void *stream, char *err,
+                            size_t cap) {
+  static const unsigned elem[] = {4, 2, 1, 1, 2, 2}; /* KS_TEX_* */
+  CUDA_MEMCPY3D c;
+  ks_status st = bind(d, err, cap);
+
+  if (st)
+    return st;
+  memset(&c, 0, sizeof c);
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = (CUdeviceptr)t->ptr;
+  c.srcPitch = t->pitch_bytes;
+  c.srcHeight = t->height;
+  c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+  c.dstArray = (CUarray)(uintptr_t)array;
+  c.WidthInBytes = (size_t)t->width * elem[t->format < 6 ? t->format : 0];
+  c.Height = t->height;
+  c.Depth = depth;
+  return check(d, d->cu.cuMemcpy3DAsync(&c, (CUstream)stream),
+               "cuMemcpy3DAsync", KS_ELAUNCH, err, cap);
+}
+
+void ks_drv_tex3d_destroy(ks_drv *d, uint64_t array, uint64_t obj) {
+  if (!d || d->cu.cuCtxSetCurrent(d->ctx) != CUDA_SUCCESS)
+    return;
+  if (obj)
+    d->cu.cuTexObjectDestroy((CUtexObject)obj);
+  if (array)
+    d->cu.cuArrayDestroy((CUarray)(uintptr_t)array);
+}
+
+ks_status ks_drv_mem_range(ks_drv *d, uint64_t p, uint64_t *base, size_t *bytes,
+                           char *err, size_t cap) {
+  CUdeviceptr b = 0;
+  size_t n = 0;
+  ks_status st = bind(d, err, cap);
+
+  if (!st)
+    st = check(d, d->cu.cuMemGetAddressRange(&b, &n, (CUdeviceptr)p),
+               "cuMemGetAddressRange", KS_EINVAL, err, cap);
+  *base = st ? 0 : (uint64_t)b;
+  *bytes = st ? 0 : n;
+  return st;
 }
 
 ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap) {

@@ -152,6 +152,29 @@ typedef struct ks_drv_tex {
 ks_status ks_drv_tex_create(ks_drv *d, const ks_drv_tex *t, uint64_t *obj,
                             char *err, size_t cap);
 void ks_drv_tex_destroy(ks_drv *d, uint64_t obj);
+/* The largest 3-D texture (a CUDA array) the device takes: width, height,
+ * depth in texels. */
+ks_status ks_drv_tex3d_limits(ks_drv *d, int max[3], char *err, size_t cap);
+/* A texture object sampling as t says over a new CUDA 3-D array of
+ * t->width x t->height x depth one-channel texels of t->format, both
+ * made here (*array, *obj; 0s and KS_EDRIVER when the driver refuses
+ * either); t->ptr and t->pitch_bytes are not read: ks_drv_tex3d_copy
+ * fills the array. */
+ks_status ks_drv_tex3d_create(ks_drv *d, const ks_drv_tex *t, unsigned depth,
+                              uint64_t *array, uint64_t *obj, char *err,
+                              size_t cap);
+/* Copies the 3-D array at t->ptr (rows t->pitch_bytes apart, slices
+ * t->height rows apart) into array, on stream (cuMemcpy3DAsync;
+ * KS_ELAUNCH when refused). */
+ks_status ks_drv_tex3d_copy(ks_drv *d, uint64_t array, const ks_drv_tex *t,
+                            unsigned depth, void *stream, char *err,
+                            size_t cap);
+/* Destroys the object, then the array (0: none). */
+void ks_drv_tex3d_destroy(ks_drv *d, uint64_t array, uint64_t obj);
+/* The allocation that holds p: its base and size (cuMemGetAddressRange;
+ * KS_EINVAL when p is in none). */
+ks_status ks_drv_mem_range(ks_drv *d, uint64_t p, uint64_t *base, size_t *bytes,
+                           char *err, size_t cap);
 /* An event without timing, to order one stream after another: record it
  * on one (KS_ELAUNCH on failure), make another wait for it. */
 ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap);

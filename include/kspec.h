@@ -452,13 +452,14 @@ typedef struct ks_spec_req {
    * Other bits: KS_EPARAM. */
   unsigned fp;
   /* Pointer arguments, by name, whose every read is a sampling function
-   * of the dialect (kspec_device.h's ks_sample1d/2d; `kspec --tex ARG`):
-   * those reads become hardware texture fetches, the texture object made
-   * by ks_launch from the launch's own arguments (ks_launch_plan.tex_*).
-   * Part of the cache key. An argument the kernel writes, reads other than
+   * of the dialect (kspec_device.h's ks_sample1d/2d/3d; `kspec --tex
+   * ARG`): those reads become hardware texture fetches, the texture object
+   * made by ks_launch from the launch's own arguments (ks_launch_plan.tex_*;
+   * 3-D: over a copy of the array that every launch makes first). Part of
+   * the cache key. An argument the kernel writes, reads other than
    * through the sampling functions or samples with what the hardware
    * cannot (a filter or size not known from the arguments, linear
-   * filtering of integers read as values, 3-D) is KS_EPASS, naming it. */
+   * filtering of integers read as values) is KS_EPASS, naming it. */
   const char *const *tex;
   size_t ntex;
 } ks_spec_req;
@@ -724,24 +725,30 @@ typedef struct ks_launch_plan {
   /* Hardware textures (the tex stage, ks_spec_req.tex): the kernel takes
    * one more argument per texture, a CUtexObject (unsigned 64-bit), after
    * its own and before grid coarsening's: texture i samples pointer
-   * argument tex_arg[i] as tex_dims[i] (1 or 2) dimensions of elements
+   * argument tex_arg[i] as tex_dims[i] (1, 2 or 3) dimensions of elements
    * tex_format[i] (KS_TEX_*, above), filter tex_filter[i] (the
    * dialect's KS_NEAREST or KS_LINEAR, | KS_NORMALIZED: 8- and 16-bit
    * integers read as normalized floats, else as integers) and address
    * mode tex_mode[i] (KS_CLAMP 0, KS_WRAP 1, KS_MIRROR 2, KS_BORDER 3;
    * wrap and mirror with normalized coordinates, as the hardware has
-   * them). Its width, height and pitch (elements; a 1-D texture is one
-   * row) are, for j = 3 i + 0, 1, 2: argument tex_size_arg[j] - 1 (a
-   * 32-bit int) where tex_size_arg[j] is non-zero, else tex_size_value[j].
-   * A texture object of 0 makes the kernel sample in software. */
+   * them). Its width, height, depth and pitch (elements; a 1-D texture is
+   * one row, a 2-D one of depth 1; a 3-D slice is pitch * height) are, for
+   * j = 4 i + 0, 1, 2, 3: argument tex_size_arg[j] - 1 (a 32-bit int)
+   * where tex_size_arg[j] is non-zero, else tex_size_value[j]. 1-D and 2-D
+   * textures are objects over the pointer's memory (pitch2D); a 3-D one is
+   * an object over a CUDA 3-D array of width x height x depth, into which
+   * the launch first copies the array (cuMemcpy3DAsync from the pointer,
+   * on the launch's stream, after the kernel's previous launch has
+   * finished: the kernel reads the memory's current contents). A texture
+   * object of 0 makes the kernel sample in software. */
   unsigned texs;
   unsigned tex_arg[KS_TEX_MAX];
   unsigned tex_dims[KS_TEX_MAX];
   unsigned tex_format[KS_TEX_MAX];
   unsigned tex_filter[KS_TEX_MAX];
   unsigned tex_mode[KS_TEX_MAX];
-  unsigned tex_size_arg[3 * KS_TEX_MAX];
-  unsigned tex_size_value[3 * KS_TEX_MAX];
+  unsigned tex_size_arg[4 * KS_TEX_MAX];
+  unsigned tex_size_value[4 * KS_TEX_MAX];
 } ks_launch_plan;
 
 typedef struct ks_kernel_info {
@@ -988,7 +995,15 @@ enum { KS_TUNE_MAX_DIMS = 8, KS_TUNE_MAX_GPUS = 64 };
  * per block, folded into the code as .reqntid) or a parameter, by name or
  * position ("@3"). Parameters, swept or fixed, are stored by position:
  * a problem swept with "n" is found by a lookup with "@3", and a
- * parameter that fixes the block sets the launch's threads either way. */
+ * parameter that fixes the block sets the launch's threads either way.
+ * "tex:ARG" (ARG a pointer argument's name or "@N") sweeps hardware
+ * textures for ARG (ks_spec_req.tex): 0 software; 1 hardware only where
+ * it returns the software's result bit for bit (nearest sampling, clamp
+ * or border, of floats, halves or integers read as values), a variant
+ * sampling otherwise being excluded, so that the tuner never trades
+ * accuracy by itself; 2 hardware whatever the sampling (linear filtering
+ * within D/256 of the texels' range: the check must allow it). The
+ * baseline samples in software. */
 typedef struct ks_tune_dim {
   const char *name;
   const int64_t *values;
@@ -1221,6 +1236,9 @@ typedef struct ks_tune_best {
   size_t nbindings;
   ks_binding bindings[KS_TUNE_MAX_DIMS];
   char names[KS_TUNE_MAX_DIMS][64];
+  /* The pointer arguments (bit N: argument N) whose sampling the winner
+   * does in hardware (a "tex:ARG" dim at 1 or 2): ks_spec_req.tex "@N". */
+  uint64_t tex;
 } ks_tune_best;
 
 /* Finds the winner stored for the problem space and opts describe (the
@@ -1249,6 +1267,9 @@ KS_API ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
 
 typedef uint64_t ks_devptr;
 KS_API ks_status ks_mem_alloc(ks_ctx *ctx, size_t bytes, ks_devptr *out);
+/* Frees p (0 is a no-op). The texture objects launches of the context's
+ * kernels made over that allocation (ks_spec_req.tex), and 3-D textures'
+ * arrays, are destroyed first: launches using them must have finished. */
 KS_API void ks_mem_free(ks_ctx *ctx, ks_devptr p);
 KS_API ks_status ks_memcpy_htod(ks_ctx *ctx, ks_devptr dst, const void *src,
                                 size_t bytes);

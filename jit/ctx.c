@@ -3,6 +3,7 @@
  * memory and timing calls of the public API.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,9 +217,35 @@ ks_status ks_mem_alloc(ks_ctx *ctx, size_t bytes, ks_devptr *out) {
   return s != KS_OK ? s : ks_drv_mem_alloc(d, bytes, out, err, cap);
 }
 
+/* The memory a texture entry is forgotten over: [base, base + bytes). */
+typedef struct mem_span {
+  ks_drv *drv;
+  uint64_t base;
+  size_t bytes;
+} mem_span;
+
+static void forget_textures(ks_kernel *k, void *arg) {
+  const mem_span *m = arg;
+  ks_jit_tex_forget(k, m->drv, m->base, m->bytes);
+}
+
+/* Texture objects over memory that is freed would sample whatever is
+ * allocated there next (and a 3-D texture's array would outlive it):
+ * every kernel's go first. */
 void ks_mem_free(ks_ctx *ctx, ks_devptr p) {
-  if (ctx && ctx->drv && p)
-    ks_drv_mem_free(ctx->drv, p);
+  if (!ctx || !ctx->drv || !p)
+    return;
+  if (atomic_load(&ctx->tex_made)) {
+    mem_span m = {ctx->drv, p, 1};
+    char err[256];
+    if (ks_drv_mem_range(ctx->drv, p, &m.base, &m.bytes, err, sizeof err) !=
+        KS_OK) { /* not an allocation's start: objects made over p itself */
+      m.base = p;
+      m.bytes = 1;
+    }
+    ks_jit_cache_each(ctx->cache, forget_textures, &m);
+  }
+  ks_drv_mem_free(ctx->drv, p);
 }
 
 ks_status ks_memcpy_htod(ks_ctx *ctx, ks_devptr dst, const void *src,

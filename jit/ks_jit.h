@@ -183,6 +183,9 @@ struct ks_ctx {
   ks_share_ops share;
   void *share_arg;
   long share_pid; /* the process that plugged it (getpid) */
+  /* Non-zero once a launch made a texture entry (launch.c): only then does
+   * ks_mem_free look through the kernels for objects over the memory. */
+  _Atomic int tex_made;
 };
 
 /* Records a warning on ctx (ks_ctx_warning) unless it has one already. */
@@ -316,9 +319,10 @@ struct ks_kernel {
    * (the largest asked so far; 0: the driver's default), under load_lock. */
   unsigned dyn_smem_max;
   /* Hardware textures (info.plan.texs): the texture objects launches
-   * made, by texture and (pointer, width, height, pitch), kept until the
-   * kernel goes; why the first launch that could make none sampled in
-   * software (ks_kernel_launch_note). Under launch_lock. */
+   * made (3-D: with their arrays), by texture and (pointer, width, height,
+   * depth, pitch), kept until the kernel goes or ks_mem_free frees the
+   * memory under them; why the first launch that could make none sampled
+   * in software (ks_kernel_launch_note). Under launch_lock. */
   struct ks_tex_obj *texobjs;
   size_t ntexobjs, texobj_cap;
   char *tex_note;
@@ -369,6 +373,13 @@ void ks_jit_kernel_free(ks_kernel *k, ks_drv *drv);
 /* The texture objects k's launches made, destroyed (drv NULL: only
  * forgotten), and its note (launch.c). */
 void ks_jit_tex_free(ks_kernel *k, ks_drv *drv);
+/* Destroys k's texture objects (and 3-D arrays) over memory in [base,
+ * base + bytes), under its launch_lock; how many (launch.c). */
+size_t ks_jit_tex_forget(ks_kernel *k, ks_drv *drv, uint64_t base,
+                         size_t bytes);
+/* Calls fn on every kernel of c, under c's lock (fn must not use c). */
+void ks_jit_cache_each(ks_cache *c, void (*fn)(ks_kernel *k, void *arg),
+                       void *arg);
 
 /* ---- diskcache.c ------------------------------------------------------- */
 
@@ -392,7 +403,7 @@ enum {
 #define KS_DISK_DEFAULT_MAX (256u << 20)
 /* The format diskcache.c writes (an entry of another is a miss) and the
  * bytes of an entry's header, which its launch plan and strings follow. */
-#define KS_DISK_FORMAT_VERSION 8
+#define KS_DISK_FORMAT_VERSION 9
 #define KS_DISK_HEADER_BYTES 112
 
 /* A checked entry; the strings point into the buffer it was read from. */

@@ -12,10 +12,11 @@
  * parameter, the texture object, after its own (ks_launch_plan.tex_*
  * says how ks_launch makes it from the launch's arguments), and each call
  * becomes a call of ks.tex.N, inlined like the rest: where the object is
- * not 0, llvm.nvvm.tex.unified.2d (a 1-D texture is one row; wrap and
- * mirror with normalized coordinates, the only ones the hardware wraps);
- * else the software sampling, which a launch falls back to when it can
- * make no texture object. Only where it is the same sampling everywhere:
+ * not 0, llvm.nvvm.tex.unified.2d (a 1-D texture is one row) or .3d (over
+ * a CUDA array that ks_launch copies the data into before each launch);
+ * wrap and mirror with normalized coordinates, the only ones the hardware
+ * wraps; else the software sampling, which a launch falls back to when it
+ * can make no texture object. Only where it is the same sampling everywhere:
  * every use of ARG a sampling call of one function with the same sizes,
  * filter and mode, each size an argument or a constant, the filter and
  * mode constants (bound), and a format the hardware filters that way;
@@ -69,9 +70,9 @@ static const char *const formats[] = {"f32", "f16", "u8", "s8", "u16", "s16"};
 typedef struct tex_use {
   unsigned arg;
   LLVMValueRef fn;       /* the sampling function */
-  unsigned dims, format; /* 1 or 2; KS_TEX_* */
+  unsigned dims, format; /* 1, 2 or 3; KS_TEX_* */
   unsigned filter, mode;
-  LLVMValueRef size[3]; /* w, h, pitch (1-D: w only) */
+  LLVMValueRef size[4]; /* the operands after img: w (, h (, d), pitch) */
   unsigned calls;
 } tex_use;
 
@@ -136,12 +137,7 @@ static int take_call(ks_stage_ctx *c, LLVMValueRef arg, LLVMValueRef call,
   unsigned dims = 0, format = 0, nsz, filter, mode;
   if (!sampler_kind(fn, &dims, &format))
     return refuse(c, arg, "%s", "an unknown sampling function reads it");
-  if (dims == 3)
-    return refuse(c, arg, "%s",
-                  "it is sampled in 3-D, which needs a CUDA array copy of "
-                  "the data that kspec does not make (hardware textures are "
-                  "1-D and 2-D); leave --tex out for software sampling");
-  nsz = dims == 1 ? 1 : 3;
+  nsz = dims == 1 ? 1 : dims + 1; /* the sizes after img */
   unsigned nops = (unsigned)LLVMGetNumArgOperands(call);
   if (!const_operand(LLVMGetOperand(call, nops - 2), &filter) ||
       !const_operand(LLVMGetOperand(call, nops - 1), &mode))
@@ -196,13 +192,13 @@ static int find_uses(ks_stage_ctx *c, LLVMValueRef fn, tex_use *t) {
         LLVMGetOperand(i, 0) != arg)
       return refuse(c, arg, "%s",
                     "the kernel reads it other than through the sampling "
-                    "functions (ks_sample1d/2d)");
+                    "functions (ks_sample1d/2d/3d)");
     if (take_call(c, arg, i, t))
       return 1;
   }
   if (!t->calls)
     return refuse(c, arg, "%s",
-                  "no sampling function (ks_sample1d/2d) reads it");
+                  "no sampling function (ks_sample1d/2d/3d) reads it");
   return 0;
 }
 
@@ -262,32 +258,33 @@ static LLVMValueRef fetch_fn(LLVMModuleRef m, const tex_use *t, unsigned n) {
   for (unsigned k = 0; k < np; k++)
     args[k] = LLVMGetParam(f, k);
   LLVMBuildRet(b, LLVMBuildCall2(b, sft, t->fn, args, np, ""));
-  /* hardware: (x, y), normalized for wrap and mirror */
+  /* hardware: (x, y (, z)), normalized for wrap and mirror */
   LLVMPositionBuilderAtEnd(b, hw);
-  unsigned xi = t->dims == 1 ? 2 : 4; /* after img, w (, h, pitch) */
-  LLVMValueRef x = LLVMGetParam(f, xi);
-  LLVMValueRef y =
-      t->dims == 1 ? LLVMConstReal(f32, 0.5) : LLVMGetParam(f, xi + 1);
-  if (t->mode == WRAP || t->mode == MIRROR) {
-    x = LLVMBuildFDiv(b, x, LLVMBuildSIToFP(b, LLVMGetParam(f, 1), f32, ""),
-                      "u");
-    if (t->dims == 2)
-      y = LLVMBuildFDiv(b, y, LLVMBuildSIToFP(b, LLVMGetParam(f, 2), f32, ""),
-                        "v");
-  }
+  unsigned xi = t->dims == 1 ? 2 : t->dims + 2; /* after img and the sizes */
+  unsigned nc = t->dims == 3 ? 3 : 2;           /* a 1-D texture is a row */
+  LLVMValueRef targs[4] = {tex, LLVMGetParam(f, xi), LLVMConstReal(f32, 0.5),
+                           NULL};
+  for (unsigned k = 1; k < t->dims; k++)
+    targs[1 + k] = LLVMGetParam(f, xi + k);
+  if (t->mode == WRAP || t->mode == MIRROR)
+    for (unsigned k = 0; k < t->dims; k++)
+      targs[1 + k] = LLVMBuildFDiv(
+          b, targs[1 + k], LLVMBuildSIToFP(b, LLVMGetParam(f, 1 + k), f32, ""),
+          "u");
   int ints = t->format >= 2 && !(t->filter & NORMALIZED);
   int sign = t->format == 3 || t->format == 5;
-  const char *iname = !ints  ? "llvm.nvvm.tex.unified.2d.v4f32.f32"
-                      : sign ? "llvm.nvvm.tex.unified.2d.v4s32.f32"
-                             : "llvm.nvvm.tex.unified.2d.v4u32.f32";
+  char iname[48];
+  snprintf(iname, sizeof iname, "llvm.nvvm.tex.unified.%ud.v4%s.f32", nc,
+           !ints  ? "f32"
+           : sign ? "s32"
+                  : "u32");
   LLVMValueRef in = intrinsic(m, iname);
   if (!in) {
     LLVMDisposeBuilder(b);
     return NULL;
   }
-  LLVMValueRef targs[3] = {tex, x, y};
   LLVMValueRef r =
-      LLVMBuildCall2(b, LLVMGlobalGetValueType(in), in, targs, 3, "texel");
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(in), in, targs, nc + 1, "texel");
   LLVMValueRef v = LLVMBuildExtractValue(b, r, 0, "");
   if (ints)
     v = sign ? LLVMBuildSIToFP(b, v, f32, "") : LLVMBuildUIToFP(b, v, f32, "");
@@ -309,6 +306,17 @@ static void plan_size(ks_launch_plan *p, unsigned j, LLVMValueRef v) {
     long long x = LLVMConstIntGetSExtValue(v);
     p->tex_size_value[j] = x<0 ? 0 : x>(1 << 30) ? 1u << 30 : (unsigned)x;
   }
+}
+
+/* The sampling's operand that is size k of the plan (width, height,
+ * depth, pitch), NULL for 1: a 1-D texture is one row of pitch w, a 2-D
+ * one a single slice. */
+static LLVMValueRef plan_operand(const tex_use *t, unsigned k) {
+  if (t->dims == 1)
+    return k == 0 || k == 3 ? t->size[0] : NULL;
+  if (t->dims == 2)
+    return k == 2 ? NULL : t->size[k == 3 ? 2 : k];
+  return t->size[k];
 }
 
 /* Each call of t's sampling becomes a call of fetch with the texture
@@ -363,11 +371,8 @@ static int hardware(ks_stage_ctx *c) {
     return 0;
   ks_launch_plan *p = &c->diag->plan;
   for (unsigned i = 0; i < n; i++) /* the sizes are the old kernel's */
-    for (unsigned k = 0; k < 3; k++)
-      plan_size(p, 3 * i + k,
-                t[i].dims == 1 && k == 1   ? NULL
-                : t[i].dims == 1 && k == 2 ? t[i].size[0]
-                                           : t[i].size[k]);
+    for (unsigned k = 0; k < 4; k++)
+      plan_size(p, 4 * i + k, plan_operand(&t[i], k));
   if (!(fn = add_params(c->m, fn, n)))
     return ks_diag_fail(c->diag, KS_ENOMEM, "tex: out of memory");
   unsigned k0 = LLVMCountParams(fn) - n;
@@ -390,12 +395,16 @@ static int hardware(ks_stage_ctx *c) {
     ks_diag_explain(c->diag, c->name,
                     "%s: %u sampling%s by hardware texture fetch (%uD %s, "
                     "%s%s, %s), the texture object hidden argument %u; "
-                    "software where a launch makes none",
+                    "software where a launch makes none%s",
                     ks_diag_arg_name(arg, name, sizeof name), t[i].calls,
                     t[i].calls == 1 ? "" : "s", t[i].dims, formats[t[i].format],
                     t[i].filter & LINEAR ? "linear" : "nearest",
                     t[i].filter & NORMALIZED ? " normalized" : "",
-                    modes[t[i].mode], k0 + i);
+                    modes[t[i].mode], k0 + i,
+                    t[i].dims == 3 ? "; over a CUDA 3-D array into which "
+                                     "each launch first copies the whole "
+                                     "array (w * h * d texels)"
+                                   : "");
   }
   p->texs = n;
   return 0;

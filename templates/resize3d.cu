@@ -6,9 +6,9 @@
  *
  * src is n x n x n floats, rows pitch floats apart, slices pitch * n;
  * dst is (n*F)^3, dense. Launch 2-D blocks over an output slice, the
- * grid's z over the slices. ks_sample3d is software only: a hardware 3-D
- * texture needs a CUDA array copy of the data, which kspec does not make
- * (`--tex src` is refused, naming why).
+ * grid's z over the slices. ks_sample3d is software as compiled; with
+ * `--tex src` a hardware 3-D texture over a CUDA array, into which each
+ * launch first copies src (README, "Textures").
  */
 // clang-format off
 KS_KERNEL KS_PARAM(FACTOR, 2, 1, 16) KS_PARAM(FILTER, 1, 0, 1)

@@ -23,6 +23,14 @@
  *                  destroyed with the kernel; an array the device cannot
  *                  sample (pitch off its alignment) gets 0 (software) and
  *                  the kernel's launch note says why, once
+ *   textures3d     resize3d with --tex src: a CUDA 3-D array and an object
+ *                  over it, made once; every launch copies src into the
+ *                  array first (the mock's fetch sees the new values), on
+ *                  the launch's stream after the previous launch; the
+ *                  object and array go with the kernel
+ *   textures_freed ks_mem_free of an array destroys the texture objects
+ *                  (and 3-D arrays) over it in every kernel of the
+ *                  context, and only those
  */
 #define _GNU_SOURCE /* setenv */
 #include <setjmp.h>
@@ -43,7 +51,12 @@
 
 enum { SMS = 132, KIB = 1024 };
 
+/* The mock's cuStreamCreate (a CUstream is a pointer). */
+typedef int (*CUresult_fn_stream)(void **stream, unsigned flags);
+
 static kspec_mock_counters_fn mock_counters;
+static kspec_mock_tex_fetch_fn mock_fetch;
+static CUresult_fn_stream mock_stream_create;
 
 static kspec_mock_counters mock_now(void) {
   kspec_mock_counters c;
@@ -398,10 +411,12 @@ static void textures(void **state) {
   assert_int_equal(in.plan.tex_format[0], KS_TEX_F32);
   assert_int_equal(in.plan.tex_filter[0], 1);
   assert_int_equal(in.plan.tex_mode[0], 0);
-  /* w, h: argument n (2); pitch: argument pitch (3) */
+  /* w, h: argument n (2); depth 1; pitch: argument pitch (3) */
   assert_int_equal(in.plan.tex_size_arg[0], 3);
   assert_int_equal(in.plan.tex_size_arg[1], 3);
-  assert_int_equal(in.plan.tex_size_arg[2], 4);
+  assert_int_equal(in.plan.tex_size_arg[2], 0);
+  assert_int_equal(in.plan.tex_size_value[2], 1);
+  assert_int_equal(in.plan.tex_size_arg[3], 4);
   ks_devptr src = aligned32(f->buf[0]);
   int n = 100, pitch = 128, factor = 2, filter = 1;
   void *args[] = {&src, &f->buf[1], &n, &pitch, &factor, &filter};
@@ -449,6 +464,200 @@ static void textures(void **state) {
   assert_int_equal(mock_now().live_texs, m0.live_texs);
 }
 
+/* resize3d specialized with --tex src (FILTER bound, block 32x8). */
+static ks_kernel *resize3d_tex(fixture *f, int filter) {
+  ks_binding b[] = {{.name = "FACTOR", .kind = KS_VALUE_INT, .v.i = 2},
+                    {.name = "FILTER", .kind = KS_VALUE_INT, .v.i = filter}};
+  const char *tex[] = {"src"};
+  ks_spec_req req = {.kernel = "resize3d",
+                     .bindings = b,
+                     .nbindings = 2,
+                     .bounds = {.block = {32, 8, 1}},
+                     .tex = tex,
+                     .ntex = 1};
+  ks_kernel *k = NULL;
+  if (ks_specialize(f->ctx, f->t, &req, &k) != KS_OK)
+    fail_msg("specialize: %s", ks_errmsg(f->ctx));
+  return k;
+}
+
+/* n^3 floats, rows pitch floats apart, value base + index. */
+static void fill_cube(fixture *f, ks_devptr p, int n, int pitch, float base) {
+  size_t count = (size_t)pitch * n * n;
+  float *h = malloc(count * sizeof *h);
+  assert_non_null(h);
+  for (size_t i = 0; i < count; i++)
+    h[i] = base + (float)i;
+  assert_int_equal(ks_memcpy_htod(f->ctx, p, h, count * sizeof *h), KS_OK);
+  free(h);
+}
+
+/* The mock's fetch at the centre of texel (x, y, z) of obj is src's
+ * element there (src's rows pitch floats apart; the array is dense). */
+static void assert_texels(uint64_t obj, int n, int pitch, float base) {
+  const int pts[][3] = {
+      {0, 0, 0}, {n - 1, 0, 0}, {2, 3, 1}, {n - 1, n - 1, n - 1}};
+  for (size_t i = 0; i < sizeof pts / sizeof *pts; i++) {
+    float v = -1;
+    assert_int_equal(mock_fetch(obj, pts[i][0] + 0.5f, pts[i][1] + 0.5f,
+                                pts[i][2] + 0.5f, &v),
+                     0);
+    float want =
+        base + (float)(((size_t)pts[i][2] * n + pts[i][1]) * pitch + pts[i][0]);
+    assert_true(v == want);
+  }
+}
+
+static void textures3d(void **state) {
+  (void)state;
+  fixture *f = open_fixture(NULL, "resize3d");
+  ks_kernel *k = resize3d_tex(f, 0);
+  ks_kernel_info in = {.size = sizeof in};
+  assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
+  assert_int_equal(in.plan.texs, 1);
+  assert_int_equal(in.plan.tex_dims[0], 3);
+  assert_int_equal(in.plan.tex_filter[0], 0);
+  /* w, h, d: argument n (2); pitch: argument pitch (3) */
+  for (int j = 0; j < 3; j++)
+    assert_int_equal(in.plan.tex_size_arg[j], 3);
+  assert_int_equal(in.plan.tex_size_arg[3], 4);
+  int n = 20, pitch = 21, factor = 2, filter = 0; /* any pitch: a copy */
+  fill_cube(f, f->buf[0], n, pitch, 0.0f);
+  void *args[] = {&f->buf[0], &f->buf[1], &n, &pitch, &factor, &filter};
+  ks_dim3 grid = {2, 5, 40}, block = {32, 8, 1};
+  kspec_mock_counters m0 = mock_now();
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  kspec_mock_counters m = mock_now();
+  assert_null(ks_kernel_launch_note(k));
+  assert_int_equal(m.array_creates, m0.array_creates + 1);
+  assert_int_equal(m.tex_creates, m0.tex_creates + 1);
+  assert_int_equal(m.array_copies, m0.array_copies + 1);
+  assert_int_equal(m.last_array_copy_bytes, (uint64_t)n * n * n * 4);
+  assert_int_equal(m.last_tex[0], 0x20); /* CU_AD_FORMAT_FLOAT */
+  assert_int_equal(m.last_tex[1], 0);    /* CU_TR_FILTER_MODE_POINT */
+  assert_int_equal(m.last_tex[2], 1);    /* CU_TR_ADDRESS_MODE_CLAMP */
+  assert_int_equal(m.last_nparams, 7);
+  uint64_t obj = m.last_param;
+  assert_true(obj != 0);
+  assert_texels(obj, n, pitch, 0.0f);
+  /* new contents, on a stream of its own: the same object, copied again
+   * before the launch */
+  fill_cube(f, f->buf[0], n, pitch, 1000.0f);
+  void *s1 = NULL;
+  assert_int_equal(mock_stream_create(&s1, 0), 0);
+  assert_int_equal(ks_launch(k, grid, block, 0, s1, args), KS_OK);
+  m = mock_now();
+  assert_int_equal(m.tex_creates, m0.tex_creates + 1);
+  assert_int_equal(m.array_copies, m0.array_copies + 2);
+  assert_int_equal(m.last_param, obj);
+  assert_texels(obj, n, pitch, 1000.0f);
+  /* each copy waits for the launch before it, on another stream */
+  assert_int_equal(m.stream_waits, m0.stream_waits + 1);
+  assert_int_equal(ks_launch(k, grid, block, 0, NULL, args), KS_OK);
+  m = mock_now();
+  assert_int_equal(m.stream_waits, m0.stream_waits + 2);
+  assert_int_equal(m.array_copies, m0.array_copies + 3);
+  close_fixture(f);
+  m = mock_now();
+  assert_int_equal(m.live_texs, m0.live_texs);
+  assert_int_equal(m.live_arrays, m0.live_arrays);
+}
+
+/* Linear filtering, another shape and pitch; a cube over the device's
+ * 3-D limits samples in software. */
+static void textures3d_pitch(void **state) {
+  (void)state;
+  fixture *f = open_fixture(NULL, "resize3d");
+  ks_kernel *k = resize3d_tex(f, 1);
+  int n = 9, pitch = 16, factor = 2, filter = 1;
+  fill_cube(f, f->buf[0], n, pitch, 5.0f);
+  void *args[] = {&f->buf[0], &f->buf[1], &n, &pitch, &factor, &filter};
+  assert_int_equal(
+      ks_launch(k, (ks_dim3){1, 3, 18}, (ks_dim3){32, 8, 1}, 0, NULL, args),
+      KS_OK);
+  kspec_mock_counters m = mock_now();
+  assert_int_equal(m.last_tex[1], 1); /* CU_TR_FILTER_MODE_LINEAR */
+  assert_texels(m.last_param, n, pitch, 5.0f);
+  /* between two texels along x: their mean */
+  float v = -1;
+  assert_int_equal(mock_fetch(m.last_param, 4.0f, 2.5f, 1.5f, &v), 0);
+  assert_true(v == 5.0f + (float)((1 * n + 2) * pitch + 3) + 0.5f);
+  /* a size over the device's 3-D limit: software, said */
+  int big = 20000;
+  void *bargs[] = {&f->buf[0], &f->buf[1], &big, &big, &factor, &filter};
+  assert_int_equal(
+      ks_launch(k, (ks_dim3){1, 1, 1}, (ks_dim3){32, 8, 1}, 0, NULL, bargs),
+      KS_OK);
+  assert_int_equal(mock_now().last_param, 0);
+  TU_ASSERT_CONTAINS(ks_kernel_launch_note(k),
+                     "20000x20000x20000 texels, over the device's limits for "
+                     "a 3-D texture (16384x16384x16384)");
+  close_fixture(f);
+}
+
+static void textures_freed(void **state) {
+  (void)state;
+  fixture *f = open_fixture(NULL, "resize");
+  fixture *g = open_fixture(NULL, "resize3d");
+  ks_binding b[2][2] = {{{.name = "FILTER", .kind = KS_VALUE_INT, .v.i = 0}},
+                        {{.name = "FILTER", .kind = KS_VALUE_INT, .v.i = 1}}};
+  const char *tex[] = {"src"};
+  ks_kernel *k[2];
+  for (int i = 0; i < 2; i++) {
+    ks_spec_req req = {.kernel = "resize",
+                       .bindings = b[i],
+                       .nbindings = 1,
+                       .bounds = {.block = {32, 8, 1}},
+                       .tex = tex,
+                       .ntex = 1};
+    if (ks_specialize(f->ctx, f->t, &req, &k[i]) != KS_OK)
+      fail_msg("specialize: %s", ks_errmsg(f->ctx));
+  }
+  kspec_mock_counters m0 = mock_now();
+  /* both kernels over buf[0] (inside it), one over buf[1] */
+  ks_devptr in0 = aligned32(f->buf[0]) + 256, in1 = aligned32(f->buf[1]);
+  int n = 64, pitch = 64, factor = 2, filter = 0;
+  ks_dim3 grid = {4, 16, 1}, block = {32, 8, 1};
+  for (int i = 0; i < 2; i++) {
+    filter = i;
+    void *a0[] = {&in0, &f->buf[2], &n, &pitch, &factor, &filter};
+    void *a1[] = {&in1, &f->buf[2], &n, &pitch, &factor, &filter};
+    assert_int_equal(ks_launch(k[i], grid, block, 0, NULL, a0), KS_OK);
+    assert_int_equal(ks_launch(k[i], grid, block, 0, NULL, a1), KS_OK);
+  }
+  kspec_mock_counters m = mock_now();
+  assert_int_equal(m.tex_creates, m0.tex_creates + 4);
+  assert_int_equal(m.live_texs, m0.live_texs + 4);
+  /* another context's kernels are not this one's */
+  ks_kernel *k3 = resize3d_tex(g, 0);
+  int n3 = 8;
+  void *a3[] = {&g->buf[0], &g->buf[1], &n3, &n3, &factor, &filter};
+  filter = 0;
+  assert_int_equal(ks_launch(k3, (ks_dim3){1, 2, 16}, block, 0, NULL, a3),
+                   KS_OK);
+  m0 = mock_now();
+  ks_mem_free(f->ctx, f->buf[0]);
+  m = mock_now();
+  assert_int_equal(m.tex_destroys, m0.tex_destroys + 2);
+  assert_int_equal(m.live_texs, m0.live_texs - 2);
+  assert_int_equal(m.live_arrays, m0.live_arrays);
+  /* a new array at the same place: a new object */
+  assert_int_equal(ks_mem_alloc(f->ctx, 1u << 20, &f->buf[0]), KS_OK);
+  in0 = aligned32(f->buf[0]);
+  void *a0[] = {&in0, &f->buf[2], &n, &pitch, &factor, &filter};
+  assert_int_equal(ks_launch(k[0], grid, block, 0, NULL, a0), KS_OK);
+  assert_int_equal(mock_now().tex_creates, m0.tex_creates + 1);
+  /* a 3-D texture's array goes with its memory */
+  m0 = mock_now();
+  ks_mem_free(g->ctx, g->buf[0]);
+  m = mock_now();
+  assert_int_equal(m.tex_destroys, m0.tex_destroys + 1);
+  assert_int_equal(m.live_arrays, m0.live_arrays - 1);
+  g->buf[0] = 0;
+  close_fixture(g);
+  close_fixture(f);
+}
+
 int main(void) {
   setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
   void *lib = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_LOCAL);
@@ -457,11 +666,16 @@ int main(void) {
     fprintf(stderr, "cannot open the mock %s\n", KS_MOCK_LIB);
     return 1;
   }
+  mock_fetch = (kspec_mock_tex_fetch_fn)dlsym(lib, KSPEC_MOCK_TEX_FETCH_FN);
+  mock_stream_create = (CUresult_fn_stream)dlsym(lib, "cuStreamCreate");
+  if (!mock_fetch || !mock_stream_create)
+    return 1;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(cooperative), cmocka_unit_test(gcoarsened),
-      cmocka_unit_test(dyn_smem),    cmocka_unit_test(clusters),
-      cmocka_unit_test(coarsened),   cmocka_unit_test(grid_sync),
-      cmocka_unit_test(textures),
+      cmocka_unit_test(cooperative),      cmocka_unit_test(gcoarsened),
+      cmocka_unit_test(dyn_smem),         cmocka_unit_test(clusters),
+      cmocka_unit_test(coarsened),        cmocka_unit_test(grid_sync),
+      cmocka_unit_test(textures),         cmocka_unit_test(textures3d),
+      cmocka_unit_test(textures3d_pitch), cmocka_unit_test(textures_freed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

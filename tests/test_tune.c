@@ -4,7 +4,9 @@
  * rule, the store (resume, lookup), and every failure class, in process
  * and in the worker process (hangs, abort()); a sweep over several GPUs
  * (workers per GPU of the mocked driver, the finalists measured again on
- * one GPU, a GPU that faults or hangs, GPUs named twice or missing).
+ * one GPU, a GPU that faults or hangs, GPUs named twice or missing); a
+ * texture dim (tex:ARG) on resize: on where bit-identical, excluded for
+ * linear filtering unless 2 allows it, stored and looked up.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -785,6 +787,100 @@ static void bad_gpus(void **state) {
   ks_ctx_destroy(ctx);
 }
 
+/* Textures: a variant sampling in hardware (its plan has a texture) takes
+ * half the time of one in software. */
+static ks_status tex_measure(void *arg, ks_kernel *k, const ks_tune_point *p,
+                             double *ms, char *why, size_t cap) {
+  (void)p, (void)why, (void)cap;
+  ks_kernel_info in = {.size = sizeof in};
+  assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
+  ++*(int *)arg;
+  *ms = in.plan.texs ? 0.5 : 1.0;
+  return KS_OK;
+}
+
+static ks_tune_result tex_sweep(ks_ctx *ctx, ks_template *t, int filter,
+                                const int64_t *v, size_t nv, const char *dir,
+                                ks_status want) {
+  static ks_binding fixed[2];
+  fixed[0] = (ks_binding){.name = "FACTOR", .kind = KS_VALUE_INT, .v.i = 2};
+  fixed[1] =
+      (ks_binding){.name = "FILTER", .kind = KS_VALUE_INT, .v.i = filter};
+  ks_tune_dim dims[] = {{"tex:src", v, nv}};
+  ks_tune_space sp = {.fixed = fixed, .nfixed = 2, .dims = dims, .ndims = 1};
+  int runs = 0;
+  ks_tune_opts o = {.measure = tex_measure,
+                    .arg = &runs,
+                    .device = "FakeGPU",
+                    .driver_version = 13000,
+                    .problem = "tex",
+                    .store_dir = dir,
+                    .baseline = 1};
+  ks_tune_result r = {.size = sizeof r};
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), want);
+  if (want == KS_OK && filter == 0) { /* the winner, looked up and built */
+    ks_tune_best best = {.size = sizeof best};
+    assert_int_equal(ks_tune_lookup(ctx, t, &sp, &o, &best), KS_OK);
+    assert_int_equal(best.tex, 1); /* argument 0, src */
+    assert_int_equal(best.nbindings, 0);
+    ks_kernel *k = NULL;
+    assert_int_equal(ks_specialize_tuned(ctx, t, &sp, &o, &k, NULL), KS_OK);
+    ks_kernel_info in = {.size = sizeof in};
+    assert_int_equal(ks_kernel_info_get(k, &in), KS_OK);
+    assert_int_equal(in.plan.texs, 1);
+  }
+  return r;
+}
+
+static void tex_dim(void **state) {
+  fixture *fx = *state;
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(fx->ctx, "resize", &t), KS_OK);
+  /* nearest, clamped: bit-identical, so 1 may win */
+  int64_t on_off[] = {0, 1};
+  ks_tune_result r = tex_sweep(fx->ctx, t, 0, on_off, 2, fx->dir, KS_OK);
+  assert_int_equal(r.entries[0].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.entries[1].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.best, 1);
+  assert_true(r.baseline && r.baseline->median > 0.9); /* software */
+  ks_tune_result_free(&r);
+  /* bilinear: 1 is excluded, saying why; 2 allows it */
+  int64_t all[] = {0, 1, 2};
+  r = tex_sweep(fx->ctx, t, 1, all, 3, fx->dir, KS_OK);
+  assert_int_equal(r.entries[0].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.entries[1].cls, KS_TUNE_EXCLUDED);
+  TU_ASSERT_CONTAINS(r.entries[1].reason,
+                     "texture of argument 0 (f32): linear filtering in "
+                     "hardware is only within a bound of the software's "
+                     "result (tex:ARG=2 allows it)");
+  assert_int_equal(r.entries[2].cls, KS_TUNE_MEASURED);
+  assert_int_equal(r.best, 2);
+  ks_tune_result_free(&r);
+  /* bilinear, 0 and 1 only: software wins */
+  r = tex_sweep(fx->ctx, t, 1, on_off, 2, "", KS_OK);
+  assert_int_equal(r.best, 0);
+  ks_tune_result_free(&r);
+  /* bad dims: no such buffer, a scalar, a value out of range, twice */
+  int64_t three[] = {3};
+  ks_tune_dim bad[][2] = {{{"tex:nope", on_off, 2}},
+                          {{"tex:n", on_off, 2}},
+                          {{"tex:src", three, 1}},
+                          {{"tex:src", on_off, 2}, {"tex:@0", on_off, 2}}};
+  const char *why[] = {"'tex:nope': resize has no buffer argument 'nope'",
+                       "'tex:n': resize has no buffer argument 'n'",
+                       "'tex:src': value 3; 0 (software), 1",
+                       "'tex:@0' is swept twice"};
+  fake f = {0};
+  ks_tune_opts o = fake_opts(&f, "");
+  for (size_t i = 0; i < 4; i++) {
+    ks_tune_space sp = {.dims = bad[i], .ndims = i == 3 ? 2 : 1};
+    assert_int_equal(ks_tune(fx->ctx, t, &sp, &o, &r), KS_EINVAL);
+    TU_ASSERT_CONTAINS(ks_errmsg(fx->ctx), why[i]);
+    ks_tune_result_free(&r);
+  }
+  ks_template_destroy(t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(prune_reasons),
@@ -799,6 +895,7 @@ int main(void) {
       cmocka_unit_test(gpus_share_a_sweep),
       cmocka_unit_test(gpu_fault_and_hang),
       cmocka_unit_test(bad_gpus),
+      cmocka_unit_test(tex_dim),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

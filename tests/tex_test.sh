@@ -4,10 +4,11 @@
 #
 #   tex_test.sh KSPEC CLANG DEVICE_H SIM_DIR DATA_DIR
 #
-# resize (2-D, nearest and linear) and the sampling kernels of
-# sim/tex_kernels.cu (1-D and 2-D, every element type, each address mode)
-# with --tex: the PTX fetches with tex.2d (integers read as such with
-# .s32/.u32, normalized and float with .f32), takes the texture object as
+# resize and resize3d (nearest and linear) and the sampling kernels of
+# sim/tex_kernels.cu (1-D, 2-D and 3-D, every element type, each address
+# mode) with --tex: the PTX fetches with tex.2d or tex.3d (integers read
+# as such with .s32/.u32, normalized and float with .f32), takes the
+# texture object as
 # its last parameter, keeps the software path beside it, and ptxas
 # ($KSPEC_PTXAS, else ptxas on PATH, else /usr/local/cuda/bin/ptxas; left
 # out when there is none or KSPEC_PTXAS=none) takes it for sm_80 and
@@ -58,6 +59,17 @@ hw() {
   done
   echo "ok: $name"
 }
+# refuse WANT_STATUS MESSAGE ARGS...
+refuse() {
+  want=$1 msg=$2
+  shift 2
+  "$kspec" ptx "$@" -o "$out/r.ptx" >/dev/null 2>"$out/r.err"
+  rc=$?
+  [ "$rc" -eq "$want" ] || fail "$*: status $rc, want $want"
+  [ "$(wc -l <"$out/r.err")" -eq 1 ] || fail "$*: not one line: $(cat "$out/r.err")"
+  grep -qF -- "$msg" "$out/r.err" || fail "$*: $(cat "$out/r.err"), want $msg"
+  echo "ok: refused $*"
+}
 f32='tex\.2d\.v4\.f32\.f32'
 hw resize_linear "$f32" resize -D FILTER=1 --tex src
 hw resize_nearest "$f32" resize -D FILTER=0 -D FACTOR=3 \
@@ -74,6 +86,25 @@ for t in f32 f16 u8 s8 u16 s16; do
   hw "s1_${t}_lin" "$f32" "$out/tk.bc" --kernel "s1_$t" -D filter=$lin \
     -D mode=2 --tex img
 done
+# 3-D: over a CUDA array, every type and mode, linear where it filters
+f3='tex\.3d\.v4\.f32\.f32'
+hw resize3d_linear "$f3" resize3d -D FILTER=1 --tex src
+hw resize3d_nearest "$f3" resize3d -D FILTER=0 -D FACTOR=4 --block 32,4 \
+  --tex src
+for t in f32 f16 u8 s8 u16 s16; do
+  for m in 0 1 2 3; do
+    hw "s3_${t}_near_$m" "$f3|tex\.3d\.v4\.[su]32\.f32" "$out/tk.bc" \
+      --kernel "s3_$t" -D filter=0 -D mode=$m --tex img
+  done
+  case $t in
+  f32 | f16) hw "s3_${t}_lin" "$f3" "$out/tk.bc" --kernel "s3_$t" \
+    -D filter=1 -D mode=1 --tex img ;;
+  *) hw "s3_${t}_lin" "$f3" "$out/tk.bc" --kernel "s3_$t" -D filter=3 \
+    -D mode=2 --tex img ;;
+  esac
+done
+grep -q "(3-D: over a CUDA array into which each launch first copies" \
+  "$out/s3_f32_lin.err" || fail "3-D launch note: $(cat "$out/s3_f32_lin.err")"
 hw s2_u8_raw 'tex\.2d\.v4\.u32\.f32' "$out/tk.bc" --kernel s2_u8 \
   -D filter=0 -D mode=0 --tex img
 hw s2_s16_raw 'tex\.2d\.v4\.s32\.f32' "$out/tk.bc" --kernel s2_s16 \
@@ -87,23 +118,18 @@ hw s2_s16_raw 'tex\.2d\.v4\.s32\.f32' "$out/tk.bc" --kernel s2_s16 \
 grep -q "^tex: src: 1 sampling by hardware texture fetch (2D f32, linear, \
 clamp), the texture object hidden argument 6" "$out/explain" ||
   fail "explain: $(grep '^tex' "$out/explain")"
+"$kspec" explain resize3d -D FILTER=0 --tex src >"$out/explain3" 2>&1
+grep -q "^tex: src: 1 sampling by hardware texture fetch (3D f32, nearest, \
+clamp), the texture object hidden argument 6; software where a launch makes \
+none; over a CUDA 3-D array into which each launch first copies the whole \
+array (w \* h \* d texels)" "$out/explain3" ||
+  fail "explain 3-D: $(grep '^tex' "$out/explain3")"
 
-# refuse WANT_STATUS MESSAGE ARGS...
-refuse() {
-  want=$1 msg=$2
-  shift 2
-  "$kspec" ptx "$@" -o "$out/r.ptx" >/dev/null 2>"$out/r.err"
-  rc=$?
-  [ "$rc" -eq "$want" ] || fail "$*: status $rc, want $want"
-  [ "$(wc -l <"$out/r.err")" -eq 1 ] || fail "$*: not one line: $(cat "$out/r.err")"
-  grep -qF -- "$msg" "$out/r.err" || fail "$*: $(cat "$out/r.err"), want $msg"
-  echo "ok: refused $*"
-}
 refuse 1 "--tex img: the kernel writes it" "$out/refuse.bc" --kernel writes \
   --tex img
 refuse 1 "--tex img: the kernel reads it other than through the sampling" \
   "$out/refuse.bc" --kernel direct --tex img
-refuse 1 "--tex img: no sampling function (ks_sample1d/2d) reads it" \
+refuse 1 "--tex img: no sampling function (ks_sample1d/2d/3d) reads it" \
   "$out/refuse.bc" --kernel unsampled --tex img
 refuse 1 "--tex img: it is sampled with different sizes, filters" \
   "$out/refuse.bc" --kernel two_filters --tex img
@@ -111,7 +137,6 @@ refuse 1 "--tex img: its sizes must be kernel arguments or constants" \
   "$out/refuse.bc" --kernel computed_pitch --tex img
 refuse 1 "--tex src: its filter or boundary mode is not known" resize \
   --tex src
-refuse 1 "--tex src: it is sampled in 3-D" resize3d -D FILTER=1 --tex src
 refuse 1 "--tex img: a format the hardware cannot sample: linear filtering \
 of integers read as their values" "$out/tk.bc" --kernel s2_u8 -D filter=1 \
   -D mode=0 --tex img

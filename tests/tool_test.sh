@@ -635,7 +635,7 @@ tune_usage() {
   grep -qF -- "$needle" "$TMP/err" || bad "$last: stderr lacks '$needle'"
   [ -s "$TMP/out" ] && bad "$last: printed on stdout"
 }
-tune_usage "--sweep NOPE: not maxntid, minctasm, maxnreg, block or a parameter of conv1d" \
+tune_usage "--sweep NOPE: not maxntid, minctasm, maxnreg, block, tex:ARG or a parameter of conv1d" \
   tune conv1d --sweep NOPE=1,2
 tune_usage "--sweep maxntid=: empty list" tune conv1d --sweep maxntid=
 tune_usage "'12x' is not a number" tune conv1d --sweep maxntid=12x,3

@@ -117,9 +117,10 @@ static const char spec_opts_text[] =
     "                     floating-point modes as nvcc's (default: no\n"
     "                     flush to zero, IEEE division and sqrt): the\n"
     "                     kernel's own f32 arithmetic and libdevice's math\n"
-    "  --tex ARG          every sampling of array ARG (ks_sample1d/2d) by a\n"
-    "                     hardware texture fetch (repeatable); the texture\n"
-    "                     object made by the launch from its arguments\n"
+    "  --tex ARG          every sampling of array ARG (ks_sample1d/2d/3d) by\n"
+    "                     a hardware texture fetch (repeatable); the texture\n"
+    "                     object made by the launch from its arguments (3-D:\n"
+    "                     over a copy of the array each launch makes)\n"
     "  --bake ARG=V,V,... the contents of read-only buffer ARG are known:\n"
     "                     its loads become immediates (repeatable); launch\n"
     "                     with exactly these values in ARG. ARG may be a\n"
@@ -618,9 +619,13 @@ static void launch_notes(const ks_kernel *k) {
             p->const_copy_bytes[i], p->const_copy_arg[i], p->const_copy_arg[i]);
   for (unsigned i = 0; i < p->texs; i++)
     fprintf(stderr,
-            "kspec: note: pass a texture object (u64) of argument %u's array "
+            "kspec: note: pass a texture object (u64) of argument %u's array%s "
             "after the arguments%s (0: software sampling)\n",
-            p->tex_arg[i], i ? ", after the previous one" : "");
+            p->tex_arg[i],
+            p->tex_dims[i] == 3 ? " (3-D: over a CUDA array into which each "
+                                  "launch first copies the argument's array)"
+                                : "",
+            i ? ", after the previous one" : "");
 }
 
 static int cmd_emit(const options *o, int want_ir) {

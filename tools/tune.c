@@ -110,6 +110,10 @@ static const char tune_usage[] =
     "beats the others by more than the noise, and stores the results.\n"
     "\n"
     "  --sweep NAME=V,V,.. maxntid, minctasm, maxnreg, block or a parameter\n"
+    "  --sweep tex:ARG=0,1  hardware textures for array ARG (--tex ARG):\n"
+    "                     1 only where bit-identical to software (nearest,\n"
+    "                     clamp or border), 2 whatever the filter (checked\n"
+    "                     within the hardware's bound)\n"
     "  -D NAME=V          fix a parameter\n"
     "  --kernel K         the kernel\n"
     "  --size N           problem size (default: the workload's)\n"
@@ -280,7 +284,8 @@ static ks_status workload(tool *o, const ks_tune_point *p, char *why,
   for (size_t d = 0; d < o->ndims; d++) {
     const char *nm = o->dims[d].name;
     if (strcmp(nm, "maxntid") == 0 || strcmp(nm, "minctasm") == 0 ||
-        strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0)
+        strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0 ||
+        strncmp(nm, "tex:", 4) == 0) /* the kernel's, not the data's */
       continue;
     vals[n++] = (ks_binding){.name = nm, .kind = KS_VALUE_INT, .v.i = p->v[d]};
     used += (size_t)snprintf(key + used, sizeof key - used, "%s=%lld;", nm,
@@ -586,16 +591,18 @@ static int probe_answered(const tool *o) {
   return o->probe_fd < 0 || poll(&p, 1, 0) > 0;
 }
 
-/* A sweep of launch bounds alone runs every variant on one workload: its
- * inputs and CPU reference are made here, while the probe opens the GPUs,
- * once; the workers inherit them (fork) and only upload them. A sweep of
- * parameter values makes each workload in the worker, as its values come.
- * Nothing is made where anything fails: the workers then make it. */
+/* A sweep of launch bounds (and textures) alone runs every variant on one
+ * workload: its inputs and CPU reference are made here, while the probe
+ * opens the GPUs, once; the workers inherit them (fork) and only upload
+ * them. A sweep of parameter values makes each workload in the worker, as
+ * its values come. Nothing is made where anything fails: the workers then
+ * make it. */
 static void prefill(tool *o, probe *pr, int *answered) {
   for (size_t d = 0; d < o->ndims; d++) {
     const char *nm = o->dims[d].name;
     if (strcmp(nm, "maxntid") != 0 && strcmp(nm, "minctasm") != 0 &&
-        strcmp(nm, "maxnreg") != 0 && strcmp(nm, "block") != 0)
+        strcmp(nm, "maxnreg") != 0 && strcmp(nm, "block") != 0 &&
+        strncmp(nm, "tex:", 4) != 0) /* textures: the same data */
       return;
   }
   ks_ctx_opts co = {
@@ -939,7 +946,8 @@ static int check_names(tool *o) {
     const char *nm = o->dims[d].name;
     int known = strcmp(nm, "maxntid") == 0 || strcmp(nm, "minctasm") == 0 ||
                 strcmp(nm, "maxnreg") == 0 || strcmp(nm, "block") == 0 ||
-                nm[0] == '@'; /* a position: the library checks it */
+                nm[0] == '@' || /* a position: the library checks it */
+                strncmp(nm, "tex:", 4) == 0; /* and the argument */
     for (size_t k = 0; k < ks_template_kernel_count(t) && !known; k++)
       for (size_t i = 0; i < ks_template_param_count(t, k) && !known; i++) {
         ks_param_info info = {.size = sizeof info};
@@ -947,8 +955,8 @@ static int check_names(tool *o) {
                 strcmp(info.name, nm) == 0;
       }
     if (!known)
-      rc = usage_error("--sweep %s: not maxntid, minctasm, maxnreg, block "
-                       "or a parameter of %s",
+      rc = usage_error("--sweep %s: not maxntid, minctasm, maxnreg, block, "
+                       "tex:ARG or a parameter of %s",
                        nm, o->tmpl);
   }
   ks_template_destroy(t);

@@ -85,6 +85,16 @@ void ks_jit_cache_destroy(ks_cache *c, ks_drv *drv) {
   free(c);
 }
 
+void ks_jit_cache_each(ks_cache *c, void (*fn)(ks_kernel *k, void *arg),
+                       void *arg) {
+  pthread_mutex_lock(&c->lock);
+  for (size_t i = 0; i < NBUCKETS; i++)
+    for (entry *e = c->buckets[i]; e; e = e->next)
+      if (e->state == READY)
+        fn(e->kernel, arg);
+  pthread_mutex_unlock(&c->lock);
+}
+
 void ks_jit_cache_count(ks_cache *c, ks_counter which, uint64_t n) {
   atomic_fetch_add_explicit(&c->ctr[which], n, memory_order_relaxed);
 }

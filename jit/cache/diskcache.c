@@ -315,7 +315,7 @@ static int bad(char *why, size_t cap, const char *fmt, ...) {
   X(const_copy_bytes, 65536)                                                   \
   X(texs, KS_TEX_MAX)                                                          \
   X(tex_arg, 4096)                                                             \
-  X(tex_dims, 2)                                                               \
+  X(tex_dims, 3)                                                               \
   X(tex_format, KS_TEX_S16)                                                    \
   X(tex_filter, 3)                                                             \
   X(tex_mode, 3)                                                               \

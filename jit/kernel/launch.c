@@ -11,9 +11,10 @@
  *   attrs.cluster ──> the device takes clusters; real grid a multiple
  *   attrs.cooperative, info.grid_sync ──> real grid co-resident (driver's
  *                                         occupancy)
- *   const copies ──> copied on the stream, then the launch (launch_lock)
  *   textures ──> a texture object per texture appended (cached; 0 where
  *                none can be made: the kernel samples in software)
+ *   const copies, 3-D textures' arrays ──> copied on the stream, then the
+ *                launch (all under launch_lock)
  *   grid_coarsen ──> the user's grid.x appended as a hidden argument
  *
  * Everything is checked before anything reaches the device, so a refused
@@ -29,6 +30,7 @@
  * volatile loads, which every grid barrier needs.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,18 +197,29 @@ static ks_status check_cooperative(ks_kernel *k, const ks_device_info *dev,
 
 /* ---- hardware textures ---------------------------------------------------
  * A texture object over the launch's own array, made once per (texture,
- * pointer, width, height, pitch) and kept until the kernel goes; the
- * format, filter and mode are the kernel's. Where the device cannot
+ * pointer, width, height, depth, pitch) and kept until the kernel goes or
+ * the memory is freed through ks_mem_free; the format, filter and mode
+ * are the kernel's. A 3-D texture is an object over a CUDA 3-D array
+ * (the only memory the hardware samples in 3-D), kept with it, into which
+ * every launch copies the pointer's array first. Where the device cannot
  * sample the array (alignment, limits) or the driver refuses, the kernel
  * gets 0 and samples in software, and ks_kernel_launch_note says why. */
 
 struct ks_tex_obj {
   unsigned tex;
   uint64_t ptr;
-  unsigned w, h;
+  unsigned w, h, d;
   size_t pitch;
-  uint64_t obj; /* 0: none could be made */
+  uint64_t obj;   /* 0: none could be made */
+  uint64_t array; /* a 3-D texture's CUDA array, else 0 */
 };
+
+/* What a launch copies into a 3-D texture's array before the kernel. */
+typedef struct tex_copy {
+  uint64_t array; /* 0: nothing to copy */
+  ks_drv_tex src;
+  unsigned depth;
+} tex_copy;
 
 static const unsigned tex_elem_bytes[] = {4, 2, 1, 1, 2, 2}; /* KS_TEX_* */
 
@@ -219,15 +232,40 @@ static long tex_size(const ks_launch_plan *p, unsigned j, void **args) {
   return v;
 }
 
+static void tex_obj_destroy(ks_drv *drv, const struct ks_tex_obj *o) {
+  if (o->array)
+    ks_drv_tex3d_destroy(drv, o->array, o->obj);
+  else
+    ks_drv_tex_destroy(drv, o->obj);
+}
+
 void ks_jit_tex_free(ks_kernel *k, ks_drv *drv) {
   for (size_t i = 0; i < k->ntexobjs; i++)
     if (drv)
-      ks_drv_tex_destroy(drv, k->texobjs[i].obj);
+      tex_obj_destroy(drv, &k->texobjs[i]);
   free(k->texobjs);
   free(k->tex_note);
   k->texobjs = NULL;
   k->ntexobjs = k->texobj_cap = 0;
   k->tex_note = NULL;
+}
+
+size_t ks_jit_tex_forget(ks_kernel *k, ks_drv *drv, uint64_t base,
+                         size_t bytes) {
+  size_t gone = 0, kept = 0;
+  pthread_mutex_lock(&k->launch_lock);
+  for (size_t i = 0; i < k->ntexobjs; i++) {
+    const struct ks_tex_obj *o = &k->texobjs[i];
+    if (o->ptr >= base && o->ptr - base < (bytes ? bytes : 1)) {
+      tex_obj_destroy(drv, o);
+      gone++;
+    } else {
+      k->texobjs[kept++] = *o;
+    }
+  }
+  k->ntexobjs = kept;
+  pthread_mutex_unlock(&k->launch_lock);
+  return gone;
 }
 
 const char *ks_kernel_launch_note(ks_kernel *k) {
@@ -257,7 +295,7 @@ static void tex_note(ks_kernel *k, unsigned i, const char *fmt, ...) {
   k->tex_note = n;
 }
 
-/* Why texture i of k cannot be made over d (NULL: it can). */
+/* Can texture i of k be made over d (else the note says why)? */
 static int tex_fits(ks_kernel *k, unsigned i, const ks_drv_tex *d) {
   ks_drv_tex_limits_t lim = {0};
   size_t cap = 0;
@@ -286,14 +324,54 @@ static int tex_fits(ks_kernel *k, unsigned i, const ks_drv_tex *d) {
   return 1;
 }
 
-/* The texture object of texture i for this launch (0: none); under
- * launch_lock. KS_ENOMEM only: what the device refuses is software. */
+/* The same for a 3-D texture: a CUDA array of the device's 3-D limits
+ * (the copy takes any pitch). */
+static int tex3d_fits(ks_kernel *k, unsigned i, const ks_drv_tex *d,
+                      unsigned depth) {
+  int max[3] = {0, 0, 0};
+  size_t cap = 0;
+  if (ks_drv_tex3d_limits(k->ctx->drv, max, ks_jit_errbuf(&cap), cap) != KS_OK)
+    return tex_note(k, i, "the device's 3-D texture limits are unknown"), 0;
+  if (!d->ptr)
+    return tex_note(k, i, "a NULL array"), 0;
+  if (d->width > (unsigned)max[0] || d->height > (unsigned)max[1] ||
+      depth > (unsigned)max[2])
+    return tex_note(k, i,
+                    "%ux%ux%u texels, over the device's limits for a 3-D "
+                    "texture (%dx%dx%d)",
+                    d->width, d->height, depth, max[0], max[1], max[2]),
+           0;
+  return 1;
+}
+
+/* Texture i's object made over d (and depth): 0 where none can be. */
+static uint64_t tex_make(ks_kernel *k, unsigned i, const ks_drv_tex *d,
+                         unsigned depth, uint64_t *array) {
+  size_t cap = 0;
+  char *err = ks_jit_errbuf(&cap);
+  uint64_t obj = 0;
+  *array = 0;
+  if (k->info.plan.tex_dims[i] == 3) {
+    if (tex3d_fits(k, i, d, depth) &&
+        ks_drv_tex3d_create(k->ctx->drv, d, depth, array, &obj, err, cap) !=
+            KS_OK)
+      tex_note(k, i, "%s", err);
+  } else if (tex_fits(k, i, d) &&
+             ks_drv_tex_create(k->ctx->drv, d, &obj, err, cap) != KS_OK) {
+    tex_note(k, i, "%s", err);
+  }
+  return obj;
+}
+
+/* The texture object of texture i for this launch (0: none), and what the
+ * launch copies first (c->array 0: nothing); under launch_lock.
+ * KS_ENOMEM only: what the device refuses is software. */
 static ks_status tex_object(ks_kernel *k, unsigned i, void **args,
-                            uint64_t *obj) {
+                            uint64_t *obj, tex_copy *c) {
   const ks_launch_plan *p = &k->info.plan;
   unsigned fmt = p->tex_format[i] < 6 ? p->tex_format[i] : 0;
-  long w = tex_size(p, 3 * i, args), h = tex_size(p, 3 * i + 1, args);
-  long pitch = tex_size(p, 3 * i + 2, args);
+  long w = tex_size(p, 4 * i, args), h = tex_size(p, 4 * i + 1, args);
+  long dd = tex_size(p, 4 * i + 2, args), pitch = tex_size(p, 4 * i + 3, args);
   ks_drv_tex d = {.format = fmt,
                   .mode = p->tex_mode[i],
                   .linear = (p->tex_filter[i] & 1) != 0,
@@ -302,19 +380,24 @@ static ks_status tex_object(ks_kernel *k, unsigned i, void **args,
                       p->tex_mode[i] == 1 || p->tex_mode[i] == 2};
   memcpy(&d.ptr, args[p->tex_arg[i]], sizeof d.ptr);
   *obj = 0;
-  if (w <= 0 || h <= 0 || pitch < w)
-    return tex_note(k, i, "width %ld, height %ld, pitch %ld", w, h, pitch),
+  c->array = 0;
+  if (w <= 0 || h <= 0 || dd <= 0 || pitch < w)
+    return tex_note(k, i, "width %ld, height %ld, depth %ld, pitch %ld", w, h,
+                    dd, pitch),
            KS_OK;
   d.width = (unsigned)w;
   d.height = (unsigned)h;
   d.pitch_bytes = (size_t)pitch * tex_elem_bytes[fmt];
   if (p->tex_dims[i] == 1) /* one row: any pitch the device takes */
     d.pitch_bytes = ((size_t)w * tex_elem_bytes[fmt] + 511) / 512 * 512;
+  c->src = d;
+  c->depth = (unsigned)dd;
   for (size_t j = 0; j < k->ntexobjs; j++) {
     const struct ks_tex_obj *o = &k->texobjs[j];
     if (o->tex == i && o->ptr == d.ptr && o->w == d.width && o->h == d.height &&
-        o->pitch == d.pitch_bytes) {
+        o->d == c->depth && o->pitch == d.pitch_bytes) {
       *obj = o->obj;
+      c->array = o->array;
       return KS_OK;
     }
   }
@@ -326,34 +409,43 @@ static ks_status tex_object(ks_kernel *k, unsigned i, void **args,
     k->texobjs = t;
     k->texobj_cap = n;
   }
-  if (tex_fits(k, i, &d)) {
-    size_t cap = 0;
-    char *err = ks_jit_errbuf(&cap);
-    if (ks_drv_tex_create(k->ctx->drv, &d, obj, err, cap) != KS_OK)
-      tex_note(k, i, "%s", err);
-  }
-  k->texobjs[k->ntexobjs++] =
-      (struct ks_tex_obj){i, d.ptr, d.width, d.height, d.pitch_bytes, *obj};
+  *obj = tex_make(k, i, &d, c->depth, &c->array);
+  k->texobjs[k->ntexobjs++] = (struct ks_tex_obj){
+      i, d.ptr, d.width, d.height, c->depth, d.pitch_bytes, *obj, c->array};
+  atomic_store(&k->ctx->tex_made, 1);
   return KS_OK;
 }
 
-/* The texture objects of this launch, into tex (KS_TEX_MAX). */
-static ks_status tex_objects(ks_kernel *k, void **args, uint64_t *tex) {
+/* The texture objects of this launch into tex, and the arrays to fill
+ * into copies (KS_TEX_MAX each); *ncopies counts those. Under
+ * launch_lock. */
+static ks_status tex_objects(ks_kernel *k, void **args, uint64_t *tex,
+                             tex_copy *copies, unsigned *ncopies) {
   const ks_launch_plan *p = &k->info.plan;
   ks_status s = KS_OK;
-  if (!p->texs)
-    return KS_OK;
-  if (k->nargs && !args)
+  *ncopies = 0;
+  for (unsigned i = 0; s == KS_OK && i < p->texs; i++) {
+    s = tex_object(k, i, args, &tex[i], &copies[i]);
+    *ncopies += copies[i].array != 0;
+  }
+  return s;
+}
+
+/* The launch's pointer arguments that textures and constant copies read
+ * must be there. */
+static ks_status check_inputs(const ks_kernel *k, void **args) {
+  const ks_launch_plan *p = &k->info.plan;
+  if (!args)
     return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
+  for (unsigned i = 0; i < p->const_copies; i++)
+    if (!args[p->const_copy_arg[i]])
+      return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
+                         k->name, p->const_copy_arg[i]);
   for (unsigned i = 0; i < p->texs; i++)
     if (!args[p->tex_arg[i]])
       return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
                          k->name, p->tex_arg[i]);
-  pthread_mutex_lock(&k->launch_lock);
-  for (unsigned i = 0; s == KS_OK && i < p->texs; i++)
-    s = tex_object(k, i, args, &tex[i]);
-  pthread_mutex_unlock(&k->launch_lock);
-  return s;
+  return KS_OK;
 }
 
 /* The driver's launch, with the hidden arguments after args' own: a
@@ -386,12 +478,26 @@ static ks_status launch_args(ks_kernel *k, const ks_drv_launch_cfg *c,
   return s;
 }
 
-/* A kernel with constant copies: on the launch's stream, after the
- * kernel's previous launch (on whichever stream) has finished, each
- * buffer's first bytes go to its .const symbol, then the kernel runs. A
- * NULL buffer is not copied: no thread of a correct launch reads it. */
-static ks_status copy_constants(ks_kernel *k, void *stream, void **args,
-                                char *err, size_t cap) {
+/* A failed copy, said with the argument it copied from (a buffer too small
+ * is the usual cause). */
+static ks_status copy_failed(ks_kernel *k, ks_status s, const char *what,
+                             unsigned arg, unsigned bytes, const char *err) {
+  char why[512], first[48] = "";
+  snprintf(why, sizeof why, "%s", err);
+  if (bytes)
+    snprintf(first, sizeof first, " (its first %u bytes)", bytes);
+  return ks_jit_fail(s, "launch: %s: the %s of argument %u%s: %s", k->name,
+                     what, arg, first, why);
+}
+
+/* A kernel with copies (constant copies, 3-D textures' arrays): on the
+ * launch's stream, after the kernel's previous launch (on whichever
+ * stream) has finished, each buffer's first bytes go to its .const
+ * symbol and each 3-D texture's array is filled from its pointer, then
+ * the kernel runs. A NULL buffer is not copied: no thread of a correct
+ * launch reads it. */
+static ks_status copy_inputs(ks_kernel *k, void *stream, void **args,
+                             const tex_copy *copies, char *err, size_t cap) {
   ks_drv *drv = k->ctx->drv;
   const ks_launch_plan *p = &k->info.plan;
   ks_status s = KS_OK;
@@ -402,39 +508,43 @@ static ks_status copy_constants(ks_kernel *k, void *stream, void **args,
   for (unsigned i = 0; s == KS_OK && i < p->const_copies; i++) {
     uint64_t src = 0;
     memcpy(&src, args[p->const_copy_arg[i]], sizeof src);
-    if (src)
-      s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src, p->const_copy_bytes[i],
-                            stream, err, cap);
-    if (s != KS_OK) { /* which buffer: one too small is the usual cause */
-      char why[512];
-      snprintf(why, sizeof why, "%s", err);
-      s = ks_jit_fail(s,
-                      "launch: %s: the constant copy of argument %u (its "
-                      "first %u bytes): %s",
-                      k->name, p->const_copy_arg[i], p->const_copy_bytes[i],
-                      why);
-    }
+    if (src &&
+        (s = ks_drv_dtod_async(drv, k->cmem_ptr[i], src, p->const_copy_bytes[i],
+                               stream, err, cap)) != KS_OK)
+      s = copy_failed(k, s, "constant copy", p->const_copy_arg[i],
+                      p->const_copy_bytes[i], err);
   }
+  for (unsigned i = 0; s == KS_OK && i < p->texs; i++)
+    if (copies[i].array &&
+        (s = ks_drv_tex3d_copy(drv, copies[i].array, &copies[i].src,
+                               copies[i].depth, stream, err, cap)) != KS_OK)
+      s = copy_failed(k, s, "copy into the 3-D texture's array", p->tex_arg[i],
+                      0, err);
   return s;
 }
 
-static ks_status launch_with_copies(ks_kernel *k, const ks_drv_launch_cfg *c,
-                                    unsigned user_x, const uint64_t *tex,
-                                    void **args, char *err, size_t cap) {
-  if (!args)
-    return ks_jit_fail(KS_EINVAL, "launch: %s: NULL arguments", k->name);
-  const ks_launch_plan *p = &k->info.plan;
-  for (unsigned i = 0; i < p->const_copies; i++)
-    if (!args[p->const_copy_arg[i]])
-      return ks_jit_fail(KS_EINVAL, "launch: %s: NULL pointer to argument %u",
-                         k->name, p->const_copy_arg[i]);
+/* A kernel with textures or constant copies: the objects, the copies and
+ * the launch under launch_lock, so that another launch's copies never
+ * come between. */
+static ks_status launch_with_inputs(ks_kernel *k, const ks_drv_launch_cfg *c,
+                                    unsigned user_x, void **args, char *err,
+                                    size_t cap) {
+  ks_status s = check_inputs(k, args);
+  if (s != KS_OK)
+    return s;
+  uint64_t tex[KS_TEX_MAX] = {0};
+  tex_copy copies[KS_TEX_MAX];
+  unsigned ncopies = 0;
   pthread_mutex_lock(&k->launch_lock);
-  ks_status s = copy_constants(k, c->stream, args, err, cap);
+  s = tex_objects(k, args, tex, copies, &ncopies);
+  int copying = k->info.plan.const_copies || ncopies;
+  if (s == KS_OK && copying)
+    s = copy_inputs(k, c->stream, args, copies, err, cap);
   if (s == KS_OK)
     s = launch_args(k, c, user_x, tex, args, err, cap);
-  if (s == KS_OK)
+  if (s == KS_OK && copying)
     s = ks_drv_event_record(k->ctx->drv, k->cmem_event, c->stream, err, cap);
-  if (s == KS_OK) {
+  if (s == KS_OK && copying) {
     k->cmem_stream = c->stream;
     k->cmem_launched = 1;
   }
@@ -483,15 +593,11 @@ ks_status ks_launch_ex(ks_kernel *k, ks_dim3 grid, ks_dim3 block,
   s = plan_launch(k, grid, block, a ? a : &none, &c);
   if (s != KS_OK)
     return s;
-  uint64_t tex[KS_TEX_MAX] = {0};
-  s = tex_objects(k, args, tex);
-  if (s != KS_OK)
-    return s;
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
-  if (k->info.plan.const_copies)
-    return launch_with_copies(k, &c, grid.x, tex, args, err, cap);
-  return launch_args(k, &c, grid.x, tex, args, err, cap);
+  if (k->info.plan.const_copies || k->info.plan.texs)
+    return launch_with_inputs(k, &c, grid.x, args, err, cap);
+  return launch_args(k, &c, grid.x, NULL, args, err, cap);
 }
 
 ks_status ks_launch(ks_kernel *k, ks_dim3 grid, ks_dim3 block, unsigned smem,

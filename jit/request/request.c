@@ -350,23 +350,34 @@ static ks_status check_bakes(const ks_template *t, const ks_ir_kernel *k,
   return KS_OK;
 }
 
+/* The argument name or "@N" names (k->nargs: none). */
+static unsigned arg_named_or_at(const ks_ir_kernel *k, const char *name) {
+  char *end = NULL;
+  long at = name[0] == '@' && name[1] ? strtol(name + 1, &end, 10) : -1;
+  if (end && !*end)
+    return at >= 0 && at < (long)k->nargs ? (unsigned)at : k->nargs;
+  return arg_named(k, name);
+}
+
 /* Checks each --tex argument: a pointer argument of the kernel among its
- * first 64 (what the IR says of its reads is the tex stage's to judge). */
+ * first 64, by name or position ("@N", as the tuner names it); what the
+ * IR says of its reads is the tex stage's to judge. */
 static ks_status check_tex(const ks_template *t, const ks_ir_kernel *k,
                            const ks_spec_req *req, ks_request *r) {
   if (req->ntex && !req->tex)
     return ks_jit_fail(KS_EINVAL, "tex: tex is NULL");
   for (size_t i = 0; i < req->ntex; i++) {
     const char *name = req->tex[i] ? req->tex[i] : "(null)";
-    unsigned a = arg_named(k, name);
+    unsigned a = arg_named_or_at(k, name);
     if (a == k->nargs)
       return ks_jit_fail(KS_EPARAM, "tex: %s: kernel '%s' has no argument '%s'",
                          t->name, k->name, name);
     if (!k->args[a].pointer || a >= 64)
-      return ks_jit_fail(KS_EPARAM,
-                         "tex: %s: argument '%s' is not a buffer%s: only an "
-                         "array read through ks_sample1d/2d can be a texture",
-                         t->name, name, a >= 64 ? " among the first 64" : "");
+      return ks_jit_fail(
+          KS_EPARAM,
+          "tex: %s: argument '%s' is not a buffer%s: only an "
+          "array read through ks_sample1d/2d/3d can be a texture",
+          t->name, name, a >= 64 ? " among the first 64" : "");
     r->spec.tex |= 1ull << a;
   }
   return KS_OK;

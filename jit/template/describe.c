@@ -394,6 +394,22 @@ ks_status ks_jit_arg_at(const ks_template *t, long ki, const char *name,
   return ks_jit_arg_of(t, &t->desc.kernels[ki], name, pos, arg);
 }
 
+ks_status ks_jit_buffer_at(const ks_template *t, long ki, const char *name,
+                           unsigned *arg) {
+  const ks_ir_kernel *k = &t->desc.kernels[ki];
+  char *end = NULL;
+  long at = name[0] == '@' ? strtol(name + 1, &end, 10) : -1;
+  for (unsigned a = 0; a < k->nargs; a++)
+    if ((end && !*end && name[1] ? at == (long)a
+                                 : strcmp(k->args[a].name, name) == 0) &&
+        k->args[a].pointer) {
+      *arg = a;
+      return KS_OK;
+    }
+  return ks_jit_fail(KS_EPARAM, "kernel '%s' has no buffer argument '%s'",
+                     k->name, name);
+}
+
 void ks_jit_template_hash(const ks_template *t, uint64_t hash[2]) {
   hash[0] = t->hash[0];
   hash[1] = t->hash[1];

@@ -65,6 +65,10 @@ long ks_jit_kernel_index(const ks_template *t, const char *name);
  * message) when there is none. */
 ks_status ks_jit_arg_at(const ks_template *t, long ki, const char *name,
                         int pos, unsigned *arg);
+/* The position of kernel ki's pointer argument name (or "@N"); KS_EPARAM
+ * (with the message) when it has none. */
+ks_status ks_jit_buffer_at(const ks_template *t, long ki, const char *name,
+                           unsigned *arg);
 /* The hash of t's bytes. */
 void ks_jit_template_hash(const ks_template *t, uint64_t hash[2]);
 /* Non-zero when ctx was made with no_driver. */

@@ -23,6 +23,8 @@ typedef struct variant {
   ks_future *future;
   ks_kernel *kernel;
   char vkey[KS_TUNE_VKEY_CAP];
+  uint64_t tex; /* pointer arguments sampled in hardware, by position */
+  char tex_names[KS_TUNE_MAX_DIMS][8]; /* "@N", for ks_spec_req.tex */
 } variant;
 
 /* The sweep's state; the worker's child reads its forked copy. */

@@ -47,6 +47,11 @@ const char *ks_tune_class_name(ks_tune_class c) {
 
 /* ---- the space ----------------------------------------------------------- */
 
+/* A dim "tex:ARG": hardware textures for pointer argument ARG, 0 off, 1
+ * on where the hardware returns the software's result bit for bit, 2 on
+ * whatever the filter (the caller's check allowing its error). */
+static int tex_dim(const char *name) { return strncmp(name, "tex:", 4) == 0; }
+
 static int bound_dim(const char *name) {
   static const char *const names[] = {"maxntid", "minctasm", "maxnreg",
                                       "block"};
@@ -73,7 +78,11 @@ void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
   for (size_t d = 0; d < KS_TUNE_MAX_DIMS; d++) {
     unsigned arg = 0;
     const char *nm = d < sp->ndims && sp->dims ? sp->dims[d].name : NULL;
-    out->dim[d] = !nm                  ? KS_TUNE_ARG_NONE
+    int tex = nm && tex_dim(nm) &&
+              ks_jit_buffer_at(t, ki, nm + 4, &arg) == KS_OK && arg < 64;
+    out->tex[d] = tex ? (int)arg : KS_TUNE_ARG_NONE;
+    out->dim[d] = !nm           ? KS_TUNE_ARG_NONE
+                  : tex_dim(nm) ? (tex ? KS_TUNE_ARG_TEX : KS_TUNE_ARG_NONE)
                   : bound_dim(nm) >= 0 ? KS_TUNE_ARG_BOUND
                   : ks_jit_arg_at(t, ki, nm, 0, &arg) == KS_OK
                       ? (int)arg
@@ -115,18 +124,31 @@ static ks_status check_space(sweep *w, size_t *total) {
   for (size_t d = 0; d < sp->ndims; d++) {
     const ks_tune_dim *dim = &sp->dims[d];
     int arg = w->args.dim[d];
+    if (arg == KS_TUNE_ARG_NONE && tex_dim(dim->name))
+      return ks_jit_fail(KS_EINVAL,
+                         "tune: '%s': %s has no buffer argument '%s' (among "
+                         "its first 64)",
+                         dim->name, ks_template_kernel_name(w->t, w->kernel),
+                         dim->name + 4);
     if (arg == KS_TUNE_ARG_NONE)
       return ks_jit_fail(KS_EINVAL,
                          "tune: '%s' is neither a launch bound nor a "
                          "parameter of %s",
                          dim->name, ks_template_kernel_name(w->t, w->kernel));
+    for (size_t i = 0; arg == KS_TUNE_ARG_TEX && i < dim->n; i++)
+      if (dim->values[i] < 0 || dim->values[i] > 2)
+        return ks_jit_fail(KS_EINVAL,
+                           "tune: '%s': value %lld; 0 (software), 1 "
+                           "(hardware where bit-identical) or 2 (hardware)",
+                           dim->name, (long long)dim->values[i]);
     for (size_t f = 0; f < sp->nfixed; f++)
       if (arg >= 0 && w->args.fixed[f] == arg)
         return ks_jit_fail(KS_EINVAL, "tune: '%s' is both fixed and swept",
                            dim->name);
     for (size_t e = 0; e < d; e++)
-      if (arg >= 0 ? w->args.dim[e] == arg
-                   : strcmp(sp->dims[e].name, dim->name) == 0)
+      if (arg >= 0                 ? w->args.dim[e] == arg
+          : arg == KS_TUNE_ARG_TEX ? w->args.tex[e] == w->args.tex[d]
+                                   : strcmp(sp->dims[e].name, dim->name) == 0)
         return ks_jit_fail(KS_EINVAL, "tune: '%s' is swept twice", dim->name);
     if (dim->n > MAX_POINTS || n * dim->n > MAX_POINTS)
       return ks_jit_fail(KS_EINVAL, "tune: over %d points", MAX_POINTS);
@@ -204,6 +226,11 @@ static void make_point(const sweep *w, size_t i, int base, ks_tune_point *p,
     }
     p->v[d] = x;
     unsigned u = x < 0 ? 0 : x > 0xffffffffLL ? 0xffffffffu : (unsigned)x;
+    if (w->args.dim[d] == KS_TUNE_ARG_TEX) { /* the baseline's: software */
+      p->v[d] = base ? 0 : x;
+      v->tex |= (uint64_t)(p->v[d] != 0) << w->args.tex[d];
+      continue;
+    }
     switch ((base && bound_dim(dim->name) >= 0) || open
                 ? -2
                 : bound_dim(dim->name)) {
@@ -262,6 +289,12 @@ void ks_jit_tune_vkey(const ks_tune_space *sp, const ks_jit_tune_args *args,
                           (long long)p->v[at]);
     last = next;
   }
+  /* then the textures switched on, by position */
+  for (int a = 0; a < 64 && n < cap; a++)
+    for (size_t d = 0; d < sp->ndims && n < cap; d++)
+      if (args->dim[d] == KS_TUNE_ARG_TEX && args->tex[d] == a && p->v[d])
+        n += (size_t)snprintf(buf + n, cap - n, ";tex@%d=%lld", a,
+                              (long long)p->v[d]);
 }
 
 /* ---- compiling and the figures ------------------------------------------ */
@@ -278,6 +311,67 @@ void ks_jit_tune_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt,
       *s = ' ';
 }
 
+/* The textures variant v switches on, as names ("@N", in v->tex_names)
+ * into names (KS_TUNE_MAX_DIMS): how many. */
+static size_t tex_names(variant *v, const char **names) {
+  size_t n = 0;
+  for (int a = 0; a < 64 && n < KS_TUNE_MAX_DIMS; a++)
+    if (v->tex >> a & 1) {
+      snprintf(v->tex_names[n], sizeof v->tex_names[n], "@%d", a);
+      names[n] = v->tex_names[n];
+      n++;
+    }
+  return n;
+}
+
+/* Does every texture of k over the arguments in args (bits) return what
+ * the software sampling returns, bit for bit? Nearest sampling, clamped or 0
+ * outside, of float, half or integers read as values: the hardware takes the
+ * texel the software takes. Linear filtering weighs with 9-bit fractions,
+ * normalized integers go through the hardware's conversion, and wrap and mirror
+ * divide the coordinate by the size: within a bound, not the same. */
+static int tex_exact(const ks_kernel *k, uint64_t args, char *why, size_t cap) {
+  static const char *const fmts[] = {"f32", "f16", "u8", "s8", "u16", "s16"};
+  ks_kernel_info in = {.size = sizeof in};
+  if (ks_kernel_info_get(k, &in) != KS_OK)
+    return snprintf(why, cap, "no kernel info"), 0;
+  for (unsigned i = 0; i < in.plan.texs; i++) {
+    unsigned f = in.plan.tex_filter[i], m = in.plan.tex_mode[i];
+    unsigned fmt = in.plan.tex_format[i] < 6 ? in.plan.tex_format[i] : 0;
+    if (!(args >> (in.plan.tex_arg[i] & 63) & 1))
+      continue;
+    const char *what = f & 1                 ? "linear filtering"
+                       : (f & 2) && fmt >= 2 ? "normalized integers"
+                       : m == 1 || m == 2    ? "wrap or mirror"
+                                             : NULL;
+    if (what) {
+      snprintf(why, cap,
+               "texture of argument %u (%s): %s in hardware is only within "
+               "a bound of the software's result (tex:ARG=2 allows it)",
+               in.plan.tex_arg[i], fmts[fmt], what);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Variants whose texture dims say 1 but whose hardware sampling is not
+ * bit-identical to the software's are left out (excluded). */
+static void exclude_inexact(sweep *w) {
+  ks_tune_result *r = w->res;
+  for (size_t i = 0; i < r->n; i++) {
+    ks_tune_entry *e = &r->entries[i];
+    uint64_t exact_only = 0; /* the arguments whose dim says 1 */
+    for (size_t d = 0; d < w->space->ndims; d++)
+      if (w->args.dim[d] == KS_TUNE_ARG_TEX && e->point.v[d] == 1)
+        exact_only |= (uint64_t)1 << w->args.tex[d];
+    char why[sizeof e->reason];
+    if (exact_only && ks_jit_tune_alive(e) && w->vars[i].kernel &&
+        !tex_exact(w->vars[i].kernel, exact_only, why, sizeof why))
+      ks_jit_tune_reason(e, KS_TUNE_EXCLUDED, "%s", why);
+  }
+}
+
 /* Starts every variant's compile, then waits for all of them. */
 static ks_status compile_all(sweep *w) {
   ks_tune_result *r = w->res;
@@ -291,6 +385,9 @@ static ks_status compile_all(sweep *w) {
                        .nbindings = v->nbinds,
                        .bounds = r->entries[i].point.bounds,
                        .fp = w->space->fp};
+    const char *tex[KS_TUNE_MAX_DIMS];
+    req.tex = tex;
+    req.ntex = tex_names(v, tex);
     ks_status s = ks_specialize_async(w->ctx, w->t, &req, &v->future);
     if (s != KS_OK)
       ks_jit_tune_reason(&r->entries[i], KS_TUNE_COMPILE_ERROR, "%s",
@@ -419,7 +516,8 @@ static int same_group(const sweep *w, const ks_tune_entry *a,
              sizeof a->point.bounds.block) != 0)
     return 0;
   for (size_t d = 0; d < w->space->ndims; d++)
-    if (w->args.dim[d] >= 0 && a->point.v[d] != b->point.v[d])
+    if ((w->args.dim[d] >= 0 || w->args.dim[d] == KS_TUNE_ARG_TEX) &&
+        a->point.v[d] != b->point.v[d])
       return 0;
   return 1;
 }
@@ -577,6 +675,7 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
       snprintf(out->store, sizeof out->store, "%s", ks_jit_tune_store_path(st));
     double t0 = ks_jit_tune_now_ms();
     compile_all(&w);
+    exclude_inexact(&w);
     out->compile_ms = ks_jit_tune_now_ms() - t0;
     s = ks_jit_tune_pool_spawn(&w);
   }

@@ -18,19 +18,24 @@ enum { KS_TUNE_VKEY_CAP = 512, KS_TUNE_MAX_FIXED = 64, KS_TUNE_KEY_CAP = 2048 };
  * that "n" and "@3" are one: a position, KS_TUNE_ARG_BOUND for a launch
  * bound dim, KS_TUNE_ARG_NONE for what binds nothing (no dim there, an
  * unknown name). */
-enum { KS_TUNE_ARG_BOUND = -1, KS_TUNE_ARG_NONE = -2 };
+enum { KS_TUNE_ARG_BOUND = -1, KS_TUNE_ARG_NONE = -2, KS_TUNE_ARG_TEX = -3 };
+/* A dim "tex:ARG" (dim KS_TUNE_ARG_TEX) switches hardware textures on for
+ * pointer argument tex[d] (KS_TUNE_ARG_NONE for any other dim). */
 typedef struct ks_jit_tune_args {
   int dim[KS_TUNE_MAX_DIMS];
   int fixed[KS_TUNE_MAX_FIXED];
+  int tex[KS_TUNE_MAX_DIMS];
 } ks_jit_tune_args;
 /* Resolves sp's dims and fixed values on kernel ki of t (at most
  * KS_TUNE_MAX_DIMS and KS_TUNE_MAX_FIXED of them are read). */
 void ks_jit_tune_args_of(const ks_template *t, long ki, const ks_tune_space *sp,
                          ks_jit_tune_args *out);
 
-/* The variant's key in the store: its threads, bounds and the swept
- * parameters' values by argument position ("threads=256;block=0,0,0;
- * maxntid=256;...;@4=32"). */
+/* The variant's key in the store: its threads, bounds, the swept
+ * parameters' values by argument position, then the textures it switches
+ * on ("threads=256;block=0,0,0;maxntid=256;...;@4=32;tex@0=1"; a texture
+ * dim at 0 leaves no mark, so that its variants are those of a sweep
+ * without the dim). */
 void ks_jit_tune_vkey(const ks_tune_space *sp, const ks_jit_tune_args *args,
                       const ks_tune_point *p, char *buf, size_t cap);
 /* Checks, warms up and times variant k under o (defaults filled in),

@@ -381,6 +381,13 @@ static int parse_vkey(const char *vkey, ks_tune_best *out) {
     return -1;
   for (const char *s = vkey + used;
        *s == ';' && out->nbindings < KS_TUNE_MAX_DIMS;) {
+    unsigned a = 0;
+    int at = 0;
+    if (sscanf(s, ";tex@%u=%*d%n", &a, &at) == 1 && at > 0 && a < 64) {
+      out->tex |= (uint64_t)1 << a; /* a texture switched on */
+      s += at;
+      continue;
+    }
     const char *eq = strchr(s, '=');
     if (!eq || (size_t)(eq - s - 1) >= sizeof out->names[0])
       return -1;
@@ -499,6 +506,15 @@ ks_status ks_specialize_tuned(ks_ctx *ctx, const ks_template *t,
     req.bounds.minctasm = best.bounds.minctasm;
   if (best.bounds.maxnreg)
     req.bounds.maxnreg = best.bounds.maxnreg;
+  const char *tex[64];
+  char tex_names[64][8];
+  for (unsigned a = 0; a < 64; a++)
+    if (best.tex >> a & 1) {
+      snprintf(tex_names[req.ntex], sizeof tex_names[0], "@%u", a);
+      tex[req.ntex] = tex_names[req.ntex];
+      req.ntex++;
+    }
+  req.tex = tex;
   s = ks_specialize(ctx, t, &req, out);
   if (s == KS_OK && threads)
     *threads = best.threads;

@@ -11,7 +11,8 @@
 #   KSPEC_GPU_PARTS="tests run sanitize bench corpus tex" (the default)
 #   picks the parts, so that each fits in one call of the device tool;
 #   "tex" times resize in software and with hardware textures (--tex src),
-#   2-D and 3-D, nearest and linear (tex.md: seed 000 §9.3's table); "corpus"
+#   2-D and 3-D, nearest and linear (tex.md: seed 000 §9.3's table), and
+#   tunes resize over the texture dim (tex_tune0.log, tex_tune1.log); "corpus"
 #   runs the kernel corpus (tests/kernels) three ways, nvcc's cubin, kspec
 #   generic and specialized, compared and timed (corpus.md); "cubin" runs
 #   test_gpu_cubin from .dev/gpu-cubin, carried in a call of its own;
@@ -88,12 +89,12 @@ else
 fi
 tail -4 "$out/gpu_shfl.log"
 if test_gpu_tex "$p/share/kspec/dialect" >"$out/gpu_tex.log" 2>&1; then
-  note "gpu textures (sampling in software and with --tex, every filter, mode, type; 1-D, 2-D; 3-D software): PASS"
+  note "gpu textures (sampling in software and with --tex, every filter, mode, type; 1-D, 2-D, 3-D): PASS"
 else
   status=1
   note "gpu textures: FAIL (see gpu_tex.log)"
 fi
-grep -E "FAIL|pitch 63|runs:" "$out/gpu_tex.log" | tail -8
+grep -E "FAIL|pitch 63|new contents|refused|runs:" "$out/gpu_tex.log" | tail -24
 if test_gpu_alias "$root/tests/data/hist64.ll" >"$out/gpu_alias.log" 2>&1; then
   note "gpu run-time alias checks (histogram, disjoint and overlapping): PASS"
 else
@@ -173,7 +174,8 @@ for t in "conv1d -D FILTER_LEN=32" "sepfilter_rows -D RADIUS=8" \
   "blackscholes -D RISKFREE=0.02 -D VOLATILITY=0.3 --fast-math" \
   "blackscholes -D RISKFREE=0.05 -D VOLATILITY=1.5 --ftz --prec-div=0" \
   "resize -D FACTOR=2 -D FILTER=1" "resize -D FACTOR=3 -D FILTER=0 --tex src" \
-  "resize -D FACTOR=2 -D FILTER=1 --tex src" "resize3d -D FILTER=1"; do
+  "resize -D FACTOR=2 -D FILTER=1 --tex src" "resize3d -D FILTER=1" \
+  "resize3d -D FILTER=1 --tex src" "resize3d -D FILTER=0 -D FACTOR=3 --tex src"; do
   # shellcheck disable=SC2086
   if kspec run $t --compare >>"$out/run.log" 2>&1; then
     note "kspec run $t: ok"
@@ -206,13 +208,10 @@ while read -r tpl size factor filter; do
   # shellcheck disable=SC2086
   sw=$(kspec run $args 2>>"$out/tex.log" | tee -a "$out/tex.log" |
     awk '/^specialized/{print $2, $4}')
-  if [ "$tpl" = resize ]; then
-    # shellcheck disable=SC2086
-    hw=$(kspec run $args --tex src 2>>"$out/tex.log" |
-      tee -a "$out/tex.log" | awk '/^specialized/{print $2, $4, $NF}')
-  else
-    hw="- - (3-D: software only)"
-  fi
+  # resize3d's hardware time includes the copy into its 3-D array
+  # shellcheck disable=SC2086
+  hw=$(kspec run $args --tex src 2>>"$out/tex.log" |
+    tee -a "$out/tex.log" | awk '/^specialized/{print $2, $4, $NF}')
   [ -n "$sw" ] || { status=1; note "tex $args: FAIL"; continue; }
   set -- $sw $hw
   ratio=$(awk -v a="$1" -v b="$3" 'BEGIN{if (b > 0) printf "%.2f", a / b; else print "-"}')
@@ -228,6 +227,20 @@ TEX
 cat "$out/tex.md"
 grep "note:" "$out/tex.log" && note "tex: a launch sampled in software (tex.log)"
 note "textures: tex.md"
+# the tuner's texture dim: nearest may switch it on (1), bilinear only at 2
+store=$(mktemp -d)
+for f in 0 1; do
+  # shellcheck disable=SC2086
+  if KSPEC_CACHE_DIR="$store" kspec tune resize -D FACTOR=2 -D FILTER=$f \
+    --sweep tex:src=0,1,2 --size 4096 >"$out/tex_tune$f.log" 2>&1; then
+    note "tune resize FILTER=$f --sweep tex:src=0,1,2: $(grep "^best:" "$out/tex_tune$f.log" | head -1)"
+  else
+    status=1
+    note "tune resize FILTER=$f tex: FAIL (tex_tune$f.log)"
+  fi
+  cat "$out/tex_tune$f.log"
+done
+rm -rf "$store"
 fi
 
 if part sanitize; then
@@ -277,6 +290,7 @@ resize -D FILTER=1 --size 333
 resize -D FILTER=1 --tex src --size 333
 resize -D FILTER=0 -D FACTOR=3 --tex src --size 333
 resize3d -D FILTER=1 --size 61
+resize3d -D FILTER=1 --tex src --size 61
 CASES
 # One process per tool, the four at once: tool T writes one line per case
 # and pass setting ("clean" or "**errors**") to T.res.

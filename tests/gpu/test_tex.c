@@ -2,11 +2,13 @@
  * test_tex.c - the dialect's sampling functions on the GPU, in software
  * and in hardware (--tex): tests/sim/tex_kernels.cu's kernels (tex.bc,
  * built with the dialect's other tests and carried by tools/gpu-pack.sh)
- * in 1-D and 2-D for every element type, filter (nearest, linear, and
+ * in 1-D, 2-D and 3-D for every element type, filter (nearest, linear, and
  * normalized for integers) and boundary mode, each specialized with the
  * filter and mode bound, once as compiled (software) and once with --tex
- * img (a texture object made by ks_launch), against the CPU's reference of
- * CUDA's texture rules (as tests/sim/tex_grid.c):
+ * img (a texture object made by ks_launch; 3-D: over a CUDA array the
+ * launch copies the data into, from rows of a pitch off the texture
+ * alignment), against the CPU's reference of CUDA's texture rules
+ * (tests/sim/tex_ref.h, as tests/sim/tex_grid.c's):
  *   software   within float rounding of the reference;
  *   hardware   nearest: the reference's texel bit for bit (normalized
  *              integers within 1e-6), or the texel at a position within
@@ -21,8 +23,10 @@
  * Every hardware kernel must have had its texture object made (no launch
  * note). Then a pitch off the texture alignment: the same kernel samples
  * in software, its launch note says why, its results are the software's;
- * and 3-D in software (--tex refused). The worst error of each group is
- * printed, for BENCHMARKS.md.
+ * and a 3-D texture sampled again after new contents were written to its
+ * memory: the new contents (each launch copies). Linear filtering of
+ * integers read as values must be refused. The worst error of each group
+ * is printed, for BENCHMARKS.md.
  *
  *   test_gpu_tex [DIR [N]]   (DIR holds tex.bc, default the build's
  *                             tests/dialect; N points a run, default 4096)
@@ -34,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/tex_ref.h"
 #include "gpu_open.h"
 #include "kspec.h"
 
@@ -41,101 +46,11 @@
 #define KS_TEX_BC_DIR "."
 #endif
 
-enum { NEAREST = 0, LINEAR = 1, NORMALIZED = 2 };
-enum { CLAMP, WRAP, MIRROR, BORDER };
-static const char *const types[] = {"f32", "f16", "u8", "s8", "u16", "s16"};
-static const size_t sizes[] = {4, 2, 1, 1, 2, 2};
 static const char *const modes[] = {"clamp", "wrap", "mirror", "border"};
 
 static int fail(const char *what, const ks_ctx *ctx) {
   fprintf(stderr, "test_tex: %s: %s\n", what, ctx ? ks_errmsg(ctx) : "");
   return 1;
-}
-
-/* ---- the reference (tests/sim/tex_grid.c's) ------------------------------ */
-
-static double texel(const void *img, int t, long at, int norm) {
-  const unsigned char *p = img;
-  switch (t) {
-  case 0: {
-    float v;
-    memcpy(&v, p + 4 * at, 4);
-    return v;
-  }
-  case 1: {
-    _Float16 v;
-    memcpy(&v, p + 2 * at, 2);
-    return (double)v;
-  }
-  case 2:
-    return norm ? p[at] / 255.0 : p[at];
-  case 3: {
-    double v = (signed char)p[at];
-    return norm ? fmax(v / 127.0, -1.0) : v;
-  }
-  case 4: {
-    uint16_t v;
-    memcpy(&v, p + 2 * at, 2);
-    return norm ? v / 65535.0 : v;
-  }
-  default: {
-    int16_t v;
-    memcpy(&v, p + 2 * at, 2);
-    return norm ? fmax(v / 32767.0, -1.0) : v;
-  }
-  }
-}
-
-static long address(long i, long n, int mode, int *in) {
-  *in = 1;
-  if (mode == CLAMP)
-    return i < 0 ? 0 : (i >= n ? n - 1 : i);
-  if (mode == BORDER) {
-    *in = i >= 0 && i < n;
-    return *in ? i : 0;
-  }
-  while (i < 0 || i >= n)
-    if (mode == WRAP)
-      i += i < 0 ? n : -n;
-    else
-      i = i < 0 ? -1 - i : 2 * n - 1 - i;
-  return i;
-}
-
-typedef struct image {
-  const void *img;
-  int t, dim, n[3], pitch;
-} image;
-
-/* The sample at c, and the range (max - min) of the texels it blends. */
-static double reference(const image *im, const double c[3], int filter,
-                        int mode, double *range) {
-  int lin = filter & LINEAR, norm = (filter & NORMALIZED) != 0;
-  long base[3] = {0, 0, 0};
-  double a[3] = {0, 0, 0}, sum = 0, lo = INFINITY, hi = -INFINITY;
-  for (int k = 0; k < im->dim; k++) {
-    double x = lin ? c[k] - 0.5 : c[k];
-    base[k] = (long)floor(x);
-    a[k] = lin ? x - floor(x) : 0;
-  }
-  for (int corner = 0; corner < (lin ? 1 << im->dim : 1); corner++) {
-    double wt = 1;
-    long at = 0, stride = 1;
-    int in = 1;
-    for (int k = 0; k < im->dim; k++) {
-      int up = corner >> k & 1, ink;
-      wt *= up ? a[k] : 1 - a[k];
-      at += stride * address(base[k] + up, im->n[k], mode, &ink);
-      stride *= k == 0 ? im->pitch : im->n[k];
-      in &= ink;
-    }
-    double v = in ? texel(im->img, im->t, at, norm) : 0;
-    sum += wt * v;
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
-  }
-  *range = hi - lo;
-  return sum;
 }
 
 /* ---- data ---------------------------------------------------------------- */
@@ -153,7 +68,7 @@ static void fill(void *img, int t, size_t count) {
     } else if (t == 1) {
       _Float16 v = (_Float16)((float)(int)(r >> 20) / 16.0f - 128.0f);
       memcpy(p + 2 * i, &v, 2);
-    } else if (sizes[t] == 1) {
+    } else if (tex_type_bytes[t] == 1) {
       p[i] = (unsigned char)(r >> 24);
     } else {
       uint16_t v = (uint16_t)(r >> 16);
@@ -190,11 +105,12 @@ typedef struct run_in {
 
 /* Specializes kernel s<dim>_<type> with the filter and mode bound (and
  * --tex img when hw), launches it over im (on the device at dimg) and
- * leaves the samples in r->got. */
-static int launch(run_in *r, const image *im, ks_devptr dimg, int filter,
+ * leaves the samples in r->got: 0, 1 on failure, 2 when --tex was
+ * refused (KS_EPASS; nothing launched). */
+static int launch(run_in *r, const tex_image *im, ks_devptr dimg, int filter,
                   int mode, int hw, ks_kernel **kp) {
   char kernel[16];
-  snprintf(kernel, sizeof kernel, "s%d_%s", im->dim, types[im->t]);
+  snprintf(kernel, sizeof kernel, "s%d_%s", im->dim, tex_type_names[im->t]);
   ks_binding b[] = {{.name = "filter", .kind = KS_VALUE_INT, .v.i = filter},
                     {.name = "mode", .kind = KS_VALUE_INT, .v.i = mode}};
   const char *tex[] = {"img"};
@@ -205,7 +121,10 @@ static int launch(run_in *r, const image *im, ks_devptr dimg, int filter,
                      .tex = hw ? tex : NULL,
                      .ntex = hw ? 1 : 0};
   ks_kernel *k = NULL;
-  if (ks_specialize(r->ctx, r->t, &req, &k) != KS_OK)
+  ks_status st = ks_specialize(r->ctx, r->t, &req, &k);
+  if (hw && st == KS_EPASS)
+    return 2;
+  if (st != KS_OK)
     return fail(kernel, r->ctx);
   int w = im->n[0], h = im->n[1], d = im->n[2], pitch = im->pitch, n = r->n;
   void *args[] = {&dimg,  &w,     &h,      &d, &pitch,  &r->cx,
@@ -224,71 +143,100 @@ static int launch(run_in *r, const image *im, ks_devptr dimg, int filter,
  * filtered in half precision (results come back as halves: an ulp of the
  * result), normalized integers within 2^-15 of v / max (on an H200, s8
  * came back up to 1.1e-5 off with weight 1). */
-static double hw_rounding(const image *im, int filter, double want) {
+static double hw_rounding(const tex_image *im, int filter, double want) {
   if (im->t == 1) {
     int e;
     frexp(want, &e);
     return ldexp(1, (e < -13 ? -13 : e) - 11);
   }
-  return filter & NORMALIZED ? 0x1p-15 : 0;
+  return filter & TEX_NORMALIZED ? 0x1p-15 : 0;
 }
 
 /* The error of sample i against the reference, the bound it must keep, at
  * the best of the positions allowed (jitter: within 1/256 of a texel). */
-static double excess(const run_in *r, const image *im, int i, int filter,
+static double excess(const run_in *r, const tex_image *im, int i, int filter,
                      int mode, int hw, int jit, double *err) {
-  double scale = im->t < 2               ? 128
-                 : (filter & NORMALIZED) ? 1
-                 : sizes[im->t] == 1     ? 255
-                                         : 65535;
-  int lin = filter & LINEAR;
+  double scale = im->t < 2                    ? 128
+                 : (filter & TEX_NORMALIZED)  ? 1
+                 : tex_type_bytes[im->t] == 1 ? 255
+                                              : 65535;
+  int lin = filter & TEX_LINEAR;
   double best = INFINITY, besterr = INFINITY;
+  int jz3 = im->dim == 3 ? jit : 0;
   for (int jx = -jit; jx <= jit; jx++)
-    for (int jy = -jit; jy <= jit; jy++) {
-      double c[3] = {r->hx[i] + jx / 256.0, r->hy[i] + jy / 256.0, r->hz[i]};
-      double range = 0, want = reference(im, c, filter, mode, &range);
-      double tol = lin ? (hw ? im->dim * range / 256.0 : 0) + 4e-6 * scale
-                   : filter & NORMALIZED ? 1e-6
-                                         : 0; /* the texel itself */
-      if (lin && hw)
-        tol += hw_rounding(im, filter, want);
-      if (lin && (mode == WRAP || mode == MIRROR)) /* x / w, then * w */
-        tol +=
-            range * (fabs(c[0]) + fabs(c[1]) + im->n[0] + im->n[1]) * 0x1p-22;
-      double e = fabs(r->got[i] - want);
-      if (isnan(e))
-        e = INFINITY;
-      if (e - tol < best) {
-        best = e - tol;
-        besterr = e;
+    for (int jy = -jit; jy <= jit; jy++)
+      for (int jz = -jz3; jz <= jz3; jz++) {
+        double c[3] = {r->hx[i] + jx / 256.0, r->hy[i] + jy / 256.0,
+                       r->hz[i] + jz / 256.0};
+        double range = 0, want = tex_reference(im, c, filter, mode, &range);
+        double tol = lin ? (hw ? im->dim * range / 256.0 : 0) + 4e-6 * scale
+                     : filter & TEX_NORMALIZED ? 1e-6
+                                               : 0; /* the texel itself */
+        if (lin && hw)
+          tol += hw_rounding(im, filter, want);
+        if (lin && (mode == TEX_WRAP || mode == TEX_MIRROR)) { /* x / w * w */
+          double sum = fabs(c[0]) + fabs(c[1]) + im->n[0] + im->n[1];
+          if (im->dim == 3)
+            sum += fabs(c[2]) + im->n[2];
+          tol += range * sum * 0x1p-22;
+        }
+        double e = fabs(r->got[i] - want);
+        if (isnan(e))
+          e = INFINITY;
+        if (e - tol < best) {
+          best = e - tol;
+          besterr = e;
+        }
       }
-    }
   *err = besterr;
   return best; /* > 0: over the bound */
 }
 
-static int check(run_in *r, const image *im, int filter, int mode, int hw,
+static int check(run_in *r, const tex_image *im, int filter, int mode, int hw,
                  double *worst, int *moved) {
   int bad = 0;
   for (int i = 0; i < r->n; i++) {
     double err = 0, exact = 0;
-    int jit = hw && (!(filter & LINEAR) || mode == WRAP || mode == MIRROR);
+    int jit = hw && (!(filter & TEX_LINEAR) || mode == TEX_WRAP ||
+                     mode == TEX_MIRROR);
     double over = excess(r, im, i, filter, mode, hw, jit, &err);
     if (jit && over <= 1e-12 &&
         excess(r, im, i, filter, mode, hw, 0, &exact) > 1e-12)
       (*moved)++; /* right only at a position within 1/256 of a texel */
     if (over > 1e-12 && bad++ < 3) {
       double range, c[3] = {r->hx[i], r->hy[i], r->hz[i]};
-      printf("  %dd %s %s%s %s %s at (%g, %g): %.9g, want %.9g\n", im->dim,
-             types[im->t], filter & LINEAR ? "linear" : "nearest",
-             filter & NORMALIZED ? " normalized" : "", modes[mode],
-             hw ? "hardware" : "software", c[0], c[1], r->got[i],
-             reference(im, c, filter, mode, &range));
+      printf("  %dd %s %s%s %s %s at (%g, %g, %g): %.9g, want %.9g\n", im->dim,
+             tex_type_names[im->t], filter & TEX_LINEAR ? "linear" : "nearest",
+             filter & TEX_NORMALIZED ? " normalized" : "", modes[mode],
+             hw ? "hardware" : "software", c[0], c[1], c[2], r->got[i],
+             tex_reference(im, c, filter, mode, &range));
     }
     if (err > *worst && isfinite(err))
       *worst = err;
   }
   return bad != 0;
+}
+
+/* A 3-D texture after new contents were written to its memory: each
+ * launch copies them into the array, so the kernel, cached with its
+ * object and array, samples them. img (count elements) is refilled. */
+static int new_contents(run_in *r, tex_image *im, void *img, size_t count,
+                        ks_devptr dimg) {
+  ks_kernel *k = NULL;
+  double worst = 0;
+  int moved = 0, bad = 0;
+  for (int round = 0; round < 2 && !bad; round++) {
+    fill(img, im->t, count);
+    if (ks_memcpy_htod(r->ctx, dimg, img, count * tex_type_bytes[im->t]) !=
+            KS_OK ||
+        launch(r, im, dimg, TEX_NEAREST, TEX_BORDER, 1, &k))
+      return fail("new contents", r->ctx);
+    bad = check(r, im, TEX_NEAREST, TEX_BORDER, 1, &worst, &moved) ||
+          ks_kernel_launch_note(k) != NULL;
+  }
+  printf("3d %-3s new contents, sampled again: %s\n", tex_type_names[im->t],
+         bad ? "FAILED" : "the new ones");
+  return bad;
 }
 
 int main(int argc, char **argv) {
@@ -319,7 +267,7 @@ int main(int argc, char **argv) {
   r.hx = hx, r.hy = hy, r.hz = hz;
   int bad = 0, runs = 0;
   for (int dim = 1; dim <= 3; dim++) {
-    image im = {.dim = dim, .n = {37, dim > 1 ? 23 : 1, dim > 2 ? 5 : 1}};
+    tex_image im = {.dim = dim, .n = {37, dim > 1 ? 23 : 1, dim > 2 ? 5 : 1}};
     coords(hx, n, im.n[0]);
     coords(hy, n, im.n[1]);
     coords(hz, n, im.n[2]);
@@ -333,49 +281,44 @@ int main(int argc, char **argv) {
         ks_memcpy_htod(ctx, r.cz, hz, (size_t)n * 4) != KS_OK)
       return fail("upload", ctx);
     for (im.t = 0; im.t < 6; im.t++) {
-      /* rows 64 elements apart: a multiple of 32 bytes for every type */
-      im.pitch = dim > 1 ? 64 : 37;
+      /* rows 64 elements apart: a multiple of 32 bytes for every type; a
+       * 3-D texture is a copy, which takes any pitch */
+      im.pitch = dim == 3 ? 41 : dim > 1 ? 64 : 37;
       size_t count = (size_t)im.pitch * im.n[1] * im.n[2] + 64;
-      void *img = malloc(count * sizes[im.t]);
+      void *img = malloc(count * tex_type_bytes[im.t]);
       ks_devptr dimg = 0;
-      if (!img || ks_mem_alloc(ctx, count * sizes[im.t], &dimg) != KS_OK)
+      if (!img ||
+          ks_mem_alloc(ctx, count * tex_type_bytes[im.t], &dimg) != KS_OK)
         return fail("memory", ctx);
       fill(img, im.t, count);
       im.img = img;
-      if (ks_memcpy_htod(ctx, dimg, img, count * sizes[im.t]) != KS_OK)
+      if (ks_memcpy_htod(ctx, dimg, img, count * tex_type_bytes[im.t]) != KS_OK)
         return fail("upload", ctx);
       for (int f = 0; f < 4; f++)
         for (int m = 0; m < 4; m++) {
-          if ((f & NORMALIZED) && im.t < 2)
+          if ((f & TEX_NORMALIZED) && im.t < 2)
             continue;
           double worst[2] = {0, 0};
           int moved = 0;
           for (int hw = 0; hw < 2; hw++) {
-            int refused = hw && (dim == 3 || (im.t >= 2 && f == LINEAR));
             ks_kernel *k = NULL;
-            if (refused) {
-              char kernel[16];
-              const char *tex[] = {"img"};
-              ks_binding b[] = {
-                  {.name = "filter", .kind = KS_VALUE_INT, .v.i = f},
-                  {.name = "mode", .kind = KS_VALUE_INT, .v.i = m}};
-              snprintf(kernel, sizeof kernel, "s%d_%s", dim, types[im.t]);
-              ks_spec_req req = {.kernel = kernel,
-                                 .bindings = b,
-                                 .nbindings = 2,
-                                 .tex = tex,
-                                 .ntex = 1};
-              if (ks_specialize(ctx, r.t, &req, &k) != KS_EPASS) {
-                printf("  %s: --tex not refused\n", kernel);
+            int must_refuse = hw && im.t >= 2 && f == TEX_LINEAR;
+            int rc = launch(&r, &im, dimg, f, m, hw, &k);
+            if (rc == 1)
+              return 1;
+            if (rc == 2 || must_refuse) {
+              if (rc != 2 || !must_refuse) {
+                printf("  %dd %s filter %d mode %d: --tex %s%s\n", dim,
+                       tex_type_names[im.t], f, m,
+                       rc == 2 ? "refused: " : "not refused",
+                       rc == 2 ? ks_errmsg(ctx) : "");
                 bad = 1;
               }
               continue;
             }
-            if (launch(&r, &im, dimg, f, m, hw, &k))
-              return 1;
             bad |= check(&r, &im, f, m, hw, &worst[hw], &moved);
             if (hw && ks_kernel_launch_note(k)) {
-              printf("  %dd %s: software: %s\n", dim, types[im.t],
+              printf("  %dd %s: software: %s\n", dim, tex_type_names[im.t],
                      ks_kernel_launch_note(k));
               bad = 1;
             }
@@ -384,29 +327,32 @@ int main(int argc, char **argv) {
           printf("%dd %-3s %-7s%-11s %-6s max error software %.3g, hardware "
                  "%.3g; %d of %d hardware samples right only within 1/256 "
                  "of a texel of their position\n",
-                 dim, types[im.t], f & LINEAR ? "linear" : "nearest",
-                 f & NORMALIZED ? " normalized" : "", modes[m], worst[0],
+                 dim, tex_type_names[im.t],
+                 f & TEX_LINEAR ? "linear" : "nearest",
+                 f & TEX_NORMALIZED ? " normalized" : "", modes[m], worst[0],
                  worst[1], moved, n);
         }
       /* a pitch off the alignment: software, said, the software's results */
       if (dim == 2) {
-        image odd = im;
+        tex_image odd = im;
         odd.pitch = 63;
         ks_kernel *k = NULL;
-        if (launch(&r, &odd, dimg, NEAREST, CLAMP, 1, &k))
+        if (launch(&r, &odd, dimg, TEX_NEAREST, TEX_CLAMP, 1, &k))
           return 1;
         double worst = 0;
         int moved = 0;
-        int b2 = check(&r, &odd, NEAREST, CLAMP, 0, &worst, &moved);
+        int b2 = check(&r, &odd, TEX_NEAREST, TEX_CLAMP, 0, &worst, &moved);
         const char *note = ks_kernel_launch_note(k);
         if (!note || !strstr(note, "pitch")) {
-          printf("  2d %s pitch 63: no launch note\n", types[im.t]);
+          printf("  2d %s pitch 63: no launch note\n", tex_type_names[im.t]);
           b2 = 1;
         }
-        printf("2d %-3s pitch 63: %s (%s)\n", types[im.t],
+        printf("2d %-3s pitch 63: %s (%s)\n", tex_type_names[im.t],
                b2 ? "FAILED" : "software, right", note ? note : "no note");
         bad |= b2;
       }
+      if (dim == 3)
+        bad |= new_contents(&r, &im, img, count, dimg);
       ks_mem_free(ctx, dimg);
       free(img);
     }

@@ -36,6 +36,9 @@
  *  - device memory is host memory (malloc; at most KSPEC_MOCK_MEM bytes
  *    live, default 1 GiB), so copies and memsets work; ranges are checked
  *    against live allocations;
+ *  - texture objects over pitched memory or CUDA arrays (cuArray3DCreate,
+ *    filled by cuMemcpy3DAsync), which kspec_mock_tex_fetch samples on the
+ *    CPU as the hardware does;
  *  - events record the host's monotonic clock; streams exist and are
  *    checked; synchronizing returns at once.
  *
@@ -56,6 +59,7 @@
 
 #include <cuda.h>
 
+#include "../sim/tex_ref.h"
 #include "cuda_mock.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -81,7 +85,7 @@ enum {
 /* ---- live objects --------------------------------------------------------
  */
 
-enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_LINK, K_TEX, NKINDS };
+enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_LINK, K_TEX, K_ARRAY, NKINDS };
 
 typedef struct obj {
   int kind;
@@ -141,7 +145,8 @@ static int reg_has(const void *p, int kind) {
 
 static _Atomic uint64_t n_launches, n_launch_errors, n_loads, n_rejected,
     n_unloads, n_links, n_retains, n_releases, n_const_copies, n_stream_waits,
-    n_func_attr_sets, n_tex_creates;
+    n_func_attr_sets, n_tex_creates, n_tex_destroys, n_array_creates,
+    n_array_copies;
 static _Atomic int64_t ctx_refs;
 static _Atomic int initialized;
 static _Atomic int64_t mem_live_bytes;
@@ -154,6 +159,7 @@ static uint64_t last_param;
 static unsigned last_smem, last_how, last_cluster[3];
 static int last_cooperative, last_dyn_smem_attr;
 static uint64_t last_copy_bytes, last_copy_head; /* to a module's global */
+static uint64_t last_array_copy; /* bytes the last cuMemcpy3DAsync copied */
 static unsigned last_tex[7]; /* format, filter, address, flags, w, h, pitch */
 static atomic_int retained_device = -1; /* of the last primary context */
 
@@ -161,6 +167,7 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
   pthread_mutex_lock(&last_lock);
   unsigned geom[7];
   uint64_t param = last_param, cbytes = last_copy_bytes, chead = last_copy_head;
+  uint64_t acopy = last_array_copy;
   unsigned tex[7];
   memcpy(geom, last_geom, sizeof geom);
   memcpy(tex, last_tex, sizeof tex);
@@ -206,6 +213,11 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
                        ex.last_cluster[2]},
       .last_dyn_smem_attr = ex.last_dyn_smem_attr,
       .device = atomic_load(&retained_device),
+      .tex_destroys = atomic_load(&n_tex_destroys),
+      .array_creates = atomic_load(&n_array_creates),
+      .live_arrays = atomic_load(&nlive[K_ARRAY]),
+      .array_copies = atomic_load(&n_array_copies),
+      .last_array_copy_bytes = acopy,
   };
 }
 
@@ -404,6 +416,9 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
       {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH, 131072},
       {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT, 65000},
       {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH, 2097120},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH, 16384},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT, 16384},
+      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH, 16384},
       {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, SM_COUNT},
       {CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT, 0},
       {CU_DEVICE_ATTRIBUTE_INTEGRATED, 0},
@@ -1747,14 +1762,30 @@ static int range_ok(CUdeviceptr p, size_t n) {
   return ok;
 }
 
-/* ---- texture objects ------------------------------------------------------
- * Over pitched linear memory only, as the H100 takes it: address and
+/* ---- textures ------------------------------------------------------------
+ * Objects over pitched linear memory, as the H100 takes it (address and
  * pitch multiples of 32 bytes, width x height within the linear limits,
- * the row within the pitch; what it was made with is the last_tex
- * counter. */
+ * the row within the pitch), or over a CUDA array (cuArray3DCreate, one
+ * channel, filled by cuMemcpy3DAsync from device memory; an array with a
+ * live object over it is not destroyed). What the last object was made
+ * with is the last_tex counter; kspec_mock_tex_fetch samples an object on
+ * the CPU as the hardware does (tests/sim/tex_ref.h), so that a test sees
+ * what a kernel's fetch would return. */
+
+typedef struct mock_array {
+  obj o;
+  CUarray_format format;
+  unsigned w, h, d; /* h, d at least 1 */
+  unsigned char data[];
+} mock_array;
 
 typedef struct mock_tex {
   obj o;
+  const mock_array *array; /* NULL: over linear memory at ptr */
+  const unsigned char *ptr;
+  CUarray_format format;
+  unsigned w, h, d, pitch; /* pitch in texels */
+  int filter, mode, read_integers, normalized_coords;
 } mock_tex;
 
 static unsigned format_bytes(CUarray_format f) {
@@ -1771,6 +1802,133 @@ static unsigned format_bytes(CUarray_format f) {
   }
 }
 
+/* tex_ref.h's element type of a format; -1 for one it has none for. */
+static int format_type(CUarray_format f) {
+  static const CUarray_format fm[] = {
+      CU_AD_FORMAT_FLOAT,          CU_AD_FORMAT_HALF,
+      CU_AD_FORMAT_UNSIGNED_INT8,  CU_AD_FORMAT_SIGNED_INT8,
+      CU_AD_FORMAT_UNSIGNED_INT16, CU_AD_FORMAT_SIGNED_INT16};
+  for (int i = 0; i < 6; i++)
+    if (fm[i] == f)
+      return i;
+  return -1;
+}
+
+CUresult cuArray3DCreate(CUarray *pHandle,
+                         const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  const CUDA_ARRAY3D_DESCRIPTOR *a = pAllocateArray;
+  if (!pHandle || !a || !a->Width || a->Flags || a->NumChannels != 1 ||
+      format_type(a->Format) < 0 || a->Width > 16384 || a->Height > 16384 ||
+      a->Depth > 16384 || (a->Depth && !a->Height))
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t h = a->Height ? a->Height : 1, d = a->Depth ? a->Depth : 1;
+  size_t bytes = a->Width * h * d * format_bytes(a->Format);
+  if (bytes > (uint64_t)mem_limit())
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  mock_array *m = calloc(1, sizeof *m + bytes);
+  if (!m)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *m = (mock_array){.format = a->Format,
+                    .w = (unsigned)a->Width,
+                    .h = (unsigned)h,
+                    .d = (unsigned)d};
+  reg_add(&m->o, K_ARRAY);
+  atomic_fetch_add(&n_array_creates, 1);
+  *pHandle = (CUarray)m;
+  return CUDA_SUCCESS;
+}
+
+/* Is a live texture object over array a? */
+static int array_in_use(const mock_array *a) {
+  int used = 0;
+  pthread_rwlock_rdlock(&reg_lock);
+  for (obj *o = live[K_TEX]; o && !used; o = o->next)
+    used = ((const mock_tex *)o)->array == a;
+  pthread_rwlock_unlock(&reg_lock);
+  return used;
+}
+
+CUresult cuArrayDestroy(CUarray hArray) {
+  if (!reg_has(hArray, K_ARRAY) || array_in_use((const mock_array *)hArray))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!reg_remove(hArray, K_ARRAY))
+    return CUDA_ERROR_INVALID_VALUE;
+  free(hArray);
+  return CUDA_SUCCESS;
+}
+
+/* A device-to-array copy of the whole array or a corner of it, from a
+ * live allocation, rows srcPitch apart and slices srcHeight rows. */
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *c, CUstream hStream) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (!stream_ok(hStream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!c || c->srcMemoryType != CU_MEMORYTYPE_DEVICE ||
+      c->dstMemoryType != CU_MEMORYTYPE_ARRAY || c->srcXInBytes || c->srcY ||
+      c->srcZ || c->dstXInBytes || c->dstY || c->dstZ || c->srcLOD || c->dstLOD)
+    return CUDA_ERROR_NOT_SUPPORTED; /* what kspec does not do */
+  mock_array *a = (mock_array *)c->dstArray;
+  if (!reg_has(a, K_ARRAY))
+    return CUDA_ERROR_INVALID_HANDLE;
+  size_t row = (size_t)a->w * format_bytes(a->format);
+  if (!c->WidthInBytes || c->WidthInBytes > row || c->Height > a->h ||
+      c->Depth > a->d || !c->Height || !c->Depth ||
+      c->srcPitch < c->WidthInBytes || c->srcHeight < c->Height)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t span = c->srcPitch * c->srcHeight * (c->Depth - 1) +
+                c->srcPitch * (c->Height - 1) + c->WidthInBytes;
+  if (!range_ok(c->srcDevice, span))
+    return CUDA_ERROR_INVALID_VALUE;
+  const unsigned char *src = (const unsigned char *)(uintptr_t)c->srcDevice;
+  for (size_t z = 0; z < c->Depth; z++)
+    for (size_t y = 0; y < c->Height; y++)
+      memcpy(a->data + (z * a->h + y) * row,
+             src + (z * c->srcHeight + y) * c->srcPitch, c->WidthInBytes);
+  pthread_mutex_lock(&last_lock);
+  last_array_copy = c->WidthInBytes * c->Height * c->Depth;
+  pthread_mutex_unlock(&last_lock);
+  atomic_fetch_add(&n_array_copies, 1);
+  return CUDA_SUCCESS;
+}
+
+/* The resource of an object into t: linear memory or an array. */
+static CUresult tex_resource(const CUDA_RESOURCE_DESC *res, mock_tex *t) {
+  if (res->resType == CU_RESOURCE_TYPE_ARRAY) {
+    const mock_array *a = (const mock_array *)res->res.array.hArray;
+    if (!reg_has(a, K_ARRAY))
+      return CUDA_ERROR_INVALID_HANDLE;
+    *t = (mock_tex){.array = a,
+                    .ptr = a->data,
+                    .format = a->format,
+                    .w = a->w,
+                    .h = a->h,
+                    .d = a->d,
+                    .pitch = a->w};
+    return CUDA_SUCCESS;
+  }
+  if (res->resType != CU_RESOURCE_TYPE_PITCH2D)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  const __typeof__(res->res.pitch2D) *p = &res->res.pitch2D;
+  unsigned eb = format_bytes(p->format);
+  if (!p->devPtr || p->devPtr % 32 || p->pitchInBytes % 32 ||
+      p->numChannels != 1 || !p->width || !p->height || p->width > 131072 ||
+      p->height > 65000 || p->pitchInBytes > 2097120 ||
+      p->width * eb > p->pitchInBytes || format_type(p->format) < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *t = (mock_tex){.ptr = (const unsigned char *)(uintptr_t)p->devPtr,
+                  .format = p->format,
+                  .w = (unsigned)p->width,
+                  .h = (unsigned)p->height,
+                  .d = 1,
+                  .pitch = (unsigned)(p->pitchInBytes / eb)};
+  return CUDA_SUCCESS;
+}
+
 CUresult cuTexObjectCreate(CUtexObject *pTexObject,
                            const CUDA_RESOURCE_DESC *pResDesc,
                            const CUDA_TEXTURE_DESC *pTexDesc,
@@ -1780,30 +1938,32 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject,
     return r;
   if (!pTexObject || !pResDesc || !pTexDesc || pResViewDesc)
     return CUDA_ERROR_INVALID_VALUE;
-  if (pResDesc->resType != CU_RESOURCE_TYPE_PITCH2D)
-    return CUDA_ERROR_NOT_SUPPORTED; /* the mock has no arrays */
-  const __typeof__(pResDesc->res.pitch2D) *p = &pResDesc->res.pitch2D;
-  if (!p->devPtr || p->devPtr % 32 || p->pitchInBytes % 32 ||
-      p->numChannels != 1 || !p->width || !p->height || p->width > 131072 ||
-      p->height > 65000 || p->pitchInBytes > 2097120 ||
-      p->width * format_bytes(p->format) > p->pitchInBytes)
-    return CUDA_ERROR_INVALID_VALUE;
+  mock_tex tex;
+  if ((r = tex_resource(pResDesc, &tex)) != CUDA_SUCCESS)
+    return r;
   if ((pTexDesc->flags & CU_TRSF_READ_AS_INTEGER) &&
       pTexDesc->filterMode == CU_TR_FILTER_MODE_LINEAR)
     return CUDA_ERROR_INVALID_VALUE;
-  mock_tex *t = calloc(1, sizeof *t);
+  static const int modes[] = {1, 0, 2, 3}; /* CU_TR_ADDRESS_MODE_* */
+  tex.filter = pTexDesc->filterMode == CU_TR_FILTER_MODE_LINEAR;
+  tex.mode = modes[pTexDesc->addressMode[0] & 3];
+  tex.read_integers = (pTexDesc->flags & CU_TRSF_READ_AS_INTEGER) != 0;
+  tex.normalized_coords =
+      (pTexDesc->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
+  mock_tex *t = malloc(sizeof *t);
   if (!t)
     return CUDA_ERROR_OUT_OF_MEMORY;
+  *t = tex;
   reg_add(&t->o, K_TEX);
   atomic_fetch_add(&n_tex_creates, 1);
   pthread_mutex_lock(&last_lock);
-  last_tex[0] = (unsigned)p->format;
+  last_tex[0] = (unsigned)tex.format;
   last_tex[1] = (unsigned)pTexDesc->filterMode;
   last_tex[2] = (unsigned)pTexDesc->addressMode[0];
   last_tex[3] = pTexDesc->flags;
-  last_tex[4] = (unsigned)p->width;
-  last_tex[5] = (unsigned)p->height;
-  last_tex[6] = (unsigned)p->pitchInBytes;
+  last_tex[4] = tex.w;
+  last_tex[5] = tex.h;
+  last_tex[6] = tex.pitch * format_bytes(tex.format);
   pthread_mutex_unlock(&last_lock);
   *pTexObject = (CUtexObject)(uintptr_t)t;
   return CUDA_SUCCESS;
@@ -1814,7 +1974,26 @@ CUresult cuTexObjectDestroy(CUtexObject texObject) {
   if (!reg_remove(t, K_TEX))
     return CUDA_ERROR_INVALID_VALUE;
   free(t);
+  atomic_fetch_add(&n_tex_destroys, 1);
   return CUDA_SUCCESS;
+}
+
+EXPORT int kspec_mock_tex_fetch(uint64_t tex, float x, float y, float z,
+                                float *out) {
+  const mock_tex *t = (const mock_tex *)(uintptr_t)tex;
+  if (!reg_has(t, K_TEX))
+    return -1;
+  tex_image im = {.img = t->ptr,
+                  .t = format_type(t->format),
+                  .dim = t->d > 1 || t->array ? 3 : 2,
+                  .n = {(int)t->w, (int)t->h, (int)t->d},
+                  .pitch = (int)t->pitch};
+  double c[3] = {x, y, z};
+  for (int k = 0; t->normalized_coords && k < 3; k++)
+    c[k] *= im.n[k];
+  int filter = t->filter | (t->read_integers ? 0 : TEX_NORMALIZED);
+  *out = (float)tex_reference(&im, c, filter, t->mode, NULL);
+  return 0;
 }
 
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
@@ -1854,6 +2033,28 @@ CUresult cuMemFree(CUdeviceptr dptr) {
   atomic_fetch_sub(&mem_live_bytes, (int64_t)a->bytes);
   free(a);
   return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize,
+                              CUdeviceptr dptr) {
+  CUresult r = need_ctx();
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = CUDA_ERROR_NOT_FOUND;
+  pthread_rwlock_rdlock(&reg_lock);
+  for (obj *o = live[K_ALLOC]; o && r != CUDA_SUCCESS; o = o->next) {
+    const mock_alloc *a = (const mock_alloc *)o;
+    uintptr_t lo = (uintptr_t)a->data;
+    if (dptr >= lo && dptr - lo < a->bytes) {
+      if (pbase)
+        *pbase = lo;
+      if (psize)
+        *psize = a->bytes;
+      r = CUDA_SUCCESS;
+    }
+  }
+  pthread_rwlock_unlock(&reg_lock);
+  return r;
 }
 
 CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost,

@@ -50,9 +50,22 @@ typedef struct kspec_mock_counters {
   uint64_t tex_creates;
   int64_t live_texs;
   unsigned last_tex[7];
+  /* cuTexObjectDestroy calls that succeeded; CUDA arrays made
+   * (cuArray3DCreate) and not yet destroyed; cuMemcpy3DAsync calls that
+   * succeeded and the last one's bytes. */
+  uint64_t tex_destroys, array_creates;
+  int64_t live_arrays;
+  uint64_t array_copies, last_array_copy_bytes;
 } kspec_mock_counters;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"
 typedef void (*kspec_mock_counters_fn)(kspec_mock_counters *out);
+
+/* Samples texture object tex at (x, y, z) on the CPU as the hardware
+ * would (its resource, format, filter, address mode, flags; element 0)
+ * into *out: 0, or -1 when tex is no live object. */
+#define KSPEC_MOCK_TEX_FETCH_FN "kspec_mock_tex_fetch"
+typedef int (*kspec_mock_tex_fetch_fn)(uint64_t tex, float x, float y, float z,
+                                       float *out);
 
 #endif /* KSPEC_CUDA_MOCK_H */

@@ -12,13 +12,18 @@
  * image is a heap block of exactly pitch * h * d elements, so that
  * AddressSanitizer reports any read past it.
  *
+ * The reference is tex_ref.h's, shared with tests/gpu/test_tex.c and the
+ * mocked driver.
+ *
  * Built with TEX_HW (tex_hw_sim.sh), the kernel is the one --tex img
  * made: it takes a texture object after its arguments, and its fetches
- * (llvm.nvvm.tex.unified.2d, renamed to tex_hw.ll's stand-ins) come to
- * sim_tex_fetch below, which samples as the hardware would (normalized
- * coordinates for wrap and mirror, integers read as such), exactly. Each
- * check then runs twice: with an object (every sample must be fetched,
- * none in software) and with 0 (the software path, no fetch).
+ * (llvm.nvvm.tex.unified.2d and .3d, renamed to tex_hw.ll's stand-ins)
+ * come to sim_tex_fetch and sim_tex_fetch3 below, which sample as the
+ * hardware would (normalized coordinates for wrap and mirror, integers
+ * read as such; a 3-D texture is a dense copy of the array, which samples
+ * as the array itself), exactly. Each check then runs twice: with an
+ * object (every sample must be fetched, none in software) and with 0 (the
+ * software path, no fetch).
  *
  *   tex_grid DIM TYPE BLOCK [FILTER MODE]
  *   (TYPE: f32 f16 u8 s8 u16 s16; BLOCK: the block's width, as fixed by the
@@ -30,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tex_ref.h"
 
 static unsigned g_tid, g_ctaid, g_ntid = 32, g_nctaid;
 unsigned sreg_tid_x(void) { return g_tid; }
@@ -52,120 +59,51 @@ typedef void kernel(const void *img, int w, int h, int d, int pitch,
 #endif
 kernel sampler; /* tex_sim.sh renames the kernel under test to this */
 
-enum { NEAREST = 0, LINEAR = 1, NORMALIZED = 2 };
-enum { CLAMP, WRAP, MIRROR, BORDER };
-static const char *const types[] = {"f32", "f16", "u8", "s8", "u16", "s16"};
-static const size_t sizes[] = {4, 2, 1, 1, 2, 2};
-
-/* Element at of img (type t) as the sampling reads it. */
-static double texel(const void *img, int t, long at, int norm) {
-  const unsigned char *p = img;
-  switch (t) {
-  case 0: {
-    float v;
-    memcpy(&v, p + 4 * at, 4);
-    return v;
-  }
-  case 1: {
-    _Float16 v;
-    memcpy(&v, p + 2 * at, 2);
-    return (double)v;
-  }
-  case 2:
-    return norm ? p[at] / 255.0 : p[at];
-  case 3: {
-    double v = (signed char)p[at];
-    return norm ? fmax(v / 127.0, -1.0) : v;
-  }
-  case 4: {
-    uint16_t v;
-    memcpy(&v, p + 2 * at, 2);
-    return norm ? v / 65535.0 : v;
-  }
-  default: {
-    int16_t v;
-    memcpy(&v, p + 2 * at, 2);
-    return norm ? fmax(v / 32767.0, -1.0) : v;
-  }
-  }
-}
-
-/* Texel index i of an axis of n under mode: 0 with *in 0 outside (border). */
-static long address(long i, long n, int mode, int *in) {
-  *in = 1;
-  if (mode == CLAMP)
-    return i < 0 ? 0 : (i >= n ? n - 1 : i);
-  if (mode == BORDER) {
-    *in = i >= 0 && i < n;
-    return *in ? i : 0;
-  }
-  while (i < 0 || i >= n) /* wrap: shift by n; mirror: reflect at an edge */
-    if (mode == WRAP)
-      i += i < 0 ? n : -n;
-    else
-      i = i < 0 ? -1 - i : 2 * n - 1 - i;
-  return i;
-}
-
-typedef struct image {
-  const void *img;
-  int t, dim, n[3], pitch;
-} image;
-
-static double reference(const image *im, const double c[3], int filter,
-                        int mode) {
-  int lin = filter & LINEAR, norm = (filter & NORMALIZED) != 0;
-  long base[3] = {0, 0, 0};
-  double a[3] = {0, 0, 0};
-  for (int k = 0; k < im->dim; k++) {
-    double x = lin ? c[k] - 0.5 : c[k];
-    base[k] = (long)floor(x);
-    a[k] = lin ? x - floor(x) : 0;
-  }
-  double sum = 0;
-  for (int corner = 0; corner < (lin ? 1 << im->dim : 1); corner++) {
-    double wt = 1;
-    long at = 0, stride = 1;
-    int in = 1;
-    for (int k = 0; k < im->dim; k++) {
-      int hi = corner >> k & 1, ink;
-      wt *= hi ? a[k] : 1 - a[k];
-      at += stride * address(base[k] + hi, im->n[k], mode, &ink);
-      stride *= k == 0 ? im->pitch : im->n[k];
-      in &= ink;
-    }
-    if (wt != 0)
-      sum += wt * (in ? texel(im->img, im->t, at, norm) : 0);
-  }
-  return sum;
-}
-
 #ifdef TEX_HW
 /* The texture object: what ks_launch would make of the launch. */
 static struct {
-  const image *im;
+  const tex_image *im;
   int filter, mode;
 } g_obj;
 
-/* The hardware's fetch at (x, y) of texture tex: out4 (floats) or i4
+/* The hardware's fetch at c of texture tex: out4 (floats) or i4
  * (integers read as such) element 0. */
-void sim_tex_fetch(uint64_t tex, float x, float y, float *out4, int32_t *i4) {
-  const image *im = g_obj.im;
+static void fetch(uint64_t tex, double c[3], float *out4, int32_t *i4) {
+  const tex_image *im = g_obj.im;
   if (tex != (uint64_t)(uintptr_t)&g_obj) {
     printf("a fetch with texture object %#llx\n", (unsigned long long)tex);
     exit(1);
   }
   g_fetches++;
-  double c[3] = {x, y, 0.5};
-  if (g_obj.mode == WRAP || g_obj.mode == MIRROR) /* normalized */
-    c[0] *= im->n[0], c[1] *= im->n[1];
+  if (g_obj.mode == TEX_WRAP || g_obj.mode == TEX_MIRROR) /* normalized */
+    for (int k = 0; k < 3; k++)
+      c[k] *= im->n[k];
   if (im->dim == 1)
     c[1] = 0.5; /* one row */
-  image row = *im;
-  row.dim = 2; /* a 1-D array is a texture of one row */
-  double v = reference(&row, c, g_obj.filter, g_obj.mode);
+  tex_image row = *im;
+  row.dim = im->dim == 1 ? 2 : im->dim; /* a 1-D array is a row of 2-D */
+  double v = tex_reference(&row, c, g_obj.filter, g_obj.mode, NULL);
   out4[0] = (float)v;
   i4[0] = (int32_t)v;
+}
+
+void sim_tex_fetch(uint64_t tex, float x, float y, float *out4, int32_t *i4) {
+  double c[3] = {x, y, 0.5};
+  if (g_obj.im->dim == 3) {
+    printf("a 2-D fetch of a 3-D texture\n");
+    exit(1);
+  }
+  fetch(tex, c, out4, i4);
+}
+
+void sim_tex_fetch3(uint64_t tex, float x, float y, float z, float *out4,
+                    int32_t *i4) {
+  double c[3] = {x, y, z};
+  if (g_obj.im->dim != 3) {
+    printf("a 3-D fetch of a %d-D texture\n", g_obj.im->dim);
+    exit(1);
+  }
+  fetch(tex, c, out4, i4);
 }
 #endif
 
@@ -202,7 +140,7 @@ static void fill(void *img, int t, size_t count) {
     } else if (t == 1) {
       _Float16 v = (_Float16)((float)(int)(r >> 20) / 16.0f - 128.0f);
       memcpy(p + 2 * i, &v, 2);
-    } else if (sizes[t] == 1) {
+    } else if (tex_type_bytes[t] == 1) {
       p[i] = (unsigned char)(r >> 24);
     } else {
       uint16_t v = (uint16_t)(r >> 16);
@@ -213,7 +151,7 @@ static void fill(void *img, int t, size_t count) {
 
 /* Runs the kernel over every point of a grid of coordinates (one axis
  * varying at a time through the coordinate list, the others random). */
-static int check(const image *im, int filter, int mode) {
+static int check(const tex_image *im, int filter, int mode) {
   enum { N = 64 * 3 };
   float c[3][64], cx[N], cy[N], cz[N], out[N];
   for (int k = 0; k < 3; k++)
@@ -239,31 +177,33 @@ static int check(const image *im, int filter, int mode) {
 #ifdef TEX_HW
   if (g_fetches != (g_tex ? (unsigned long)N : 0)) {
     printf("%dd %s: %lu fetches with texture object %#llx, want %d\n", im->dim,
-           types[im->t], g_fetches, (unsigned long long)g_tex, g_tex ? N : 0);
+           tex_type_names[im->t], g_fetches, (unsigned long long)g_tex,
+           g_tex ? N : 0);
     return 1;
   }
   /* x / w * w may land a rounding off a texel edge: the texel beside */
-  int jitter = g_tex && (mode == WRAP || mode == MIRROR);
+  int jitter = g_tex && (mode == TEX_WRAP || mode == TEX_MIRROR);
 #else
   int jitter = 0;
 #endif
-  double scale = (filter & NORMALIZED) || im->t >= 2 ? 1 : 128;
-  if (im->t >= 2 && !(filter & NORMALIZED))
-    scale = sizes[im->t] == 1 ? 255 : 65535;
+  double scale = (filter & TEX_NORMALIZED) || im->t >= 2 ? 1 : 128;
+  if (im->t >= 2 && !(filter & TEX_NORMALIZED))
+    scale = tex_type_bytes[im->t] == 1 ? 255 : 65535;
   int bad = 0;
   for (int i = 0; i < N && bad < 5; i++) {
     double p[3] = {cx[i], cy[i], cz[i]};
-    double want = reference(im, p, filter, mode);
-    double tol = (filter & LINEAR ? 4e-6 : 1e-7) * scale;
-    for (int j = 0; j < 4 * jitter && !(fabs(out[i] - want) <= tol); j++) {
-      double q[3] = {p[0] + (j & 1 ? 1 : -1) * 1e-4 * (j < 2),
-                     p[1] + (j & 1 ? 1 : -1) * 1e-4 * (j >= 2), p[2]};
-      want = reference(im, q, filter, mode);
+    double want = tex_reference(im, p, filter, mode, NULL);
+    double tol = (filter & TEX_LINEAR ? 4e-6 : 1e-7) * scale;
+    for (int j = 0; j < 2 * 3 * jitter && !(fabs(out[i] - want) <= tol);
+         j++) { /* each axis, each way */
+      double q[3] = {p[0], p[1], p[2]};
+      q[j / 2] += (j & 1 ? 1 : -1) * 1e-4;
+      want = tex_reference(im, q, filter, mode, NULL);
     }
     if (!(fabs(out[i] - want) <= tol)) {
       printf("%dd %s filter %d mode %d at (%g, %g, %g): %.9g, want %.9g\n",
-             im->dim, types[im->t], filter, mode, p[0], p[1], p[2], out[i],
-             want);
+             im->dim, tex_type_names[im->t], filter, mode, p[0], p[1], p[2],
+             out[i], want);
       bad++;
     }
   }
@@ -274,9 +214,9 @@ int main(int argc, char **argv) {
   if (argc < 4)
     return 2;
   g_ntid = (unsigned)atoi(argv[3]);
-  image im = {.dim = atoi(argv[1]), .t = -1};
+  tex_image im = {.dim = atoi(argv[1]), .t = -1};
   for (int t = 0; t < 6; t++)
-    if (strcmp(argv[2], types[t]) == 0)
+    if (strcmp(argv[2], tex_type_names[t]) == 0)
       im.t = t;
   if (im.t < 0 || im.dim < 1 || im.dim > 3 || g_ntid < 1)
     return 2;
@@ -292,7 +232,7 @@ int main(int argc, char **argv) {
     im.n[2] = im.dim > 2 ? shapes[s][2] : 1;
     im.pitch = im.dim > 1 ? shapes[s][3] : im.n[0];
     size_t count = (size_t)im.pitch * im.n[1] * im.n[2];
-    void *img = malloc(count * sizes[im.t]);
+    void *img = malloc(count * tex_type_bytes[im.t]);
     if (!img)
       return 1;
     fill(img, im.t, count);
@@ -301,7 +241,7 @@ int main(int argc, char **argv) {
       for (int m = 0; m < 4; m++) {
         if (argc > 5 && (f != atoi(argv[4]) || m != atoi(argv[5])))
           continue;
-        if ((f & NORMALIZED) && im.t < 2)
+        if ((f & TEX_NORMALIZED) && im.t < 2)
           continue; /* the same as without for float and half */
 #ifdef TEX_HW
         g_tex = (uint64_t)(uintptr_t)&g_obj;
@@ -321,10 +261,10 @@ int main(int argc, char **argv) {
     SAMPLER(NULL, 0, 0, 0, 0, &x, &x, &x, &out, 1, argc > 5 ? atoi(argv[4]) : 1,
             argc > 5 ? atoi(argv[5]) : 0);
   if (out != 0) {
-    printf("%dd %s: size 0 read %g\n", im.dim, types[im.t], out);
+    printf("%dd %s: size 0 read %g\n", im.dim, tex_type_names[im.t], out);
     bad = 1;
   }
-  printf("%dd %s: %d filter/mode runs %s\n", im.dim, types[im.t], runs,
+  printf("%dd %s: %d filter/mode runs %s\n", im.dim, tex_type_names[im.t], runs,
          bad ? "FAILED" : "right");
   return bad;
 }
