@@ -14,8 +14,9 @@
  *
  * One ks_drv holds one device and its retained primary context. The context
  * is made current on the calling thread before every call, so a ks_drv may
- * be used from any thread. Every CUresult goes through check(), which writes
- * "driver: <call>: <name> (<description>)" into the caller's buffer.
+ * be used from any thread. Every CUresult goes through ks_drv_check(), which
+ * writes "driver: <call>: <name> (<description>)" into the caller's buffer.
+ * Texture objects are in driver_tex.c; driver_int.h holds what both share.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -29,87 +30,10 @@
 
 #include <cuda.h>
 
-#include "ks_driver.h"
+#include "driver_int.h"
 
 #define STR(x) #x
 #define XSTR(x) STR(x) /* expands cuda.h's renames first */
-
-/* X(symbol): every driver entry point this file calls. */
-#define KS_CU_SYMBOLS(X)                                                       \
-  X(cuInit)                                                                    \
-  X(cuDriverGetVersion)                                                        \
-  X(cuGetErrorName)                                                            \
-  X(cuGetErrorString)                                                          \
-  X(cuDeviceGetCount)                                                          \
-  X(cuDeviceGet)                                                               \
-  X(cuDeviceGetName)                                                           \
-  X(cuDeviceGetAttribute)                                                      \
-  X(cuDeviceTotalMem)                                                          \
-  X(cuDevicePrimaryCtxRetain)                                                  \
-  X(cuDevicePrimaryCtxRelease)                                                 \
-  X(cuCtxSetCurrent)                                                           \
-  X(cuCtxSynchronize)                                                          \
-  X(cuModuleLoadDataEx)                                                        \
-  X(cuModuleLoadData)                                                          \
-  X(cuLinkCreate)                                                              \
-  X(cuLinkAddData)                                                             \
-  X(cuLinkComplete)                                                            \
-  X(cuLinkDestroy)                                                             \
-  X(cuModuleGetFunction)                                                       \
-  X(cuModuleGetGlobal)                                                         \
-  X(cuModuleUnload)                                                            \
-  X(cuFuncGetAttribute)                                                        \
-  X(cuFuncSetAttribute)                                                        \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
-  X(cuOccupancyMaxPotentialBlockSize)                                          \
-  X(cuLaunchKernel)                                                            \
-  X(cuLaunchCooperativeKernel)                                                 \
-  X(cuMemAlloc)                                                                \
-  X(cuMemFree)                                                                 \
-  X(cuMemcpyHtoD)                                                              \
-  X(cuMemcpyDtoH)                                                              \
-  X(cuMemcpyDtoD)                                                              \
-  X(cuMemcpyDtoDAsync)                                                         \
-  X(cuMemcpyHtoDAsync)                                                         \
-  X(cuMemcpyDtoHAsync)                                                         \
-  X(cuStreamWaitEvent)                                                         \
-  X(cuMemsetD8)                                                                \
-  X(cuEventCreate)                                                             \
-  X(cuEventDestroy)                                                            \
-  X(cuEventRecord)                                                             \
-  X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)                                                        \
-  X(cuTexObjectCreate)                                                         \
-  X(cuTexObjectDestroy)                                                        \
-  X(cuArray3DCreate)                                                           \
-  X(cuArrayDestroy)                                                            \
-  X(cuMemcpy3DAsync)                                                           \
-  X(cuMemGetAddressRange)
-
-/* X(symbol): entry points newer than some drivers still in use; a NULL
- * member when the driver lacks one, and the caller takes another way. */
-#define KS_CU_OPTIONAL(X) X(cuLaunchKernelEx) /* CUDA 11.8 */
-
-/* The member for cuMemAlloc is named cuMemAlloc_v2, as is every use of it. */
-struct ks_cu {
-#define KS_CU_MEMBER(f) __typeof__(f) *f;
-  KS_CU_SYMBOLS(KS_CU_MEMBER)
-  KS_CU_OPTIONAL(KS_CU_MEMBER)
-#undef KS_CU_MEMBER
-};
-
-struct ks_drv {
-  void *lib;          /* dlopen handle of libcuda.so.1 (or KSPEC_LIBCUDA) */
-  char lib_name[256]; /* what was opened, for messages */
-  struct ks_cu cu;
-  int version; /* cuDriverGetVersion */
-  CUdevice dev;
-  CUcontext ctx; /* retained primary context */
-  /* Timers, one per thread that used one (a thread's start and stop pair
-   * up), made on first use and kept until close. */
-  pthread_mutex_t timer_lock;
-  struct ks_drv_timer *timers;
-};
 
 struct ks_drv_timer {
   unsigned long long owner; /* thread_id() */
@@ -134,7 +58,7 @@ static void say(char *err, size_t cap, const char *fmt, ...) {
 
 /* The one place a CUresult is judged: KS_OK for success, otherwise the
  * message "driver: fn: NAME (description)" and the status st. */
-static ks_status check(const ks_drv *d, CUresult r, const char *fn,
+ks_status ks_drv_check(const ks_drv *d, CUresult r, const char *fn,
                        ks_status st, char *err, size_t cap) {
   const char *name = NULL, *desc = NULL;
 
@@ -264,21 +188,21 @@ static ks_status find_device(ks_drv *d, int dev, char *err, size_t cap) {
   int count = 0;
   ks_status st;
 
-  st = check(d, cu->cuInit(0), "cuInit", KS_ENODRIVER, err, cap);
+  st = ks_drv_check(d, cu->cuInit(0), "cuInit", KS_ENODRIVER, err, cap);
   if (!st)
-    st = check(d, cu->cuDriverGetVersion(&d->version), "cuDriverGetVersion",
-               KS_EDRIVER, err, cap);
+    st = ks_drv_check(d, cu->cuDriverGetVersion(&d->version),
+                      "cuDriverGetVersion", KS_EDRIVER, err, cap);
   if (!st)
-    st = check(d, cu->cuDeviceGetCount(&count), "cuDeviceGetCount",
-               KS_ENODEVICE, err, cap);
+    st = ks_drv_check(d, cu->cuDeviceGetCount(&count), "cuDeviceGetCount",
+                      KS_ENODEVICE, err, cap);
   if (st)
     return st;
   if (dev < 0 || dev >= count) {
     say(err, cap, "driver: no CUDA device %d (the driver sees %d)", dev, count);
     return KS_ENODEVICE;
   }
-  return check(d, cu->cuDeviceGet(&d->dev, dev), "cuDeviceGet", KS_ENODEVICE,
-               err, cap);
+  return ks_drv_check(d, cu->cuDeviceGet(&d->dev, dev), "cuDeviceGet",
+                      KS_ENODEVICE, err, cap);
 }
 
 ks_status ks_drv_open(int dev, ks_drv **out, char *err, size_t cap) {
@@ -299,12 +223,12 @@ ks_status ks_drv_open(int dev, ks_drv **out, char *err, size_t cap) {
   if (!st)
     st = find_device(d, dev, err, cap);
   if (!st)
-    st = check(d, d->cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
-               "cuDevicePrimaryCtxRetain", KS_EDRIVER, err, cap);
+    st = ks_drv_check(d, d->cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
+                      "cuDevicePrimaryCtxRetain", KS_EDRIVER, err, cap);
   if (st)
     goto fail_close;
-  st = check(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", KS_EDRIVER,
-             err, cap);
+  st = ks_drv_check(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent",
+                    KS_EDRIVER, err, cap);
   if (st)
     goto fail_release;
   *out = d;
@@ -342,9 +266,9 @@ void ks_drv_close(ks_drv *d) {
 int ks_drv_version(const ks_drv *d) { return d ? d->version : 0; }
 
 /* Makes d's primary context current on the calling thread. */
-static ks_status bind(ks_drv *d, char *err, size_t cap) {
-  return check(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", KS_EDRIVER,
-               err, cap);
+ks_status ks_drv_bind(ks_drv *d, char *err, size_t cap) {
+  return ks_drv_check(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent",
+                      KS_EDRIVER, err, cap);
 }
 
 /* ---- device --------------------------------------------------------- */
@@ -397,17 +321,18 @@ ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
   ks_status st;
 
   memset(out, 0, sizeof *out);
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   for (size_t i = 0; !st && i < sizeof attrs / sizeof attrs[0]; i++)
-    st = check(d,
-               d->cu.cuDeviceGetAttribute(attrs[i].dst, attrs[i].attr, d->dev),
-               "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
+    st = ks_drv_check(
+        d, d->cu.cuDeviceGetAttribute(attrs[i].dst, attrs[i].attr, d->dev),
+        "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
   if (!st)
-    st = check(d, d->cu.cuDeviceGetName(out->name, sizeof out->name, d->dev),
-               "cuDeviceGetName", KS_EDRIVER, err, cap);
+    st = ks_drv_check(
+        d, d->cu.cuDeviceGetName(out->name, sizeof out->name, d->dev),
+        "cuDeviceGetName", KS_EDRIVER, err, cap);
   if (!st)
-    st = check(d, d->cu.cuDeviceTotalMem(&out->total_mem, d->dev),
-               "cuDeviceTotalMem", KS_EDRIVER, err, cap);
+    st = ks_drv_check(d, d->cu.cuDeviceTotalMem(&out->total_mem, d->dev),
+                      "cuDeviceTotalMem", KS_EDRIVER, err, cap);
   out->name[sizeof out->name - 1] = '\0';
   if (!st)
     launch_features(d, out);
@@ -446,9 +371,9 @@ static ks_status get_function(ks_drv *d, CUmodule mod, const char *fn,
                               ks_drv_module *out, char *err, size_t cap) {
   CUfunction f = NULL;
   CUresult r = d->cu.cuModuleGetFunction(&f, mod, fn);
-  ks_status st =
-      check(d, r, "cuModuleGetFunction",
-            r == CUDA_ERROR_NOT_FOUND ? KS_ENOKERNEL : KS_EDRIVER, err, cap);
+  ks_status st = ks_drv_check(
+      d, r, "cuModuleGetFunction",
+      r == CUDA_ERROR_NOT_FOUND ? KS_ENOKERNEL : KS_EDRIVER, err, cap);
 
   if (st) {
     append_log(err, cap, fn);
@@ -474,7 +399,7 @@ ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
   ks_status st;
 
   memset(out, 0, sizeof *out);
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   if (st)
     return st;
   logs = calloc(2, JIT_LOG_CAP);
@@ -482,8 +407,8 @@ ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
     say(err, cap, "driver: out of memory for the JIT logs");
     return KS_ENOMEM;
   }
-  st = check(d, load_ptx(d, ptx, logs, &mod), "cuModuleLoadDataEx", KS_ELOAD,
-             err, cap);
+  st = ks_drv_check(d, load_ptx(d, ptx, logs, &mod), "cuModuleLoadDataEx",
+                    KS_ELOAD, err, cap);
   if (st)
     append_logs(err, cap, logs);
   free(logs);
@@ -496,10 +421,10 @@ ks_status ks_drv_module_load_image(ks_drv *d, const void *image, const char *fn,
   ks_status st;
 
   memset(out, 0, sizeof *out);
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   if (!st)
-    st = check(d, d->cu.cuModuleLoadData(&mod, image), "cuModuleLoadData",
-               KS_ELOAD, err, cap);
+    st = ks_drv_check(d, d->cu.cuModuleLoadData(&mod, image),
+                      "cuModuleLoadData", KS_ELOAD, err, cap);
   return st ? st : get_function(d, mod, fn, out, err, cap);
 }
 
@@ -518,7 +443,7 @@ ks_status ks_drv_link_ptx(ks_drv *d, const char *ptx, size_t len, void **image,
 
   *image = NULL;
   *n = 0;
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   if (st)
     return st;
   logs = calloc(2, JIT_LOG_CAP);
@@ -533,17 +458,18 @@ ks_status ks_drv_link_ptx(ks_drv *d, const char *ptx, size_t len, void **image,
       (void *)(uintptr_t)JIT_LOG_CAP,
       (void *)(uintptr_t)1,
   };
-  st = check(d, d->cu.cuLinkCreate(sizeof opt / sizeof opt[0], opt, val, &link),
-             "cuLinkCreate", KS_ELOAD, err, cap);
+  st = ks_drv_check(
+      d, d->cu.cuLinkCreate(sizeof opt / sizeof opt[0], opt, val, &link),
+      "cuLinkCreate", KS_ELOAD, err, cap);
   /* The PTX with its NUL, as the driver reads it as a string. */
   if (!st)
-    st = check(d,
-               d->cu.cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx, len + 1,
-                                   "kspec.ptx", 0, NULL, NULL),
-               "cuLinkAddData", KS_ELOAD, err, cap);
+    st = ks_drv_check(d,
+                      d->cu.cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx,
+                                          len + 1, "kspec.ptx", 0, NULL, NULL),
+                      "cuLinkAddData", KS_ELOAD, err, cap);
   if (!st)
-    st = check(d, d->cu.cuLinkComplete(link, &cubin, &size), "cuLinkComplete",
-               KS_ELOAD, err, cap);
+    st = ks_drv_check(d, d->cu.cuLinkComplete(link, &cubin, &size),
+                      "cuLinkComplete", KS_ELOAD, err, cap);
   if (st) {
     append_logs(err, cap, logs);
   } else if (!(*image = malloc(size ? size : 1))) {
@@ -585,70 +511,72 @@ ks_status ks_drv_func_attrs_get(ks_drv *d, void *function,
   ks_status st;
 
   memset(out, 0, sizeof *out);
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   for (size_t i = 0; !st && i < sizeof attrs / sizeof attrs[0]; i++)
-    st = check(d,
-               d->cu.cuFuncGetAttribute(attrs[i].dst, attrs[i].attr,
-                                        (CUfunction)function),
-               "cuFuncGetAttribute", KS_EDRIVER, err, cap);
+    st = ks_drv_check(d,
+                      d->cu.cuFuncGetAttribute(attrs[i].dst, attrs[i].attr,
+                                               (CUfunction)function),
+                      "cuFuncGetAttribute", KS_EDRIVER, err, cap);
   return st;
 }
 
 ks_status ks_drv_occupancy(ks_drv *d, void *function, int block,
                            size_t dyn_smem, int *blocks, char *err,
                            size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   *blocks = 0;
   if (st)
     return st;
-  return check(d,
-               d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                   blocks, (CUfunction)function, block, dyn_smem),
-               "cuOccupancyMaxActiveBlocksPerMultiprocessor", KS_EDRIVER, err,
-               cap);
+  return ks_drv_check(d,
+                      d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                          blocks, (CUfunction)function, block, dyn_smem),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor", KS_EDRIVER,
+                      err, cap);
 }
 
 ks_status ks_drv_best_block(ks_drv *d, void *function, size_t dyn_smem,
                             int limit, int *min_grid, int *block, char *err,
                             size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   *min_grid = *block = 0;
   if (st)
     return st;
-  return check(d,
-               d->cu.cuOccupancyMaxPotentialBlockSize(min_grid, block,
-                                                      (CUfunction)function,
-                                                      NULL, dyn_smem, limit),
-               "cuOccupancyMaxPotentialBlockSize", KS_EDRIVER, err, cap);
+  return ks_drv_check(
+      d,
+      d->cu.cuOccupancyMaxPotentialBlockSize(
+          min_grid, block, (CUfunction)function, NULL, dyn_smem, limit),
+      "cuOccupancyMaxPotentialBlockSize", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_launch(ks_drv *d, void *function, const unsigned grid[3],
                         const unsigned block[3], unsigned smem, void *stream,
                         void **args, char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d,
-               d->cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1],
-                                    grid[2], block[0], block[1], block[2], smem,
-                                    (CUstream)stream, args, NULL),
-               "cuLaunchKernel", KS_ELAUNCH, err, cap);
+  return ks_drv_check(d,
+                      d->cu.cuLaunchKernel((CUfunction)function, grid[0],
+                                           grid[1], grid[2], block[0], block[1],
+                                           block[2], smem, (CUstream)stream,
+                                           args, NULL),
+                      "cuLaunchKernel", KS_ELAUNCH, err, cap);
 }
 
 ks_status ks_drv_func_max_dyn_smem(ks_drv *d, void *function, unsigned bytes,
                                    char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d,
-               d->cu.cuFuncSetAttribute(
-                   (CUfunction)function,
-                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
-               "cuFuncSetAttribute", KS_ELAUNCH, err, cap);
+  return ks_drv_check(
+      d,
+      d->cu.cuFuncSetAttribute((CUfunction)function,
+                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               (int)bytes),
+      "cuFuncSetAttribute", KS_ELAUNCH, err, cap);
 }
 
 /* cuLaunchKernelEx with c's cooperative and cluster attributes. */
@@ -685,7 +613,7 @@ ks_status ks_drv_launch_ex(ks_drv *d, void *function,
                            const ks_drv_launch_cfg *c, void **args, char *err,
                            size_t cap) {
   CUfunction f = (CUfunction)function;
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
@@ -693,8 +621,8 @@ ks_status ks_drv_launch_ex(ks_drv *d, void *function,
     return ks_drv_launch(d, function, c->grid, c->block, c->smem, c->stream,
                          args, err, cap);
   if (d->cu.cuLaunchKernelEx)
-    return check(d, launch_attrs(d, f, c, args), "cuLaunchKernelEx", KS_ELAUNCH,
-                 err, cap);
+    return ks_drv_check(d, launch_attrs(d, f, c, args), "cuLaunchKernelEx",
+                        KS_ELAUNCH, err, cap);
   if (c->cluster[0]) {
     say(err, cap,
         "driver: %s has no cuLaunchKernelEx, which cluster launches need "
@@ -702,7 +630,7 @@ ks_status ks_drv_launch_ex(ks_drv *d, void *function,
         d->lib_name);
     return KS_ENODRIVER;
   }
-  return check(
+  return ks_drv_check(
       d,
       d->cu.cuLaunchCooperativeKernel(f, c->grid[0], c->grid[1], c->grid[2],
                                       c->block[0], c->block[1], c->block[2],
@@ -711,12 +639,12 @@ ks_status ks_drv_launch_ex(ks_drv *d, void *function,
 }
 
 ks_status ks_drv_sync(ks_drv *d, char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuCtxSynchronize(), "cuCtxSynchronize", KS_ELAUNCH, err,
-               cap);
+  return ks_drv_check(d, d->cu.cuCtxSynchronize(), "cuCtxSynchronize",
+                      KS_ELAUNCH, err, cap);
 }
 
 /* ---- memory --------------------------------------------------------- */
@@ -729,12 +657,13 @@ ks_status ks_drv_mem_alloc(ks_drv *d, size_t bytes, uint64_t *out, char *err,
   ks_status st;
 
   *out = 0;
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   if (st)
     return st;
   r = d->cu.cuMemAlloc(&p, bytes);
-  st = check(d, r, "cuMemAlloc",
-             r == CUDA_ERROR_OUT_OF_MEMORY ? KS_ENOMEM : KS_EDRIVER, err, cap);
+  st = ks_drv_check(d, r, "cuMemAlloc",
+                    r == CUDA_ERROR_OUT_OF_MEMORY ? KS_ENOMEM : KS_EDRIVER, err,
+                    cap);
   if (!st)
     *out = (uint64_t)p;
   return st;
@@ -749,64 +678,66 @@ void ks_drv_mem_free(ks_drv *d, uint64_t p) {
 
 ks_status ks_drv_htod(ks_drv *d, uint64_t dst, const void *src, size_t n,
                       char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuMemcpyHtoD((CUdeviceptr)dst, src, n), "cuMemcpyHtoD",
-               KS_EDRIVER, err, cap);
+  return ks_drv_check(d, d->cu.cuMemcpyHtoD((CUdeviceptr)dst, src, n),
+                      "cuMemcpyHtoD", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_dtoh(ks_drv *d, void *dst, uint64_t src, size_t n, char *err,
                       size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuMemcpyDtoH(dst, (CUdeviceptr)src, n), "cuMemcpyDtoH",
-               KS_EDRIVER, err, cap);
+  return ks_drv_check(d, d->cu.cuMemcpyDtoH(dst, (CUdeviceptr)src, n),
+                      "cuMemcpyDtoH", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_dtod(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
                       char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, n),
-               "cuMemcpyDtoD", KS_EDRIVER, err, cap);
+  return ks_drv_check(d,
+                      d->cu.cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, n),
+                      "cuMemcpyDtoD", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_dtod_async(ks_drv *d, uint64_t dst, uint64_t src, size_t n,
                             void *stream, char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d,
-               d->cu.cuMemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, n,
-                                       (CUstream)stream),
-               "cuMemcpyDtoDAsync", KS_ELAUNCH, err, cap);
+  return ks_drv_check(d,
+                      d->cu.cuMemcpyDtoDAsync((CUdeviceptr)dst,
+                                              (CUdeviceptr)src, n,
+                                              (CUstream)stream),
+                      "cuMemcpyDtoDAsync", KS_ELAUNCH, err, cap);
 }
 
 ks_status ks_drv_htod_async(ks_drv *d, uint64_t dst, const void *src, size_t n,
                             void *stream, char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(
+  return ks_drv_check(
       d, d->cu.cuMemcpyHtoDAsync((CUdeviceptr)dst, src, n, (CUstream)stream),
       "cuMemcpyHtoDAsync", KS_EDRIVER, err, cap);
 }
 
 ks_status ks_drv_dtoh_async(ks_drv *d, void *dst, uint64_t src, size_t n,
                             void *stream, char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(
+  return ks_drv_check(
       d, d->cu.cuMemcpyDtoHAsync(dst, (CUdeviceptr)src, n, (CUstream)stream),
       "cuMemcpyDtoHAsync", KS_EDRIVER, err, cap);
 }
@@ -816,211 +747,30 @@ ks_status ks_drv_module_global(ks_drv *d, const ks_drv_module *m,
                                char *err, size_t cap) {
   CUdeviceptr p = 0;
   size_t n = 0;
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
   CUresult r = d->cu.cuModuleGetGlobal(&p, &n, (CUmodule)m->module, name);
   /* only a missing name is the caller's mistake; a context or driver
    * failure is told as one */
-  st = check(d, r, "cuModuleGetGlobal",
-             r == CUDA_ERROR_NOT_FOUND ? KS_EINVAL : KS_EDRIVER, err, cap);
+  st = ks_drv_check(d, r, "cuModuleGetGlobal",
+                    r == CUDA_ERROR_NOT_FOUND ? KS_EINVAL : KS_EDRIVER, err,
+                    cap);
   *ptr = st ? 0 : (uint64_t)p;
   *bytes = st ? 0 : n;
   return st;
-}
-
-/* ---- texture objects ------------------------------------------------------
- */
-
-ks_status ks_drv_tex_limits(ks_drv *d, ks_drv_tex_limits_t *out, char *err,
-                            size_t cap) {
-  static const struct {
-    CUdevice_attribute a;
-    size_t off;
-  } attrs[] = {
-      {CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
-       offsetof(ks_drv_tex_limits_t, align)},
-      {CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
-       offsetof(ks_drv_tex_limits_t, pitch_align)},
-      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,
-       offsetof(ks_drv_tex_limits_t, max_width)},
-      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,
-       offsetof(ks_drv_tex_limits_t, max_height)},
-      {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
-       offsetof(ks_drv_tex_limits_t, max_pitch)},
-  };
-  ks_status st = bind(d, err, cap);
-
-  for (size_t i = 0; !st && i < sizeof attrs / sizeof *attrs; i++) {
-    int v = 0;
-    st = check(d, d->cu.cuDeviceGetAttribute(&v, attrs[i].a, d->dev),
-               "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
-    memcpy((char *)out + attrs[i].off, &v, sizeof v);
-  }
-  return st;
-}
-
-/* KS_TEX_* (kspec.h) to the driver's formats. */
-static CUarray_format tex_format(unsigned f) {
-  static const CUarray_format fm[] = {
-      CU_AD_FORMAT_FLOAT,          CU_AD_FORMAT_HALF,
-      CU_AD_FORMAT_UNSIGNED_INT8,  CU_AD_FORMAT_SIGNED_INT8,
-      CU_AD_FORMAT_UNSIGNED_INT16, CU_AD_FORMAT_SIGNED_INT16};
-  return fm[f < sizeof fm / sizeof *fm ? f : 0];
-}
-
-ks_status ks_drv_tex_create(ks_drv *d, const ks_drv_tex *t, uint64_t *obj,
-                            char *err, size_t cap) {
-  static const CUaddress_mode modes[] = {
-      CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_WRAP,
-      CU_TR_ADDRESS_MODE_MIRROR, CU_TR_ADDRESS_MODE_BORDER};
-  CUDA_RESOURCE_DESC res;
-  CUDA_TEXTURE_DESC td;
-  CUtexObject o = 0;
-  ks_status st = bind(d, err, cap);
-
-  *obj = 0;
-  if (st)
-    return st;
-  memset(&res, 0, sizeof res);
-  memset(&td, 0, sizeof td);
-  res.resType = CU_RESOURCE_TYPE_PITCH2D;
-  res.res.pitch2D.devPtr = (CUdeviceptr)t->ptr;
-  res.res.pitch2D.format = tex_format(t->format);
-  res.res.pitch2D.numChannels = 1;
-  res.res.pitch2D.width = t->width;
-  res.res.pitch2D.height = t->height;
-  res.res.pitch2D.pitchInBytes = t->pitch_bytes;
-  for (int i = 0; i < 3; i++)
-    td.addressMode[i] = modes[t->mode & 3];
-  td.filterMode =
-      t->linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
-  td.flags = (t->read_integers ? CU_TRSF_READ_AS_INTEGER : 0) |
-             (t->normalized_coords ? CU_TRSF_NORMALIZED_COORDINATES : 0);
-  st = check(d, d->cu.cuTexObjectCreate(&o, &res, &td, NULL),
-             "cuTexObjectCreate", KS_EDRIVER, err, cap);
-  *obj = st ? 0 : (uint64_t)o;
-  return st;
-}
-
-void ks_drv_tex_destroy(ks_drv *d, uint64_t obj) {
-  if (d && obj && d->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS)
-    d->cu.cuTexObjectDestroy((CUtexObject)obj);
-}
-
-/* ---- 3-D textures: objects over CUDA arrays ------------------------------
- * The hardware samples 3-D textures only from CUDA arrays (a layout of
- * its own), so the data is copied into one (ks_drv_tex3d_copy) before the
- * kernel reads it. */
-
-ks_status ks_drv_tex3d_limits(ks_drv *d, int max[3], char *err, size_t cap) {
-  static const CUdevice_attribute a[3] = {
-      CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
-      CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
-      CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH};
-  ks_status st = bind(d, err, cap);
-
-  for (int i = 0; !st && i < 3; i++)
-    st = check(d, d->cu.cuDeviceGetAttribute(&max[i], a[i], d->dev),
-               "cuDeviceGetAttribute", KS_EDRIVER, err, cap);
-  return st;
-}
-
-/* The sampling of t: filter, address mode, what integers read as. */
-static void tex3d_desc(const ks_drv_tex *t, CUDA_TEXTURE_DESC *td) {
-  static const CUaddress_mode modes[] = {
-      CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_WRAP,
-      CU_TR_ADDRESS_MODE_MIRROR, CU_TR_ADDRESS_MODE_BORDER};
-
-  memset(td, 0, sizeof *td);
-  for (int i = 0; i < 3; i++)
-    td->addressMode[i] = modes[t->mode & 3];
-  td->filterMode =
-      t->linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
-  td->flags = (t->read_integers ? CU_TRSF_READ_AS_INTEGER : 0) |
-              (t->normalized_coords ? CU_TRSF_NORMALIZED_COORDINATES : 0);
-}
-
-ks_status ks_drv_tex3d_create(ks_drv *d, const ks_drv_tex *t, unsigned depth,
-                              uint64_t *array, uint64_t *obj, char *err,
-                              size_t cap) {
-  CUDA_ARRAY3D_DESCRIPTOR ad;
-  CUDA_RESOURCE_DESC res;
-  CUDA_TEXTURE_DESC td;
-  CUarray a = NULL;
-  CUtexObject o = 0;
-  ks_status st = bind(d, err, cap);
-
-  *array = *obj = 0;
-  if (st)
-    return st;
-  memset(&ad, 0, sizeof ad);
-  ad.Width = t->width;
-  ad.Height = t->height;
-  ad.Depth = depth;
-  ad.Format = tex_format(t->format);
-  ad.NumChannels = 1;
-  st = check(d, d->cu.cuArray3DCreate(&a, &ad), "cuArray3DCreate", KS_EDRIVER,
-             err, cap);
-  if (st)
-    return st;
-  memset(&res, 0, sizeof res);
-  res.resType = CU_RESOURCE_TYPE_ARRAY;
-  res.res.array.hArray = a;
-  tex3d_desc(t, &td);
-  st = check(d, d->cu.cuTexObjectCreate(&o, &res, &td, NULL),
-             "cuTexObjectCreate", KS_EDRIVER, err, cap);
-  if (st) {
-    d->cu.cuArrayDestroy(a);
-    return st;
-  }
-  *array = (uint64_t)(uintptr_t)a;
-  *obj = (uint64_t)o;
-  return KS_OK;
-}
-
-ks_status ks_drv_tex3d_copy(ks_drv *d, uint64_t array, const ks_drv_tex *t,
-                            unsigned depth, void *stream, char *err,
-                            size_t cap) {
-  static const unsigned elem[] = {4, 2, 1, 1, 2, 2}; /* KS_TEX_* */
-  CUDA_MEMCPY3D c;
-  ks_status st = bind(d, err, cap);
-
-  if (st)
-    return st;
-  memset(&c, 0, sizeof c);
-  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.srcDevice = (CUdeviceptr)t->ptr;
-  c.srcPitch = t->pitch_bytes;
-  c.srcHeight = t->height;
-  c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-  c.dstArray = (CUarray)(uintptr_t)array;
-  c.WidthInBytes = (size_t)t->width * elem[t->format < 6 ? t->format : 0];
-  c.Height = t->height;
-  c.Depth = depth;
-  return check(d, d->cu.cuMemcpy3DAsync(&c, (CUstream)stream),
-               "cuMemcpy3DAsync", KS_ELAUNCH, err, cap);
-}
-
-void ks_drv_tex3d_destroy(ks_drv *d, uint64_t array, uint64_t obj) {
-  if (!d || d->cu.cuCtxSetCurrent(d->ctx) != CUDA_SUCCESS)
-    return;
-  if (obj)
-    d->cu.cuTexObjectDestroy((CUtexObject)obj);
-  if (array)
-    d->cu.cuArrayDestroy((CUarray)(uintptr_t)array);
 }
 
 ks_status ks_drv_mem_range(ks_drv *d, uint64_t p, uint64_t *base, size_t *bytes,
                            char *err, size_t cap) {
   CUdeviceptr b = 0;
   size_t n = 0;
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (!st)
-    st = check(d, d->cu.cuMemGetAddressRange(&b, &n, (CUdeviceptr)p),
-               "cuMemGetAddressRange", KS_EINVAL, err, cap);
+    st = ks_drv_check(d, d->cu.cuMemGetAddressRange(&b, &n, (CUdeviceptr)p),
+                      "cuMemGetAddressRange", KS_EINVAL, err, cap);
   *base = st ? 0 : (uint64_t)b;
   *bytes = st ? 0 : n;
   return st;
@@ -1028,13 +778,13 @@ ks_status ks_drv_mem_range(ks_drv *d, uint64_t p, uint64_t *base, size_t *bytes,
 
 ks_status ks_drv_event_create(ks_drv *d, void **ev, char *err, size_t cap) {
   CUevent e = NULL;
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   *ev = NULL;
   if (st)
     return st;
-  st = check(d, d->cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
-             "cuEventCreate", KS_EDRIVER, err, cap);
+  st = ks_drv_check(d, d->cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
+                    "cuEventCreate", KS_EDRIVER, err, cap);
   if (!st)
     *ev = e;
   return st;
@@ -1047,32 +797,33 @@ void ks_drv_event_destroy(ks_drv *d, void *ev) {
 
 ks_status ks_drv_event_record(ks_drv *d, void *ev, void *stream, char *err,
                               size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuEventRecord((CUevent)ev, (CUstream)stream),
-               "cuEventRecord", KS_ELAUNCH, err, cap);
+  return ks_drv_check(d, d->cu.cuEventRecord((CUevent)ev, (CUstream)stream),
+                      "cuEventRecord", KS_ELAUNCH, err, cap);
 }
 
 ks_status ks_drv_stream_wait(ks_drv *d, void *stream, void *ev, char *err,
                              size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuStreamWaitEvent((CUstream)stream, (CUevent)ev, 0),
-               "cuStreamWaitEvent", KS_ELAUNCH, err, cap);
+  return ks_drv_check(d,
+                      d->cu.cuStreamWaitEvent((CUstream)stream, (CUevent)ev, 0),
+                      "cuStreamWaitEvent", KS_ELAUNCH, err, cap);
 }
 
 ks_status ks_drv_memset8(ks_drv *d, uint64_t dst, unsigned char v, size_t n,
                          char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
 
   if (st)
     return st;
-  return check(d, d->cu.cuMemsetD8((CUdeviceptr)dst, v, n), "cuMemsetD8",
-               KS_EDRIVER, err, cap);
+  return ks_drv_check(d, d->cu.cuMemsetD8((CUdeviceptr)dst, v, n), "cuMemsetD8",
+                      KS_EDRIVER, err, cap);
 }
 
 /* ---- timer ---------------------------------------------------------- */
@@ -1108,7 +859,7 @@ static struct ks_drv_timer *thread_timer(ks_drv *d, int make) {
 }
 
 ks_status ks_drv_timer_start(ks_drv *d, char *err, size_t cap) {
-  ks_status st = bind(d, err, cap);
+  ks_status st = ks_drv_bind(d, err, cap);
   struct ks_drv_timer *t = st ? NULL : thread_timer(d, 1);
 
   if (!st && !t) {
@@ -1116,14 +867,14 @@ ks_status ks_drv_timer_start(ks_drv *d, char *err, size_t cap) {
     return KS_ENOMEM;
   }
   if (!st && !t->t0)
-    st = check(d, d->cu.cuEventCreate(&t->t0, CU_EVENT_DEFAULT),
-               "cuEventCreate", KS_EDRIVER, err, cap);
+    st = ks_drv_check(d, d->cu.cuEventCreate(&t->t0, CU_EVENT_DEFAULT),
+                      "cuEventCreate", KS_EDRIVER, err, cap);
   if (!st && !t->t1)
-    st = check(d, d->cu.cuEventCreate(&t->t1, CU_EVENT_DEFAULT),
-               "cuEventCreate", KS_EDRIVER, err, cap);
+    st = ks_drv_check(d, d->cu.cuEventCreate(&t->t1, CU_EVENT_DEFAULT),
+                      "cuEventCreate", KS_EDRIVER, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventRecord(t->t0, NULL), "cuEventRecord", KS_EDRIVER,
-               err, cap);
+    st = ks_drv_check(d, d->cu.cuEventRecord(t->t0, NULL), "cuEventRecord",
+                      KS_EDRIVER, err, cap);
   return st;
 }
 
@@ -1138,15 +889,15 @@ ks_status ks_drv_timer_stop(ks_drv *d, float *ms, char *err, size_t cap) {
     say(err, cap, "driver: timer stopped before this thread started it");
     return KS_EINVAL;
   }
-  st = bind(d, err, cap);
+  st = ks_drv_bind(d, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventRecord(t->t1, NULL), "cuEventRecord", KS_EDRIVER,
-               err, cap);
+    st = ks_drv_check(d, d->cu.cuEventRecord(t->t1, NULL), "cuEventRecord",
+                      KS_EDRIVER, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventSynchronize(t->t1), "cuEventSynchronize",
-               KS_ELAUNCH, err, cap);
+    st = ks_drv_check(d, d->cu.cuEventSynchronize(t->t1), "cuEventSynchronize",
+                      KS_ELAUNCH, err, cap);
   if (!st)
-    st = check(d, d->cu.cuEventElapsedTime(ms, t->t0, t->t1),
-               "cuEventElapsedTime", KS_EDRIVER, err, cap);
+    st = ks_drv_check(d, d->cu.cuEventElapsedTime(ms, t->t0, t->t1),
+                      "cuEventElapsedTime", KS_EDRIVER, err, cap);
   return st;
 }
