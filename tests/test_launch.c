@@ -45,18 +45,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h> /* types only */
+
 #include "kspec.h"
 #include "mock/cuda_mock.h"
 #include "test_util.h"
 
 enum { SMS = 132, KIB = 1024 };
 
-/* The mock's cuStreamCreate (a CUstream is a pointer). */
-typedef int (*CUresult_fn_stream)(void **stream, unsigned flags);
+/* The mock's cuStreamCreate, of its own type (UBSan checks calls). */
+typedef CUresult (*stream_create_fn)(CUstream *stream, unsigned flags);
 
 static kspec_mock_counters_fn mock_counters;
 static kspec_mock_tex_fetch_fn mock_fetch;
-static CUresult_fn_stream mock_stream_create;
+static stream_create_fn mock_stream_create;
 
 static kspec_mock_counters mock_now(void) {
   kspec_mock_counters c;
@@ -543,8 +545,8 @@ static void textures3d(void **state) {
   /* new contents, on a stream of its own: the same object, copied again
    * before the launch */
   fill_cube(f, f->buf[0], n, pitch, 1000.0f);
-  void *s1 = NULL;
-  assert_int_equal(mock_stream_create(&s1, 0), 0);
+  CUstream s1 = NULL;
+  assert_int_equal(mock_stream_create(&s1, 0), CUDA_SUCCESS);
   assert_int_equal(ks_launch(k, grid, block, 0, s1, args), KS_OK);
   m = mock_now();
   assert_int_equal(m.tex_creates, m0.tex_creates + 1);
@@ -667,7 +669,7 @@ int main(void) {
     return 1;
   }
   mock_fetch = (kspec_mock_tex_fetch_fn)dlsym(lib, KSPEC_MOCK_TEX_FETCH_FN);
-  mock_stream_create = (CUresult_fn_stream)dlsym(lib, "cuStreamCreate");
+  mock_stream_create = (stream_create_fn)dlsym(lib, "cuStreamCreate");
   if (!mock_fetch || !mock_stream_create)
     return 1;
   const struct CMUnitTest tests[] = {
