@@ -27,6 +27,16 @@ ks_status ks_ir_fail(char *err, size_t cap, ks_status s, const char *fmt, ...) {
   return s;
 }
 
+int ks_ir_why(char *why, size_t cap, const char *fmt, ...) {
+  if (why && cap) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
 int ks_ir_room(void *pp, size_t *cap, size_t n, size_t elem, size_t first) {
   if (n < *cap)
     return 1;

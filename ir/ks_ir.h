@@ -25,6 +25,10 @@
  * `return ks_ir_fail(err, cap, KS_EPARSE, "...")`. */
 ks_status ks_ir_fail(char *err, size_t cap, ks_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* printf into why, never overflowing; returns -1, for checks that answer
+ * 0 or -1 and why: `return ks_ir_why(why, cap, "truncated")`. */
+int ks_ir_why(char *why, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Room for one more element in a growable array: when n, the elements in
  * use, has reached *cap, the array whose pointer is at pp (a T **, elements

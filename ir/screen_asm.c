@@ -11,7 +11,6 @@
  * a non-constant "i" operand) is left to it: kspec reports those errors.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +28,6 @@ typedef struct entry {
   int q;      /* it allows 'q' (128-bit registers) */
   int only_q; /* 'q' is all it allows */
 } entry;
-
-static int bad(char *why, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(char *why, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, cap, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* The codes of one alternative ("r", "rl", "0"): 0 when all are known. */
 static int parse_codes(const char *c, size_t n, entry *e) {
@@ -67,7 +56,7 @@ static int parse_entry(const char *c, size_t n, entry *e, char *why,
     e->dir = 'c';
     return n >= 3 && c[1] == '{' && c[n - 1] == '}'
                ? 0
-               : bad(why, cap, "malformed clobber '%.*s'", (int)n, c);
+               : ks_ir_why(why, cap, "malformed clobber '%.*s'", (int)n, c);
   }
   if (n && c[0] == '!') {
     e->dir = 'l';
@@ -82,16 +71,16 @@ static int parse_entry(const char *c, size_t n, entry *e, char *why,
       at++;
   }
   if (at < n && c[at] == '*')
-    return bad(why, cap, "memory operand '%.*s'", (int)n, c);
+    return ks_ir_why(why, cap, "memory operand '%.*s'", (int)n, c);
   int only_q = 1;
   for (size_t s = at; s <= n; s++) {
     if (s < n && c[s] != '|')
       continue;
     entry alt = {0};
     if (parse_codes(c + at, s - at, &alt) != 0)
-      return bad(why, cap,
-                 "constraint '%.*s' (NVPTX takes b c h r l q f d i n)", (int)n,
-                 c);
+      return ks_ir_why(why, cap,
+                       "constraint '%.*s' (NVPTX takes b c h r l q f d i n)",
+                       (int)n, c);
     e->q |= alt.q;
     only_q &= alt.only_q;
     at = s + 1;
@@ -113,7 +102,8 @@ static int operand_ok(LLVMTypeRef ty, const entry *e, char *why, size_t cap) {
     unsigned w = LLVMGetIntTypeWidth(el);
     if (w <= 64 || (w == 128 && el == ty && e->only_q))
       return 0;
-    return bad(why, cap, "an i%u operand (only a scalar i128, with 'q')", w);
+    return ks_ir_why(why, cap, "an i%u operand (only a scalar i128, with 'q')",
+                     w);
   }
   case LLVMHalfTypeKind:
   case LLVMBFloatTypeKind:
@@ -122,7 +112,7 @@ static int operand_ok(LLVMTypeRef ty, const entry *e, char *why, size_t cap) {
   case LLVMPointerTypeKind:
     return 0;
   default:
-    return bad(why, cap, "an operand that is not a scalar or a vector");
+    return ks_ir_why(why, cap, "an operand that is not a scalar or a vector");
   }
 }
 
@@ -137,7 +127,7 @@ static int parse_constraints(const char *c, size_t len, entry *v, size_t *n,
     if (i < len && c[i] != ',')
       continue;
     if (*n == MAX_ENTRIES)
-      return bad(why, cap, "more than %d constraints", MAX_ENTRIES);
+      return ks_ir_why(why, cap, "more than %d constraints", MAX_ENTRIES);
     if (parse_entry(c + at, i - at, &v[*n], why, cap) != 0)
       return -1;
     (*n)++;
@@ -154,14 +144,14 @@ static int check_operands(LLVMTypeRef fty, const entry *v, size_t n,
   unsigned nparams = LLVMCountParamTypes(fty);
   LLVMTypeRef *params = calloc(nparams ? nparams : 1, sizeof *params);
   if (!params)
-    return bad(why, cap, "out of memory");
+    return ks_ir_why(why, cap, "out of memory");
   LLVMGetParamTypes(fty, params);
   size_t nout = 0, nin = 0;
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     LLVMTypeRef ty = NULL;
     if (v[i].q && sm < 70)
-      rc = bad(why, cap, "the 'q' constraint (128-bit) before sm_70");
+      rc = ks_ir_why(why, cap, "the 'q' constraint (128-bit) before sm_70");
     else if (v[i].dir == 'o' && LLVMGetTypeKind(ret) == LLVMStructTypeKind)
       ty = nout < LLVMCountStructElementTypes(ret)
                ? LLVMStructGetTypeAtIndex(ret, (unsigned)nout)
@@ -173,14 +163,14 @@ static int check_operands(LLVMTypeRef fty, const entry *v, size_t n,
     else
       continue;
     if (rc == 0 && !ty)
-      rc = bad(why, cap, "constraints that do not match its operands");
+      rc = ks_ir_why(why, cap, "constraints that do not match its operands");
     if (rc == 0)
       rc = operand_ok(ty, &v[i], why, cap);
     nout += v[i].dir == 'o';
     nin += v[i].dir == 'i';
   }
   if (rc == 0 && nin != nparams)
-    rc = bad(why, cap, "constraints that do not match its operands");
+    rc = ks_ir_why(why, cap, "constraints that do not match its operands");
   free(params);
   return rc;
 }
@@ -236,10 +226,10 @@ static int check_string(const char *s, size_t n, unsigned nops, char *why,
       used = braced(s + i, n - i, nops);
     }
     if (!used)
-      return bad(why, cap,
-                 "'%.*s' in its string, which is no operand of the %u it "
-                 "has",
-                 (int)(n - i < 12 ? n - i : 12), s + i, nops);
+      return ks_ir_why(why, cap,
+                       "'%.*s' in its string, which is no operand of the %u it "
+                       "has",
+                       (int)(n - i < 12 ? n - i : 12), s + i, nops);
     i += used - 1;
   }
   return 0;

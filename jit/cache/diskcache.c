@@ -37,7 +37,6 @@
 #include <limits.h>
 #include <link.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -288,17 +287,6 @@ static uint64_t checksum(const unsigned char *buf, size_t n) {
   return XXH3_64bits_digest(&st);
 }
 
-/* Records why an entry is bad; returns -1. */
-static int bad(char *why, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(char *why, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, cap, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 /* ---- the launch plan ----------------------------------------------------- */
 
 /* ks_launch_plan as an entry stores it: each field in this order, with the
@@ -372,30 +360,31 @@ void ks_disk_plan_encode(const ks_launch_plan *p,
 static int plan_fits(const ks_launch_plan *p, const unsigned block[3],
                      char *why, size_t cap) {
   if (p->coarsen_x > 1 && (!block[0] || block[0] % p->coarsen_x))
-    return bad(why, cap, "launch plan: coarsening by %u of block.x %u",
-               p->coarsen_x, block[0]);
+    return ks_ir_why(why, cap, "launch plan: coarsening by %u of block.x %u",
+                     p->coarsen_x, block[0]);
   if (p->coarsen_y > 1 && (!block[1] || block[1] % p->coarsen_y))
-    return bad(why, cap, "launch plan: coarsening by %u of block.y %u",
-               p->coarsen_y, block[1]);
+    return ks_ir_why(why, cap, "launch plan: coarsening by %u of block.y %u",
+                     p->coarsen_y, block[1]);
   if (p->grid_coarsen > 1 && !block[0])
-    return bad(why, cap,
-               "launch plan: grid coarsening by %u without a fixed block",
-               p->grid_coarsen);
+    return ks_ir_why(why, cap,
+                     "launch plan: grid coarsening by %u without a fixed block",
+                     p->grid_coarsen);
   for (unsigned i = 0; i < KS_CMEM_MAX; i++)
     if (i < p->const_copies ? !p->const_copy_bytes[i]
                             : p->const_copy_arg[i] || p->const_copy_bytes[i])
-      return bad(why, cap,
-                 "launch plan: constant copy %u (of %u) of %u bytes from "
-                 "argument %u",
-                 i, p->const_copies, p->const_copy_bytes[i],
-                 p->const_copy_arg[i]);
+      return ks_ir_why(why, cap,
+                       "launch plan: constant copy %u (of %u) of %u bytes from "
+                       "argument %u",
+                       i, p->const_copies, p->const_copy_bytes[i],
+                       p->const_copy_arg[i]);
   for (unsigned i = p->texs; i < KS_TEX_MAX; i++)
     if (p->tex_arg[i] || p->tex_dims[i])
-      return bad(why, cap, "launch plan: texture %u (of %u) of argument %u", i,
-                 p->texs, p->tex_arg[i]);
+      return ks_ir_why(why, cap,
+                       "launch plan: texture %u (of %u) of argument %u", i,
+                       p->texs, p->tex_arg[i]);
   for (unsigned i = 0; i < p->texs; i++)
     if (!p->tex_dims[i])
-      return bad(why, cap, "launch plan: texture %u of no dimension", i);
+      return ks_ir_why(why, cap, "launch plan: texture %u of no dimension", i);
   return 0;
 }
 
@@ -408,8 +397,8 @@ int ks_disk_plan_decode(const unsigned char in[KS_DISK_PLAN_BYTES],
       unsigned v = (unsigned)in[0] | (unsigned)in[1] << 8 |
                    (unsigned)in[2] << 16 | (unsigned)in[3] << 24;
       if (v > plan_fields[k].max)
-        return bad(why, cap, "launch plan: %s %u over %u", plan_fields[k].name,
-                   v, plan_fields[k].max);
+        return ks_ir_why(why, cap, "launch plan: %s %u over %u",
+                         plan_fields[k].name, v, plan_fields[k].max);
       memcpy((unsigned char *)p + plan_at(&plan_fields[k], i), &v, sizeof v);
     }
   return plan_fits(p, block, why, cap);
@@ -421,25 +410,25 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
                   ks_disk_entry *e, char *why, size_t cap) {
   header h;
   if (n < sizeof h)
-    return bad(why, cap, "truncated: %zu bytes", n);
+    return ks_ir_why(why, cap, "truncated: %zu bytes", n);
   memcpy(&h, buf, sizeof h);
   if (memcmp(h.magic, MAGIC, sizeof MAGIC) != 0)
-    return bad(why, cap, "not a kspec cache entry");
+    return ks_ir_why(why, cap, "not a kspec cache entry");
   if (h.version != FORMAT_VERSION || h.header_bytes != sizeof h)
-    return bad(why, cap, "format version %u, want %u", h.version,
-               FORMAT_VERSION);
+    return ks_ir_why(why, cap, "format version %u, want %u", h.version,
+                     FORMAT_VERSION);
   if (h.file_bytes != n)
-    return bad(why, cap, "length %" PRIu64 " in the header, %zu bytes",
-               h.file_bytes, n);
+    return ks_ir_why(why, cap, "length %" PRIu64 " in the header, %zu bytes",
+                     h.file_bytes, n);
   if (key && (h.key[0] != key[0] || h.key[1] != key[1]))
-    return bad(why, cap, "holds another key");
+    return ks_ir_why(why, cap, "holds another key");
   if (checksum(buf, n) != h.checksum)
-    return bad(why, cap, "checksum mismatch");
+    return ks_ir_why(why, cap, "checksum mismatch");
   if (h.kind >= KS_DISK_NKINDS)
-    return bad(why, cap, "unknown kind %u", h.kind);
+    return ks_ir_why(why, cap, "unknown kind %u", h.kind);
   if (h.plan_bytes != KS_DISK_PLAN_BYTES || n - sizeof h < h.plan_bytes)
-    return bad(why, cap, "launch plan of %u bytes, want %zu", h.plan_bytes,
-               KS_DISK_PLAN_BYTES);
+    return ks_ir_why(why, cap, "launch plan of %u bytes, want %zu",
+                     h.plan_bytes, KS_DISK_PLAN_BYTES);
   size_t at = sizeof h + h.plan_bytes;
   for (int i = 0; i < KS_DISK_NSTR; i++) {
     const char *s = (const char *)buf + at;
@@ -448,18 +437,18 @@ int ks_disk_check(const unsigned char *buf, size_t n, const uint64_t key[2],
                   (i == KS_DISK_BLOB || i == KS_DISK_DESC));
     if (h.len[i] >= n - at || s[h.len[i]] != '\0' ||
         (!binary && memchr(s, '\0', h.len[i])))
-      return bad(why, cap, "malformed string %d", i);
+      return ks_ir_why(why, cap, "malformed string %d", i);
     e->str[i] = s;
     e->len[i] = h.len[i];
     at += (size_t)h.len[i] + 1;
   }
   if (at != n)
-    return bad(why, cap, "%zu bytes after the strings", n - at);
+    return ks_ir_why(why, cap, "%zu bytes after the strings", n - at);
   e->kind = h.kind;
   if (ks_disk_plan_decode(buf + sizeof h, h.reqntid, &e->plan, why, cap))
     return -1;
   if (h.est_regs > INT_MAX) /* the writer stores an int >= 0 */
-    return bad(why, cap, "estimated registers %u", h.est_regs);
+    return ks_ir_why(why, cap, "estimated registers %u", h.est_regs);
   memcpy(e->key, h.key, sizeof e->key);
   memcpy(e->reqntid, h.reqntid, sizeof e->reqntid);
   e->maxntid = h.maxntid;
