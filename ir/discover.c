@@ -160,6 +160,17 @@ static int arg_type(LLVMValueRef arg, ks_type *out) {
   return 1;
 }
 
+int ks_ir_value_fits(ks_type ty, double v) {
+  if (!isfinite(v))
+    return 0;
+  if (ty == KS_TYPE_I32)
+    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
+  if (ty == KS_TYPE_I64)
+    return v == floor(v) && v >= -9223372036854775808.0 &&
+           v < 9223372036854775808.0;
+  return 1;
+}
+
 void ks_ir_type_range(ks_type ty, ks_ir_sign sign, double *min, double *max) {
   static const struct {
     ks_type ty;
@@ -278,16 +289,6 @@ static int parse_num(const char *s, double *out) {
   return end != s && *end == '\0' && isfinite(*out);
 }
 
-/* Checks that a number is representable in the parameter's type. */
-static int fits(ks_type ty, double v) {
-  if (ty == KS_TYPE_I32)
-    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
-  if (ty == KS_TYPE_I64)
-    return v == floor(v) && v >= -9223372036854775808.0 &&
-           v < 9223372036854775808.0;
-  return 1;
-}
-
 static ks_ir_kernel *find_kernel(ks_ir_desc *d, const char *name) {
   for (size_t i = 0; i < d->nkernels; i++)
     if (strcmp(d->kernels[i].name, name) == 0)
@@ -359,9 +360,10 @@ static ks_status parse_param(LLVMValueRef fn, const ks_ir_kernel *k,
     return ks_ir_fail(err, cap, KS_ETEMPLATE,
                       "template: %s: parameter '%s': unknown flag '%s'", tname,
                       name, w[3]);
-  if (!(p->min <= p->def && p->def <= p->max) || !fits(p->type, p->min) ||
-      !fits(p->type, p->max) || !fits(p->type, p->def) ||
-      (p->flags && p->min < 1))
+  if (!(p->min <= p->def && p->def <= p->max) ||
+      !ks_ir_value_fits(p->type, p->min) ||
+      !ks_ir_value_fits(p->type, p->max) ||
+      !ks_ir_value_fits(p->type, p->def) || (p->flags && p->min < 1))
     return ks_ir_fail(
         err, cap, KS_ETEMPLATE,
         "template: %s: parameter '%s': need MIN <= DEFAULT <= MAX "

@@ -339,6 +339,11 @@ ks_status ks_ir_discover(LLVMModuleRef m, const char *name, ks_ir_desc *out,
                          char *err, size_t cap);
 void ks_ir_desc_free(ks_ir_desc *d);
 
+/* Is v a value of a parameter of type ty: finite, and for the integer
+ * types whole and within their range (the rule for markings, which the
+ * template cache checks again on what it reads)? */
+int ks_ir_value_fits(ks_type ty, double v);
+
 /* The inclusive range of values of a scalar type of signedness sign: for
  * KS_IR_SIGN_UNKNOWN, from the signed minimum to the unsigned maximum. */
 void ks_ir_type_range(ks_type ty, ks_ir_sign sign, double *min, double *max);

@@ -26,7 +26,6 @@
  * guarantees of a description (parameters are scalar arguments of their name,
  * marked once, with sound ranges); anything else is a miss.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,18 +194,6 @@ static uint32_t get_count(source *r, size_t min) {
   return r->bad ? 0 : n;
 }
 
-/* Is v a value of type ty (discover.c's rule for markings)? */
-static int fits(ks_type ty, double v) {
-  if (!isfinite(v))
-    return 0;
-  if (ty == KS_TYPE_I32)
-    return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
-  if (ty == KS_TYPE_I64)
-    return v == floor(v) && v >= -9223372036854775808.0 &&
-           v < 9223372036854775808.0;
-  return 1;
-}
-
 /* What ks_ir_discover guarantees of a parameter of k: it is a scalar
  * argument of that name, marked once, its range holds its default and
  * fits its type, and a block-fixing one starts at 1 at least. */
@@ -218,9 +205,9 @@ static int param_sound(const ks_ir_kernel *k, size_t j) {
       return 0;
   return p->name && p->name[0] && !a->pointer && a->name &&
          a->kind == KS_IR_ARG_SCALAR && a->type == p->type &&
-         strcmp(a->name, p->name) == 0 && fits(p->type, p->def) &&
-         fits(p->type, p->min) && fits(p->type, p->max) &&
-         !(p->flags && p->min < 1);
+         strcmp(a->name, p->name) == 0 && ks_ir_value_fits(p->type, p->def) &&
+         ks_ir_value_fits(p->type, p->min) &&
+         ks_ir_value_fits(p->type, p->max) && !(p->flags && p->min < 1);
 }
 
 static void get_kernel(source *r, ks_ir_kernel *k) {
