@@ -792,6 +792,23 @@ static void name_key(const char *name, uint64_t key[2]) {
   key[0] = strtoull(lo, NULL, 16);
 }
 
+/* Reads and checks the listed entry called name: 1 when sound (e points
+ * into *buf, which the caller frees), 0 when not, -1 when it is gone. */
+static int read_listed(ks_disk *d, const char *name, ks_disk_entry *e,
+                       unsigned char **buf) {
+  uint64_t key[2];
+  name_key(name, key);
+  *buf = NULL;
+  int fd = openat(d->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return errno == ENOENT ? -1 : 0;
+  size_t len = 0;
+  char why[128];
+  *buf = ks_disk_read_fd(fd, &len);
+  close(fd);
+  return *buf && ks_disk_check(*buf, len, key, e, why, sizeof why) == 0;
+}
+
 ks_status ks_disk_verify(ks_disk *d, int remove_all, uint64_t *good,
                          uint64_t *removed) {
   size_t n = 0;
@@ -802,21 +819,12 @@ ks_status ks_disk_verify(ks_disk *d, int remove_all, uint64_t *good,
     return ks_jit_fail(KS_EIO, "cache: cannot list %s: %s", d->path,
                        strerror(errno));
   for (size_t i = 0; i < n; i++) {
-    int ok = 0;
+    int ok = 0; /* -1: gone meanwhile, neither good nor removed */
     if (!remove_all) {
-      uint64_t key[2];
-      name_key(v[i].name, key);
-      int fd = openat(d->dirfd, v[i].name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-      size_t len = 0;
-      unsigned char *buf = fd >= 0 ? ks_disk_read_fd(fd, &len) : NULL;
+      unsigned char *buf;
       ks_disk_entry e;
-      char why[128];
-      ok = buf && ks_disk_check(buf, len, key, &e, why, sizeof why) == 0;
-      if (fd < 0 && errno == ENOENT)
-        ok = -1; /* gone meanwhile: neither good nor removed */
+      ok = read_listed(d, v[i].name, &e, &buf);
       free(buf);
-      if (fd >= 0)
-        close(fd);
     }
     if (ok > 0)
       (*good)++;
@@ -833,19 +841,11 @@ void ks_disk_each_why(ks_disk *d, void (*fn)(void *, const char *), void *arg) {
   uint64_t bytes = 0;
   file_age *v = list_entries(d->dirfd, &n, &bytes);
   for (size_t i = 0; v && i < n; i++) {
-    uint64_t key[2];
-    name_key(v[i].name, key);
-    int fd = openat(d->dirfd, v[i].name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    size_t len = 0;
-    unsigned char *buf = fd >= 0 ? ks_disk_read_fd(fd, &len) : NULL;
+    unsigned char *buf;
     ks_disk_entry e;
-    char why[128];
-    if (buf && ks_disk_check(buf, len, key, &e, why, sizeof why) == 0 &&
-        e.kind == KS_DISK_KIND_PTX)
+    if (read_listed(d, v[i].name, &e, &buf) == 1 && e.kind == KS_DISK_KIND_PTX)
       fn(arg, e.str[KS_DISK_WHY]);
     free(buf);
-    if (fd >= 0)
-      close(fd);
   }
   free(v);
 }
