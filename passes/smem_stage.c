@@ -92,21 +92,22 @@ static LLVMValueRef tile_ptr(emit *e, const wgroup *g, LLVMValueRef idx) {
                                ix, 2, "");
 }
 
-/* One staging load: element j along the window, when cond holds. */
-static int stage_one(emit *e, const wgroup *g, LLVMValueRef j,
-                     LLVMValueRef cond) {
+/* A staging load's block, entered when cond holds: the builder is left
+ * in it; returns the block after it. */
+static LLVMBasicBlockRef load_block(emit *e, LLVMValueRef cond) {
   LLVMBasicBlockRef ld =
       LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.load");
   LLVMBasicBlockRef next =
       LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.next");
   LLVMBuildCondBr(e->b, cond, ld, next);
   LLVMPositionBuilderAtEnd(e->b, ld);
-  LLVMValueRef t[3] = {e->tid[0], e->tid[1], e->tid[2]};
-  t[g->dim] = j;
-  LLVMValueRef addr =
-      ks_wx_clone(e->c->x, e->b, LLVMGetOperand(g->ld[g->ref].load, 0), t);
-  if (!addr)
-    return 0;
+  return next;
+}
+
+/* Ends a load block: the element at addr into element j of the tile, then
+ * on to next. */
+static void load_to_tile(emit *e, const wgroup *g, LLVMValueRef addr,
+                         LLVMValueRef j, LLVMBasicBlockRef next) {
   LLVMValueRef v = LLVMBuildLoad2(e->b, g->ty, addr, "");
   LLVMSetAlignment(v, g->align);
   LLVMValueRef st =
@@ -114,26 +115,56 @@ static int stage_one(emit *e, const wgroup *g, LLVMValueRef j,
   LLVMSetAlignment(st, g->align);
   LLVMBuildBr(e->b, next);
   LLVMPositionBuilderAtEnd(e->b, next);
+}
+
+/* One staging load: element j along the window, when cond holds. */
+static int stage_one(emit *e, const wgroup *g, LLVMValueRef j,
+                     LLVMValueRef cond) {
+  LLVMBasicBlockRef next = load_block(e, cond);
+  LLVMValueRef t[3] = {e->tid[0], e->tid[1], e->tid[2]};
+  t[g->dim] = j;
+  LLVMValueRef addr =
+      ks_wx_clone(e->c->x, e->b, LLVMGetOperand(g->ld[g->ref].load, 0), t);
+  if (!addr)
+    return 0;
+  load_to_tile(e, g, addr, j, next);
   return 1;
+}
+
+/* What every staging load of g asks: all of g's conditions (NULL when one
+ * cannot be rebuilt), and in *w the window condition's other side (NULL
+ * when g has none). */
+static LLVMValueRef stage_conds(emit *e, const wgroup *g, LLVMValueRef *w) {
+  LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(e->lc), 1, 0);
+  all = conds(e, g->uni, g->nuni, all);
+  all = conds(e, g->oth, g->noth, all);
+  *w = g->wv ? ks_wx_clone(e->c->x, e->b, g->ww, e->tid) : NULL;
+  return g->wv && !*w ? NULL : all;
+}
+
+/* Element j = t + k*B of the window, thread t's in round k, in *j, and
+ * when to stage it: all, and j within the window in a round that ends
+ * past it. */
+static LLVMValueRef round_cond(emit *e, const wgroup *g, unsigned k,
+                               LLVMValueRef all, LLVMValueRef *j) {
+  unsigned bw = e->c->block[g->dim];
+  *j = LLVMBuildAdd(e->b, e->tid[g->dim], i32c(e, k * bw), "");
+  if ((k + 1) * bw <= g->len)
+    return all;
+  return LLVMBuildAnd(
+      e->b, all, LLVMBuildICmp(e->b, LLVMIntULT, *j, i32c(e, g->len), ""), "");
 }
 
 /* Thread t stages elements j = t + k*B of the window (its own row or
  * column), those some thread will read. */
 static int stage(emit *e, wgroup *g) {
   LLVMBuilderRef b = e->b;
-  LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(e->lc), 1, 0);
-  all = conds(e, g->uni, g->nuni, all);
-  all = conds(e, g->oth, g->noth, all);
-  LLVMValueRef w = g->wv ? ks_wx_clone(e->c->x, b, g->ww, e->tid) : NULL;
-  if (!all || (g->wv && !w))
+  LLVMValueRef w, all = stage_conds(e, g, &w);
+  if (!all)
     return 0;
   unsigned bw = e->c->block[g->dim], d = (unsigned)g->span;
   for (unsigned k = 0; k * bw < g->len; k++) {
-    LLVMValueRef j = LLVMBuildAdd(b, e->tid[g->dim], i32c(e, k * bw), "");
-    LLVMValueRef cond = all;
-    if ((k + 1) * bw > g->len)
-      cond = LLVMBuildAnd(
-          b, cond, LLVMBuildICmp(b, LLVMIntULT, j, i32c(e, g->len), ""), "");
+    LLVMValueRef j, cond = round_cond(e, g, k, all, &j);
     if (g->wv) {
       LLVMValueRef s = LLVMBuildSub(b, j, i32c(e, d), "");
       LLVMValueRef lo =
@@ -180,17 +211,14 @@ static int redirect(emit *e, wgroup *g, LLVMValueRef base) {
 
 /* Coarsened: real thread t stages elements E = t + k*B, at P + E*size, P
  * the offset-0 address of real thread 0 (see the comment on coarsened
- * kernels). */
+ * kernels). A coarsened group's window is along x (window_k). */
 static int stage_k(emit *e, wgroup *g) {
   LLVMBuilderRef b = e->b;
-  LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(e->lc), 1, 0);
-  all = conds(e, g->uni, g->nuni, all);
-  all = conds(e, g->oth, g->noth, all);
-  LLVMValueRef w = g->wv ? ks_wx_clone(e->c->x, b, g->ww, e->tid) : NULL;
+  LLVMValueRef w, all = stage_conds(e, g, &w);
   LLVMValueRef t0[3] = {i32c(e, 0), e->tid[1], e->tid[2]};
   LLVMValueRef p0 =
       ks_wx_clone(e->c->x, b, LLVMGetOperand(g->ld[g->ref].load, 0), t0);
-  if (!all || !p0 || (g->wv && !w))
+  if (!all || !p0)
     return 0;
   unsigned bw = e->c->block[0], d = (unsigned)g->span, kk = e->c->k;
   int sh = ks_window_log2(kk);
@@ -199,11 +227,7 @@ static int stage_k(emit *e, wgroup *g) {
   unsigned long long size =
       LLVMABISizeOfType(LLVMGetModuleDataLayout(e->c->m), g->ty);
   for (unsigned k = 0; k * bw < g->len; k++) {
-    LLVMValueRef j = LLVMBuildAdd(b, e->tid[0], i32c(e, k * bw), "");
-    LLVMValueRef cond = all;
-    if ((k + 1) * bw > g->len)
-      cond = LLVMBuildAnd(
-          b, cond, LLVMBuildICmp(b, LLVMIntULT, j, i32c(e, g->len), ""), "");
+    LLVMValueRef j, cond = round_cond(e, g, k, all, &j);
     if (g->wv) {
       /* lo = max(0, ceil((j-D)/K)), hi = min(B-1, floor(j/K)) */
       LLVMValueRef s = LLVMBuildSub(b, j, i32c(e, d), "");
@@ -221,21 +245,11 @@ static int stage_k(emit *e, wgroup *g) {
         return 0;
       cond = LLVMBuildAnd(b, cond, some, "");
     }
-    LLVMBasicBlockRef ld =
-        LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.load");
-    LLVMBasicBlockRef next =
-        LLVMInsertBasicBlockInContext(e->lc, e->body, "ks.window.next");
-    LLVMBuildCondBr(b, cond, ld, next);
-    LLVMPositionBuilderAtEnd(b, ld);
+    LLVMBasicBlockRef next = load_block(e, cond);
     LLVMValueRef off = LLVMBuildMul(b, LLVMBuildZExt(b, j, i64, ""),
                                     LLVMConstInt(i64, size, 0), "");
     LLVMValueRef addr = LLVMBuildGEP2(b, i8, p0, &off, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(b, g->ty, addr, "");
-    LLVMSetAlignment(v, g->align);
-    LLVMValueRef st = LLVMBuildStore(b, v, tile_ptr(e, g, tile_index(e, g, j)));
-    LLVMSetAlignment(st, g->align);
-    LLVMBuildBr(b, next);
-    LLVMPositionBuilderAtEnd(b, next);
+    load_to_tile(e, g, addr, j, next);
   }
   return 1;
 }
