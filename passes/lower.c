@@ -390,20 +390,38 @@ static int lower_alloca(LLVMContextRef c, LLVMBuilderRef b, LLVMValueRef a) {
   return 0;
 }
 
-int ks_lower_allocas(LLVMModuleRef m) {
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  int bad = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !bad;
+/* What each_inst calls on an instruction: 0 to go on. */
+typedef int (*inst_fn)(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef in,
+                       ks_diag *d);
+
+/* Calls fn on every instruction of m in order, with a builder of m's
+ * context, until one returns non-zero, and returns that. fn may erase the
+ * instruction; what it adds after it is not visited. */
+static int each_inst(LLVMModuleRef m, ks_diag *d, inst_fn fn) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  int r = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !r;
        f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !bad;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !r;
          bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !bad;
-           in = LLVMGetNextInstruction(in))
-        if (LLVMIsAAllocaInst(in))
-          bad = lower_alloca(c, b, in);
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in && !r;
+           in = next) {
+        next = LLVMGetNextInstruction(in);
+        r = fn(m, b, in, d);
+      }
   LLVMDisposeBuilder(b);
-  return bad;
+  return r;
+}
+
+static int alloca_inst(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef in,
+                       ks_diag *d) {
+  (void)d;
+  return LLVMIsAAllocaInst(in) ? lower_alloca(LLVMGetModuleContext(m), b, in)
+                               : 0;
+}
+
+int ks_lower_allocas(LLVMModuleRef m) {
+  return each_inst(m, NULL, alloca_inst);
 }
 
 /* The value an atomicrmw stores, from the old one and its operand;
@@ -467,39 +485,30 @@ static LLVMValueRef rmw_value(LLVMModuleRef m, LLVMBuilderRef b,
  * the operation and a store (nvptx-atomic-lower); run after
  * infer-address-spaces, which finds them. Returns 1 and says why for an
  * operation it does not know. */
+static int local_atomic(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef in,
+                        ks_diag *d) {
+  if (!LLVMIsAAtomicRMWInst(in) ||
+      LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0))) != AS_LOCAL)
+    return 0;
+  LLVMValueRef p = LLVMGetOperand(in, 0), v = LLVMGetOperand(in, 1);
+  LLVMPositionBuilderBefore(b, in);
+  LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(in), p, "");
+  LLVMSetAlignment(old, LLVMGetAlignment(in));
+  LLVMValueRef nv = rmw_value(m, b, LLVMGetAtomicRMWBinOp(in), old, v);
+  if (!nv) {
+    LLVMInstructionEraseFromParent(old);
+    return ks_diag_fail(d, KS_EPASS,
+                        "lower: an atomic operation on local memory "
+                        "that kspec cannot lower");
+  }
+  LLVMSetAlignment(LLVMBuildStore(b, nv, p), LLVMGetAlignment(in));
+  LLVMReplaceAllUsesWith(in, old);
+  LLVMInstructionEraseFromParent(in);
+  return 0;
+}
+
 int ks_lower_local_atomics(LLVMModuleRef m, ks_diag *d) {
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  int bad = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !bad;
-       f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !bad;
-         bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !bad;) {
-        LLVMValueRef next = LLVMGetNextInstruction(in);
-        if (LLVMIsAAtomicRMWInst(in) &&
-            LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0))) ==
-                AS_LOCAL) {
-          LLVMValueRef p = LLVMGetOperand(in, 0), v = LLVMGetOperand(in, 1);
-          LLVMPositionBuilderBefore(b, in);
-          LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(in), p, "");
-          LLVMSetAlignment(old, LLVMGetAlignment(in));
-          LLVMValueRef nv = rmw_value(m, b, LLVMGetAtomicRMWBinOp(in), old, v);
-          if (!nv) {
-            LLVMInstructionEraseFromParent(old);
-            bad = ks_diag_fail(d, KS_EPASS,
-                               "lower: an atomic operation on local memory "
-                               "that kspec cannot lower");
-            break;
-          }
-          LLVMSetAlignment(LLVMBuildStore(b, nv, p), LLVMGetAlignment(in));
-          LLVMReplaceAllUsesWith(in, old);
-          LLVMInstructionEraseFromParent(in);
-        }
-        in = next;
-      }
-  LLVMDisposeBuilder(b);
-  return bad;
+  return each_inst(m, d, local_atomic);
 }
 
 /* What the module needs of LLVM's own lowering passes. */
