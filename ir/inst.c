@@ -42,6 +42,27 @@ int ks_ir_minmax(LLVMValueRef v) {
   return 0;
 }
 
+int ks_ir_int_binop(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMMul:
+  case LLVMUDiv:
+  case LLVMSDiv:
+  case LLVMURem:
+  case LLVMSRem:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMXor:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 int ks_ir_pure_call(LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))

@@ -380,6 +380,15 @@ static void one_loop(gc *c, LLVMBuilderRef b, LLVMBasicBlockRef head,
   *latch = l;
 }
 
+/* Does i only compute: no memory, call, phi or division? */
+static int computes_only(LLVMValueRef i) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (ks_ir_int_binop(op))
+    return op != LLVMUDiv && op != LLVMSDiv && op != LLVMURem && op != LLVMSRem;
+  return op == LLVMICmp || op == LLVMTrunc || op == LLVMZExt ||
+         op == LLVMSExt || op == LLVMSelect || op == LLVMFreeze;
+}
+
 /* Which instructions of the region the condition of its branch (at the end
  * of bs) depends on, in pick[] by their place in range[]; 1 when they are
  * few and only compute (no memory, call, phi or division), so that they
@@ -397,30 +406,8 @@ static int cond_slice(gc *c, char *pick) {
     LLVMValueRef i = c->range[r];
     if (i != br && !pick[r])
       continue;
-    if (i != br) {
-      switch (LLVMGetInstructionOpcode(i)) {
-      case LLVMAdd:
-      case LLVMSub:
-      case LLVMMul:
-      case LLVMShl:
-      case LLVMLShr:
-      case LLVMAShr:
-      case LLVMAnd:
-      case LLVMOr:
-      case LLVMXor:
-      case LLVMICmp:
-      case LLVMTrunc:
-      case LLVMZExt:
-      case LLVMSExt:
-      case LLVMSelect:
-      case LLVMFreeze:
-        break;
-      default:
-        return 0;
-      }
-      if (++n > MAX_CHECK)
-        return 0;
-    }
+    if (i != br && (!computes_only(i) || ++n > MAX_CHECK))
+      return 0;
     for (int k = 0; k < LLVMGetNumOperands(i); k++) {
       LLVMValueRef o = LLVMGetOperand(i, (unsigned)k);
       if (!ks_gc_vset_has(&c->in_range, o))

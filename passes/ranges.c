@@ -335,25 +335,13 @@ static ks_iv compute(ks_ranges *R, LLVMValueRef v, unsigned w) {
   if (!LLVMIsAInstruction(v))
     return ks_iv_full(w);
   LLVMOpcode opc = LLVMGetInstructionOpcode(v);
+  if (ks_ir_int_binop(opc))
+    return binop_range(R, v, opc, w);
   switch (opc) {
   case LLVMZExt:
   case LLVMSExt:
   case LLVMTrunc:
     return cast_range(R, v, opc, w);
-  case LLVMAdd:
-  case LLVMSub:
-  case LLVMMul:
-  case LLVMShl:
-  case LLVMLShr:
-  case LLVMAShr:
-  case LLVMSDiv:
-  case LLVMUDiv:
-  case LLVMSRem:
-  case LLVMURem:
-  case LLVMAnd:
-  case LLVMOr:
-  case LLVMXor:
-    return binop_range(R, v, opc, w);
   case LLVMSelect:
     return ks_iv_join(w, ks_range_of(R, LLVMGetOperand(v, 1)),
                       ks_range_of(R, LLVMGetOperand(v, 2)));

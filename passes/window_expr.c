@@ -615,21 +615,9 @@ static int norm_ext(ks_wx *x, LLVMValueRef o, unsigned bits, LLVMOpcode op,
 
 static int norm_inst(ks_wx *x, LLVMValueRef v, unsigned bits, int depth) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  switch (op) {
-  case LLVMAdd:
-  case LLVMSub:
-  case LLVMMul:
-  case LLVMShl:
-  case LLVMLShr:
-  case LLVMAShr:
-  case LLVMUDiv:
-  case LLVMSDiv:
-  case LLVMURem:
-  case LLVMSRem:
-  case LLVMAnd:
-  case LLVMOr:
-  case LLVMXor:
+  if (ks_ir_int_binop(op))
     return norm_binop(x, v, op, bits, depth);
+  switch (op) {
   case LLVMSExt:
   case LLVMZExt:
   case LLVMTrunc:
