@@ -8,21 +8,16 @@
  * are shared. Metadata comes with each clone, loop IDs included (as
  * LLVM's own loop versioning leaves them). And a function moved into a
  * copy of itself with more parameters (ks_ir_add_params: hidden launch
- * arguments, passes/gcoarsen_emit.c and passes/tex.c).
+ * arguments, passes/gcoarsen_emit.c and passes/tex.c). The map from
+ * originals to copies (ks_ir_vmap) serves passes that copy code
+ * themselves (passes/unclamp.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/ks_ir.h"
 
-/* Original values (instructions and blocks as values) to their copies, by
- * open addressing. */
-typedef struct vmap {
-  LLVMValueRef *from, *to;
-  size_t cap; /* a power of two */
-} vmap;
-
-static int vmap_init(vmap *m, size_t n) {
+int ks_ir_vmap_init(ks_ir_vmap *m, size_t n) {
   m->cap = 16;
   while (m->cap < 2 * n + 1)
     m->cap *= 2;
@@ -31,21 +26,26 @@ static int vmap_init(vmap *m, size_t n) {
   return m->from && m->to;
 }
 
-static size_t vmap_slot(const vmap *m, LLVMValueRef v) {
+void ks_ir_vmap_free(ks_ir_vmap *m) {
+  free(m->from);
+  free(m->to);
+  m->from = m->to = NULL;
+}
+
+static size_t vmap_slot(const ks_ir_vmap *m, LLVMValueRef v) {
   size_t i = ks_ir_hash_ptr(v) & (m->cap - 1);
   while (m->from[i] && m->from[i] != v)
     i = (i + 1) & (m->cap - 1);
   return i;
 }
 
-static void vmap_put(vmap *m, LLVMValueRef from, LLVMValueRef to) {
+void ks_ir_vmap_put(ks_ir_vmap *m, LLVMValueRef from, LLVMValueRef to) {
   size_t i = vmap_slot(m, from);
   m->from[i] = from;
   m->to[i] = to;
 }
 
-/* v's copy, or v where it has none (made outside the copied blocks). */
-static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef v) {
+LLVMValueRef ks_ir_vmap_get(const ks_ir_vmap *m, LLVMValueRef v) {
   size_t i = vmap_slot(m, v);
   return m->from[i] ? m->to[i] : v;
 }
@@ -60,15 +60,16 @@ static int is_dbg(LLVMValueRef i) {
 /* First pass: the blocks bbs[0..nb) and their instructions, operands
  * still the originals'; phis empty. */
 static void copy_blocks(LLVMValueRef fn, LLVMBasicBlockRef *bbs, size_t nb,
-                        vmap *m, LLVMBuilderRef b) {
+                        ks_ir_vmap *m, LLVMBuilderRef b) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
   for (size_t k = 0; k < nb; k++) {
     LLVMBasicBlockRef nbb = LLVMAppendBasicBlockInContext(c, fn, "ks.v");
-    vmap_put(m, LLVMBasicBlockAsValue(bbs[k]), LLVMBasicBlockAsValue(nbb));
+    ks_ir_vmap_put(m, LLVMBasicBlockAsValue(bbs[k]),
+                   LLVMBasicBlockAsValue(nbb));
   }
   for (size_t k = 0; k < nb; k++) {
-    LLVMPositionBuilderAtEnd(
-        b, LLVMValueAsBasicBlock(vmap_get(m, LLVMBasicBlockAsValue(bbs[k]))));
+    LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(ks_ir_vmap_get(
+                                    m, LLVMBasicBlockAsValue(bbs[k]))));
     for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i;
          i = LLVMGetNextInstruction(i)) {
       if (is_dbg(i))
@@ -80,24 +81,25 @@ static void copy_blocks(LLVMValueRef fn, LLVMBasicBlockRef *bbs, size_t nb,
         r = LLVMInstructionClone(i);
         LLVMInsertIntoBuilder(b, r);
       }
-      vmap_put(m, i, r);
+      ks_ir_vmap_put(m, i, r);
     }
   }
 }
 
 /* Second pass: operands and phis' incoming values to their copies. */
-static void map_operands(LLVMBasicBlockRef *bbs, size_t nb, const vmap *m) {
+static void map_operands(LLVMBasicBlockRef *bbs, size_t nb,
+                         const ks_ir_vmap *m) {
   for (size_t k = 0; k < nb; k++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(bbs[k]); i;
          i = LLVMGetNextInstruction(i)) {
       if (is_dbg(i))
         continue;
-      LLVMValueRef r = vmap_get(m, i);
+      LLVMValueRef r = ks_ir_vmap_get(m, i);
       if (LLVMIsAPHINode(i)) {
         for (unsigned e = 0; e < LLVMCountIncoming(i); e++) {
-          LLVMValueRef v = vmap_get(m, LLVMGetIncomingValue(i, e));
-          LLVMBasicBlockRef from = LLVMValueAsBasicBlock(
-              vmap_get(m, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, e))));
+          LLVMValueRef v = ks_ir_vmap_get(m, LLVMGetIncomingValue(i, e));
+          LLVMBasicBlockRef from = LLVMValueAsBasicBlock(ks_ir_vmap_get(
+              m, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, e))));
           LLVMAddIncoming(r, &v, &from, 1);
         }
         continue;
@@ -105,7 +107,7 @@ static void map_operands(LLVMBasicBlockRef *bbs, size_t nb, const vmap *m) {
       int n = LLVMGetNumOperands(i);
       for (int o = 0; o < n; o++) {
         LLVMValueRef v = LLVMGetOperand(i, (unsigned)o);
-        LLVMValueRef w = v ? vmap_get(m, v) : v;
+        LLVMValueRef w = v ? ks_ir_vmap_get(m, v) : v;
         if (w != v)
           LLVMSetOperand(r, (unsigned)o, w);
       }
@@ -122,8 +124,8 @@ LLVMBasicBlockRef ks_ir_clone_blocks(LLVMValueRef fn, LLVMBasicBlockRef stop) {
       n++;
   }
   LLVMBasicBlockRef *bbs = malloc((nb ? nb : 1) * sizeof *bbs), first = NULL;
-  vmap m = {0};
-  if (nb && bbs && vmap_init(&m, n + nb)) {
+  ks_ir_vmap m = {0};
+  if (nb && bbs && ks_ir_vmap_init(&m, n + nb)) {
     size_t k = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); k < nb;
          bb = LLVMGetNextBasicBlock(bb))
@@ -133,11 +135,11 @@ LLVMBasicBlockRef ks_ir_clone_blocks(LLVMValueRef fn, LLVMBasicBlockRef stop) {
     copy_blocks(fn, bbs, nb, &m, b);
     map_operands(bbs, nb, &m);
     LLVMDisposeBuilder(b);
-    first = LLVMValueAsBasicBlock(vmap_get(&m, LLVMBasicBlockAsValue(bbs[0])));
+    first = LLVMValueAsBasicBlock(
+        ks_ir_vmap_get(&m, LLVMBasicBlockAsValue(bbs[0])));
   }
   free(bbs);
-  free(m.from);
-  free(m.to);
+  ks_ir_vmap_free(&m);
   return first;
 }
 

@@ -187,6 +187,21 @@ void ks_ir_forget_annotations(LLVMModuleRef m, LLVMTargetMachineRef tm);
 
 /* ---- clone.c ----------------------------------------------------------- */
 
+/* Values (instructions, blocks as values) to their copies, by open
+ * addressing, for a pass that copies code. */
+typedef struct ks_ir_vmap {
+  LLVMValueRef *from, *to;
+  size_t cap; /* a power of two */
+} ks_ir_vmap;
+/* Room for n entries; 0 when out of memory. ks_ir_vmap_free in either
+ * case (and on a zeroed map). */
+int ks_ir_vmap_init(ks_ir_vmap *m, size_t n);
+void ks_ir_vmap_free(ks_ir_vmap *m);
+/* from's copy is to (at most the n entries of ks_ir_vmap_init). */
+void ks_ir_vmap_put(ks_ir_vmap *m, LLVMValueRef from, LLVMValueRef to);
+/* v's copy, or v itself where it has none (made outside the copied code). */
+LLVMValueRef ks_ir_vmap_get(const ks_ir_vmap *m, LLVMValueRef v);
+
 /* Copies fn's blocks from its first up to stop (exclusive; NULL: all) to
  * the end of fn, instructions, phis, branches and metadata mapped to the
  * copies (debug intrinsics left out): a second version of the body,

@@ -265,40 +265,6 @@ static int copyable(LLVMBasicBlockRef bb) {
   return 1;
 }
 
-/* ---- the old -> new map of the copy ------------------------------------- */
-
-typedef struct vmap {
-  LLVMValueRef *k, *v;
-  unsigned cap; /* a power of two */
-} vmap;
-
-static int vmap_init(vmap *m, unsigned n) {
-  m->cap = 64;
-  while (m->cap < 2 * n)
-    m->cap *= 2;
-  m->k = calloc(m->cap, sizeof *m->k);
-  m->v = calloc(m->cap, sizeof *m->v);
-  return m->k && m->v;
-}
-
-static void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v) {
-  unsigned h = ks_ir_hash_ptr(k) & (m->cap - 1);
-  while (m->k[h] && m->k[h] != k)
-    h = (h + 1) & (m->cap - 1);
-  m->k[h] = k;
-  m->v[h] = v;
-}
-
-static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k) {
-  unsigned h = ks_ir_hash_ptr(k) & (m->cap - 1);
-  while (m->k[h]) {
-    if (m->k[h] == k)
-      return m->v[h];
-    h = (h + 1) & (m->cap - 1);
-  }
-  return NULL;
-}
-
 /* ---- the rewrite ----------------------------------------------------------
  */
 
@@ -556,10 +522,9 @@ static int version(uc *u, LLVMBasicBlockRef bb) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
        i = LLVMGetNextInstruction(i))
     n++;
-  vmap map;
-  if (!vmap_init(&map, n)) {
-    free(map.k);
-    free(map.v);
+  ks_ir_vmap map;
+  if (!ks_ir_vmap_init(&map, n)) {
+    ks_ir_vmap_free(&map);
     LLVMDisposeBuilder(b);
     ks_diag_fail(u->d, KS_ENOMEM, PASS ": out of memory");
     return -1;
@@ -569,29 +534,28 @@ static int version(uc *u, LLVMBasicBlockRef bb) {
        i = LLVMGetNextInstruction(i)) {
     LLVMValueRef keep;
     if (is_replaced(u, i, &keep)) {
-      LLVMValueRef k = vmap_get(&map, keep);
-      vmap_put(&map, i, k ? k : keep);
+      ks_ir_vmap_put(&map, i, ks_ir_vmap_get(&map, keep));
       continue;
     }
     const widen *w = is_widened(u, i);
     if (w) {
-      LLVMValueRef x = vmap_get(&map, w->x);
+      LLVMValueRef x = ks_ir_vmap_get(&map, w->x);
       LLVMTypeRef i64 = LLVMInt64TypeInContext(lc);
-      LLVMValueRef sx = LLVMBuildSExt(b, x ? x : w->x, i64, "");
+      LLVMValueRef sx = LLVMBuildSExt(b, x, i64, "");
       LLVMValueRef sum = LLVMBuildNSWAdd(
           b, sx, LLVMConstInt(i64, (unsigned long long)w->k, 1), "");
-      vmap_put(&map, i, sum);
+      ks_ir_vmap_put(&map, i, sum);
       continue;
     }
     LLVMValueRef c = LLVMInstructionClone(i);
     unsigned nop = (unsigned)LLVMGetNumOperands(c);
     for (unsigned o = 0; o < nop; o++) {
-      LLVMValueRef v = vmap_get(&map, LLVMGetOperand(c, o));
-      if (v)
+      LLVMValueRef op = LLVMGetOperand(c, o), v = ks_ir_vmap_get(&map, op);
+      if (v != op)
         LLVMSetOperand(c, o, v);
     }
     LLVMInsertIntoBuilder(b, c);
-    vmap_put(&map, i, c);
+    ks_ir_vmap_put(&map, i, c);
   }
   /* the successors' phis get the copy's values */
   LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
@@ -602,16 +566,15 @@ static int version(uc *u, LLVMBasicBlockRef bb) {
       unsigned ni = LLVMCountIncoming(phi);
       for (unsigned k = 0; k < ni; k++)
         if (LLVMGetIncomingBlock(phi, k) == bb) {
-          LLVMValueRef v = LLVMGetIncomingValue(phi, k), nv = vmap_get(&map, v);
-          LLVMValueRef vals[1] = {nv ? nv : v};
+          LLVMValueRef vals[1] = {
+              ks_ir_vmap_get(&map, LLVMGetIncomingValue(phi, k))};
           LLVMBasicBlockRef blocks[1] = {fast};
           LLVMAddIncoming(phi, vals, blocks, 1);
           break;
         }
     }
   }
-  free(map.k);
-  free(map.v);
+  ks_ir_vmap_free(&map);
   LLVMDisposeBuilder(b);
   return 0;
 }
