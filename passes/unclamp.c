@@ -150,31 +150,37 @@ static int minmax(LLVMValueRef i) {
   return 0;
 }
 
+/* Which of a and b is e, affine in one coordinate of the thread (its
+ * dimension and coefficient in out), where the other, w, is the same for
+ * every thread: 1 a, -1 b (out->e and out->w set), 0 neither. */
+static int affine_side(uc *u, LLVMValueRef a, LLVMValueRef b, cand *out) {
+  if (affine_one(u, a, &out->dim, &out->coef) && dep_of(u, b) == 0) {
+    out->e = a;
+    out->w = b;
+    return 1;
+  }
+  if (affine_one(u, b, &out->dim, &out->coef) && dep_of(u, a) == 0) {
+    out->e = b;
+    out->w = a;
+    return -1;
+  }
+  return 0;
+}
+
 /* smax(e, W) or smin(e, W) as a candidate: e stays where e >= W (smax) or
  * e <= W (smin) for every thread. */
 static int candidate_minmax(uc *u, LLVMValueRef s, int kind, cand *out) {
   LLVMValueRef a = LLVMGetOperand(s, 0), b = LLVMGetOperand(s, 1);
-  int dim;
-  int64_t coef;
   if (LLVMIsAConstant(a)) { /* keep the operand that is not a constant */
     LLVMValueRef t = a;
     a = b;
     b = t;
   }
-  if (affine_one(u, a, &dim, &coef) && dep_of(u, b) == 0) {
-    out->e = a;
-    out->w = b;
-  } else if (affine_one(u, b, &dim, &coef) && dep_of(u, a) == 0) {
-    out->e = b;
-    out->w = a;
-  } else {
+  if (!affine_side(u, a, b, out))
     return 0;
-  }
   out->sel = s;
   out->keep = out->e;
   out->p = kind > 0 ? LLVMIntSGE : LLVMIntSLE;
-  out->dim = dim;
-  out->coef = coef;
   return 1;
 }
 
@@ -207,25 +213,16 @@ static int candidate(uc *u, LLVMValueRef s, cand *out) {
     else if (!(b == l || b == r))
       return 0;
   }
-  LLVMValueRef l = LLVMGetOperand(cnd, 0), r = LLVMGetOperand(cnd, 1);
-  int dim;
-  int64_t coef;
-  if (affine_one(u, l, &dim, &coef) && dep_of(u, r) == 0) {
-    out->e = l;
-    out->w = r;
-  } else if (affine_one(u, r, &dim, &coef) && dep_of(u, l) == 0) {
-    out->e = r;
-    out->w = l;
-    p = ks_ir_icmp_swap(p);
-  } else {
+  int side =
+      affine_side(u, LLVMGetOperand(cnd, 0), LLVMGetOperand(cnd, 1), out);
+  if (!side)
     return 0;
-  }
+  if (side < 0)
+    p = ks_ir_icmp_swap(p);
   /* D is the true arm: C must hold; the false arm: C must fail */
   out->sel = s;
   out->keep = da ? a : b;
   out->p = da ? p : ks_ir_icmp_inverse(p);
-  out->dim = dim;
-  out->coef = coef;
   return 1;
 }
 
