@@ -330,23 +330,10 @@ typedef struct vlist {
 } vlist;
 
 static int vpush(vlist *l, LLVMValueRef v) {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    LLVMValueRef *p = realloc(l->v, cap * sizeof *p);
-    if (!p)
-      return 0;
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!ks_ir_room(&l->v, &l->cap, l->n, sizeof *l->v, 16))
+    return 0;
   l->v[l->n++] = v;
   return 1;
-}
-
-static int vhas(const vlist *l, LLVMValueRef v) {
-  for (size_t i = 0; i < l->n; i++)
-    if (l->v[i] == v)
-      return 1;
-  return 0;
 }
 
 /* Is the constant user u followed as an address (a GEP or a cast of g)?
@@ -384,7 +371,7 @@ static int find_writers(LLVMValueRef g, const fn_table *t, unsigned char *w,
           w[fi] = 1;
       }
       int join = LLVMIsAPHINode(user) || LLVMIsASelectInst(user);
-      if (follow && join && vhas(&joins, user))
+      if (follow && join && ks_ir_value_in(joins.v, joins.n, user))
         continue; /* a loop of pointers: seen */
       if (follow && ((join && !vpush(&joins, user)) || !vpush(&work, user)))
         nomem = 1;

@@ -42,6 +42,13 @@ int ks_ir_minmax(LLVMValueRef v) {
   return 0;
 }
 
+int ks_ir_value_in(const LLVMValueRef *a, size_t n, LLVMValueRef v) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i] == v)
+      return 1;
+  return 0;
+}
+
 int ks_ir_int_binop(LLVMOpcode op) {
   switch (op) {
   case LLVMAdd:

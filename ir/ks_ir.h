@@ -91,6 +91,8 @@ int ks_ir_sreg_launch(const char *r);
 /* Which min or max intrinsic v calls: 1 + 2 * signed + max (umin 1, umax 2,
  * smin 3, smax 4); 0 for anything else. */
 int ks_ir_minmax(LLVMValueRef v);
+/* Is v one of a[0..n)? */
+int ks_ir_value_in(const LLVMValueRef *a, size_t n, LLVMValueRef v);
 /* Is op one of LLVM's integer binary operators: add, sub, mul, the
  * divisions and remainders, the shifts, and, or, xor? */
 int ks_ir_int_binop(LLVMOpcode op);

@@ -78,13 +78,6 @@ static int push(LLVMValueRef **a, size_t *n, size_t *cap, LLVMValueRef v) {
   return 1;
 }
 
-static int contains(LLVMValueRef *a, size_t n, LLVMValueRef v) {
-  for (size_t i = 0; i < n; i++)
-    if (a[i] == v)
-      return 1;
-  return 0;
-}
-
 const char *ks_const_readonly(LLVMValueRef arg, LLVMValueRef **loads,
                               size_t *nloads) {
   LLVMValueRef *work = NULL, *phis = NULL;
@@ -106,7 +99,7 @@ const char *ks_const_readonly(LLVMValueRef arg, LLVMValueRef **loads,
         why = "out of memory";
       /* Only a phi or select can lead back to a pointer already seen. */
       int join = LLVMIsAPHINode(user) || LLVMIsASelectInst(user);
-      if (!follow || (join && contains(phis, nphis, user)))
+      if (!follow || (join && ks_ir_value_in(phis, nphis, user)))
         continue;
       if ((join && !push(&phis, &nphis, &cphis, user)) ||
           !push(&work, &nwork, &cwork, user))

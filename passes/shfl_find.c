@@ -414,13 +414,6 @@ static int link_ok(LLVMBasicBlockRef join) {
   return 1;
 }
 
-static int is_done(LLVMValueRef *done, unsigned ndone, LLVMValueRef v) {
-  for (unsigned i = 0; i < ndone; i++)
-    if (done[i] == v)
-      return 1;
-  return 0;
-}
-
 /* Keeps the last MAX_STEPS of chain[0..n) that access one array in t. */
 static void take_steps(tree *t, const step *chain, unsigned n) {
   unsigned k = n;
@@ -462,7 +455,7 @@ int ks_shfl_find_guarded(tree *t, LLVMValueRef *done, unsigned ndone) {
           more = 1;
         }
     }
-    if (!is_done(done, ndone, chain[n - 1].st)) {
+    if (!ks_ir_value_in(done, ndone, chain[n - 1].st)) {
       take_steps(t, chain, n);
       return 1;
     }
@@ -520,7 +513,7 @@ int ks_shfl_find_warp(tree *t, LLVMValueRef *done, unsigned ndone) {
     if (!entered && !ks_shfl_has_block_barrier(bb))
       continue;
     unsigned n = block_run(bb, chain);
-    if (n < 2 || is_done(done, ndone, chain[n - 1].st))
+    if (n < 2 || ks_ir_value_in(done, ndone, chain[n - 1].st))
       continue;
     for (unsigned k = 0; k < n; k++) {
       chain[k].cond = entered ? LLVMGetCondition(br) : NULL;
