@@ -250,6 +250,16 @@ const ks_ir_param *ks_jit_marking(const ks_ir_kernel *k, unsigned arg);
 ks_status ks_jit_arg_of(const ks_template *t, const ks_ir_kernel *k,
                         const char *name, int pos, unsigned *arg);
 
+/* A prepared template (below) that the math stage ran on ahead of bind
+ * for one kernel and floating-point modes (ks_pipeline_math_ahead); a
+ * prepared template keeps up to KS_JIT_AHEAD. */
+enum { KS_JIT_AHEAD = 8 };
+typedef struct ks_jit_ahead {
+  LLVMModuleRef m;
+  char *kernel; /* the kernel's symbol (malloc'd) */
+  unsigned fp;  /* KS_FP_* */
+} ks_jit_ahead;
+
 /* A template parsed into an LLVM context of its own, the stages before
  * bind run on it (ks_pipeline_prepare) for one target: what every
  * specialization of the template for that target starts from, as a copy
@@ -264,6 +274,11 @@ typedef struct ks_jit_tpl {
   LLVMContextRef c;
   char *diag; /* c's diagnostic sink, KS_IR_DIAG_CAP bytes */
   LLVMModuleRef prepared;
+  /* copies of prepared that the math stage ran on ahead of bind, one a
+   * kernel and floating-point modes (ks_pipeline_math_ahead), the most
+   * recently made last */
+  ks_jit_ahead ahead[KS_JIT_AHEAD];
+  unsigned nahead;
   uint64_t hash[2]; /* the template's */
   const ks_arch *arch;
   unsigned ptx;

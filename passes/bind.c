@@ -352,7 +352,7 @@ static void list_kernel(void *arg, LLVMValueRef entry, unsigned j,
  * A kernel something else refers to (llvm.used) stays. Their
  * nvvm.annotations entries lose their function, which the backend skips.
  * 1: out of memory. */
-static int drop_other_kernels(LLVMModuleRef m, LLVMValueRef keep) {
+int ks_bind_drop_other_kernels(LLVMModuleRef m, LLVMValueRef keep) {
   enum { CC_PTX_KERNEL = 71 };
   kernel_list l = {0};
   if (each_annotation(m, list_kernel, &l) || l.nomem) {
@@ -380,7 +380,7 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
     return ks_diag_fail(d, KS_ENOKERNEL, "bind: no kernel '%s'", s->kernel);
   if (bind_values(fn, s, d) || add_bounds(m, fn, s, d))
     return 1;
-  if (drop_other_kernels(m, fn))
+  if (ks_bind_drop_other_kernels(m, fn))
     return ks_diag_fail(d, KS_ENOMEM, "bind: out of memory");
   bind_block(fn, s);
   retarget(m, s);

@@ -153,6 +153,15 @@ const char *ks_libdevice_fast_form(const char *name);
  * flush to zero, approximate division and square root, the fast forms of
  * libdevice's functions), then the linked libdevice functions inlined. */
 int ks_pass_math(ks_stage_ctx *c);
+/* Is m a prepared template worth running the math stage on ahead of bind
+ * (ks_pipeline_math_ahead): it links libdevice, has no sampling function
+ * for the tex stage to inline, and the stage has not run on it? */
+int ks_math_ahead_worth(LLVMModuleRef m);
+/* Marks m as one the math stage ran on ahead of bind, keeping the stage's
+ * explanation (its "math: ..." lines) for the math stage to give when the
+ * pipeline reaches it: it then applies the request's modes to what bind
+ * and tex made since, and does nothing else. */
+void ks_math_mark_ahead(LLVMModuleRef m, const char *explain);
 
 /* ---- bind.c ------------------------------------------------------------ */
 
@@ -160,6 +169,9 @@ int ks_pass_math(ks_stage_ctx *c);
  * adds the launch-bound annotations (reqntid/maxntid/minctasm/maxnreg) and
  * retargets every function to spec->cpu/features. */
 int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* Deletes m's kernels but keep, as bind does (those something else refers
+ * to stay); 1: out of memory. */
+int ks_bind_drop_other_kernels(LLVMModuleRef m, LLVMValueRef keep);
 
 /* ---- tex.c ------------------------------------------------------------- */
 
@@ -501,6 +513,17 @@ int ks_pipeline_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm,
                         const ks_devlib *lib, ks_diag *d);
 int ks_pipeline_run_prepared(LLVMModuleRef *m, LLVMTargetMachineRef tm,
                              const ks_spec *s, ks_diag *d);
+/* The math stage run on a prepared template m ahead of bind, for requests
+ * of s's kernel, target and floating-point modes (s->kernel, s->cpu,
+ * s->fp; no dump): m's other kernels dropped first, as bind drops them,
+ * what the stage does to a template that links libdevice
+ * (ks_math_ahead_worth) depends on nothing else, so that copies of m, run
+ * through ks_pipeline_run_prepared, get the same kernel as copies of the
+ * prepared template, sooner. Its time counts as d's math stage's; a
+ * failure leaves m to be disposed of (the stage then fails again where it
+ * runs in the pipeline, with its message). */
+int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                           const ks_spec *s, ks_diag *d);
 /* Is stage `name` one of those ks_pipeline_prepare runs? */
 int ks_pipeline_prepared_stage(const char *name);
 

@@ -334,6 +334,60 @@ static void explain_modes(ks_stage_ctx *c, const answers *a) {
             : "");
 }
 
+/* ---- the stage run ahead of bind ------------------------------------------
+ *
+ * What the stage does to a template that links libdevice depends on the
+ * template, its target and the request's floating-point modes, not on the
+ * values bind folds: jit/ runs it once per prepared template and modes
+ * (ks_pipeline_math_ahead) and specializes copies of the result, so that
+ * a specialization neither copies the library's functions nor inlines
+ * them. The named metadata kspec.math marks such a module and keeps the
+ * stage's explanation, which the stage gives again at its place in the
+ * pipeline. */
+static const char ahead_md[] = "kspec.math";
+
+int ks_math_ahead_worth(LLVMModuleRef m) {
+  if (LLVMGetNamedMetadataNumOperands(m, "kspec.libdevice") == 0 ||
+      LLVMGetNamedMetadataNumOperands(m, ahead_md) > 0)
+    return 0;
+  /* The tex stage's inlining of sampling functions, before the math
+   * stage, inlines the library's functions too: not ahead, then. */
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f) && ks_tex_is_sampler(f))
+      return 0;
+  return 1;
+}
+
+void ks_math_mark_ahead(LLVMModuleRef m, const char *explain) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMMetadataRef s = LLVMMDStringInContext2(c, explain, strlen(explain));
+  LLVMAddNamedMetadataOperand(
+      m, ahead_md, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, &s, 1)));
+}
+
+/* The explanation kept by ks_math_mark_ahead ("math: ...\n" lines), given
+ * again; 0 when m was not marked. */
+static int replay_ahead(ks_stage_ctx *c) {
+  LLVMValueRef node = NULL, s = NULL;
+  if (LLVMGetNamedMetadataNumOperands(c->m, ahead_md) != 1)
+    return 0;
+  LLVMGetNamedMetadataOperands(c->m, ahead_md, &node);
+  LLVMGetMDNodeOperands(node, &s);
+  unsigned len = 0;
+  const char *t = s ? LLVMGetMDString(s, &len) : NULL;
+  if (!t)
+    return 1;
+  for (const char *end = t + len; t < end;) {
+    const char *nl = memchr(t, '\n', (size_t)(end - t));
+    const char *colon = memchr(t, ':', (size_t)((nl ? nl : end) - t));
+    const char *text = colon && colon + 2 <= (nl ? nl : end) ? colon + 2 : t;
+    ks_diag_explain(c->diag, c->name, "%.*s", (int)((nl ? nl : end) - text),
+                    text);
+    t = nl ? nl + 1 : end;
+  }
+  return 1;
+}
+
 int ks_pass_math(ks_stage_ctx *c) {
   LLVMModuleRef m = c->m;
   const ks_spec *s = c->spec;
@@ -352,6 +406,9 @@ int ks_pass_math(ks_stage_ctx *c) {
       .prec_div = !(fp & (KS_FP_APPROX_DIV | KS_FP_FAST_MATH)),
       .prec_sqrt = !(fp & (KS_FP_APPROX_SQRT | KS_FP_FAST_MATH)),
   };
+  /* Run ahead, the modes are applied again, for what bind and the tex
+   * stage made since (tex's fetch functions divide): the rest found
+   * nothing left to change then. */
   reflect(m, &a);
   if (fp & (KS_FP_FTZ | KS_FP_FAST_MATH))
     set_ftz(m);
@@ -359,6 +416,8 @@ int ks_pass_math(ks_stage_ctx *c) {
     fast_forms(m);
   if (!a.prec_div || !a.prec_sqrt)
     approx_ops(m, !a.prec_div, !a.prec_sqrt, (int)a.ftz, fast);
+  if (replay_ahead(c))
+    return 0;
   explain_modes(c, &a);
   contract_libdevice(m);
   if (!linked)

@@ -60,6 +60,11 @@
  * __nvvm_reflect queries for the request (arch, flush to zero, precision),
  * applies its floating-point modes and inlines them (libdevice.c, math.c).
  * Both do nothing to a kernel that calls no math and asks for no mode.
+ * What the math stage does there depends on the kernel, the target and the
+ * modes alone, so jit/ runs it ahead of bind, once per prepared template,
+ * kernel and modes (ks_pipeline_math_ahead), and specializes copies of
+ * that: the stage then only gives its explanation again and applies the
+ * modes to what bind and tex made.
  *
  * The tex stage right after bind inlines the dialect's sampling functions
  * (kspec_device.h's ks_sample2d, ...), which stay out of line until then
@@ -726,6 +731,23 @@ int ks_pipeline_run_prepared(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
   int rc = run_from(&c, stage_index("bind"));
   *mp = c.m;
   return rc;
+}
+
+int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                           const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  if (!fn || LLVMIsDeclaration(fn) || ks_bind_drop_other_kernels(m, fn))
+    return 1; /* bind says why */
+  ks_diag ad = {0};
+  ks_stage_ctx c = context(m, tm, s, &ad);
+  size_t i = stage_index("math");
+  int bad = run_stage(&c, i, verify_stages());
+  if (!bad)
+    ks_math_mark_ahead(m, ad.explain ? ad.explain : "");
+  d->stage_ms[i] += ad.stage_ms[i];
+  free(ad.explain);
+  free(ad.dump);
+  return bad;
 }
 
 int ks_pipeline_prepared_stage(const char *name) {

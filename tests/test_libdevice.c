@@ -371,11 +371,153 @@ static void fp_modes(void **state) {
   unsetenv("KSPEC_LIBDEVICE");
 }
 
+/* ---- the math stage ahead of bind ------------------------------------------
+ */
+
+/* Two kernels calling the stand-in library: k1 expf and sqrtf, k2 powf
+ * (its internal helper stays out of line) and a division. */
+static const char two_ir[] =
+    "target triple = \"nvptx64-nvidia-cuda\"\n"
+    "define void @k1(ptr %p) {\n"
+    "  %v = load float, ptr %p, align 4\n"
+    "  %e = call float @__nv_expf(float %v)\n"
+    "  %q = call float @__nv_sqrtf(float %e)\n"
+    "  store float %q, ptr %p, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "define void @k2(ptr %p, float %s) {\n"
+    "  %v = load float, ptr %p, align 4\n"
+    "  %w = call float @__nv_powf(float %v, float %s)\n"
+    "  %d = fdiv float %w, %v\n"
+    "  store float %d, ptr %p, align 4\n"
+    "  ret void\n"
+    "}\n"
+    "declare float @__nv_expf(float)\n"
+    "declare float @__nv_sqrtf(float)\n"
+    "declare float @__nv_powf(float, float)\n"
+    "!nvvm.annotations = !{!0, !1}\n"
+    "!0 = !{ptr @k1, !\"kernel\", i32 1}\n"
+    "!1 = !{ptr @k2, !\"kernel\", i32 1}\n";
+
+/* One request of ir in a context of its own (the process's pools outlive
+ * it while another context lives): its PTX and its explanation without
+ * the time and compile lines, malloc'd. */
+static void spec_one(const char *ir, const char *kernel, unsigned fp,
+                     const char *dump, char **ptx, char **explain) {
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(ks_template_load_mem(ctx, "two", ir, strlen(ir), &t), KS_OK);
+  ks_binding b = {.name = "s", .kind = KS_VALUE_REAL, .v.f = 2.5};
+  ks_spec_req req = {.kernel = kernel,
+                     .fp = fp,
+                     .dump_stage = dump,
+                     .bindings = &b,
+                     .nbindings = strcmp(kernel, "k2") == 0};
+  if (ks_specialize(ctx, t, &req, &k) != KS_OK)
+    fail_msg("%s fp %u: %s", kernel, fp, ks_errmsg(ctx));
+  const char *p = NULL;
+  size_t n = 0;
+  assert_int_equal(ks_kernel_ptx(k, &p, &n), KS_OK);
+  *ptx = strdup(p);
+  assert_non_null(*ptx);
+  /* NVPTX numbers the calls it lowers over the process: "callseq N" */
+  for (char *c = *ptx; (c = strstr(c, "callseq "));)
+    for (c += 8; *c >= '0' && *c <= '9'; c++)
+      *c = '#';
+  const char *e = ks_kernel_explain(k);
+  *explain = calloc(1, strlen(e) + 1);
+  assert_non_null(*explain);
+  for (const char *l = e; *l;) {
+    size_t len = strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n');
+    if (strncmp(l, "time:", 5) != 0 && strncmp(l, "compile:", 8) != 0)
+      strncat(*explain, l, len);
+    l += len;
+  }
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
+/* The copies the template pool keeps of t's prepared form, run ahead for
+ * a kernel and modes: how many, and whether (kernel, fp) is one. */
+static unsigned ahead_copies(ks_ctx *ctx, const ks_template *t,
+                             const char *kernel, unsigned fp, int *has) {
+  ks_jit_tpl tp;
+  assert_int_equal(ks_jit_tpl_get(t, ctx->arch, ctx->ptx_isa, &tp), KS_OK);
+  assert_non_null(tp.prepared); /* the pool's, not a fresh one */
+  unsigned n = tp.nahead;
+  *has = 0;
+  for (unsigned i = 0; i < n; i++)
+    *has |= tp.ahead[i].fp == fp && strcmp(tp.ahead[i].kernel, kernel) == 0;
+  ks_jit_tpl_put(&tp, 1);
+  return n;
+}
+
+/* A template that links libdevice is specialized from a copy of its
+ * prepared form that the math stage ran on ahead of bind, one a kernel and
+ * floating-point modes (jit/codegen/specialize.c): each request's PTX and
+ * explanation are those of the pipeline's own order (which a request that
+ * keeps a stage's IR takes), each copy has its own modes, and a template
+ * that calls no math gets no copy. */
+static void math_ahead(void **state) {
+  (void)state;
+  setenv("KSPEC_LIBDEVICE", KS_TEST_BINARY_DIR "/libdevice_mini.bc", 1);
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *keep = NULL; /* holds the pools from one request to the next */
+  ks_template *t = NULL, *plain = NULL;
+  assert_int_equal(ks_ctx_create(&o, &keep), KS_OK);
+  assert_int_equal(
+      ks_template_load_mem(keep, "two", two_ir, strlen(two_ir), &t), KS_OK);
+  static const struct {
+    const char *kernel;
+    unsigned fp;
+    const char *has, *lacks; /* in the PTX */
+  } reqs[] = {
+      {"k1", 0, "ex2.approx.f32", "sqrt.approx"},
+      {"k2", 0, "div.rn.f32", "div.approx"},
+      {"k1", KS_FP_FTZ | KS_FP_APPROX_SQRT, "ex2.approx.ftz.f32", "sqrt.rn"},
+      {"k1", 0, "sqrt.rn.f32", "ex2.approx.ftz"},
+      {"k2", KS_FP_APPROX_DIV, "div.approx.f32", "div.rn"},
+      {"k1", KS_FP_FAST_MATH, "ex2.approx.ftz.f32", "sqrt.rn"},
+  };
+  for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+    char *ptx, *ex, *dptx, *dex;
+    spec_one(two_ir, reqs[i].kernel, reqs[i].fp, NULL, &ptx, &ex);
+    spec_one(two_ir, reqs[i].kernel, reqs[i].fp, "lower", &dptx, &dex);
+    assert_string_equal(ptx, dptx);
+    assert_string_equal(ex, dex);
+    TU_ASSERT_CONTAINS(ptx, reqs[i].has);
+    TU_ASSERT_NOT_CONTAINS(ptx, reqs[i].lacks);
+    TU_ASSERT_NOT_CONTAINS(ptx, "__nv_");
+    TU_ASSERT_CONTAINS(ex, "math: libdevice functions linked: ");
+    int has = 0;
+    unsigned fp = reqs[i].fp & KS_FP_FAST_MATH ? KS_FP_ALL : reqs[i].fp;
+    unsigned n = ahead_copies(keep, t, reqs[i].kernel, fp, &has);
+    if (!has)
+      fail_msg("request %zu: no copy run ahead (%u kept)", i, n);
+    assert_int_equal(n, i < 3 ? i + 1 : i < 5 ? i : 5);
+    free(ptx), free(ex), free(dptx), free(dex);
+  }
+  /* no math: no copy */
+  assert_int_equal(ks_template_load(keep, "conv1d", &plain), KS_OK);
+  ks_kernel *k = NULL;
+  ks_spec_req req = {0};
+  assert_int_equal(ks_specialize(keep, plain, &req, &k), KS_OK);
+  int has = 0;
+  assert_int_equal(ahead_copies(keep, plain, "conv1d", 0, &has), 0);
+  ks_template_destroy(plain);
+  ks_template_destroy(t);
+  ks_ctx_destroy(keep);
+  unsetenv("KSPEC_LIBDEVICE");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(search_order),     cmocka_unit_test(bad_files),
       cmocka_unit_test(missing_function), cmocka_unit_test(real_library_ptxas),
-      cmocka_unit_test(fp_modes),
+      cmocka_unit_test(fp_modes),         cmocka_unit_test(math_ahead),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,11 +89,52 @@ static ks_status check_memory(const ks_ctx *ctx, const ks_template *t,
   return KS_OK;
 }
 
+/* The copy of tp's prepared template that the math stage ran on ahead of
+ * bind for r's kernel and floating-point modes: made (with what it costs
+ * counted as d's math stage's) where tp has none, the oldest going when
+ * KS_JIT_AHEAD are kept; NULL when it cannot be made. */
+static LLVMModuleRef ahead_for(ks_jit_tpl *tp, const ks_request *r,
+                               LLVMTargetMachineRef tm, ks_diag *d) {
+  unsigned fp = r->spec.fp;
+  for (unsigned i = 0; i < tp->nahead; i++)
+    if (tp->ahead[i].fp == fp &&
+        strcmp(tp->ahead[i].kernel, r->spec.kernel) == 0)
+      return tp->ahead[i].m;
+  char *kernel = strdup(r->spec.kernel);
+  LLVMModuleRef a = kernel ? LLVMCloneModule(tp->prepared) : NULL;
+  if (!a || ks_pipeline_math_ahead(a, tm, &r->spec, d)) {
+    if (a)
+      LLVMDisposeModule(a);
+    free(kernel);
+    return NULL; /* the pipeline's own math stage says why */
+  }
+  if (tp->nahead == KS_JIT_AHEAD) {
+    LLVMDisposeModule(tp->ahead[0].m);
+    free(tp->ahead[0].kernel);
+    memmove(tp->ahead, tp->ahead + 1, --tp->nahead * sizeof *tp->ahead);
+  }
+  tp->ahead[tp->nahead++] = (ks_jit_ahead){a, kernel, fp};
+  return a;
+}
+
+/* What a specialization of r copies: tp's prepared template or, where it
+ * links libdevice, the copy the math stage ran on ahead of bind
+ * (ahead_for). Not with a dump of a stage: the IR after bind or tex is
+ * then the one the pipeline makes, the library's functions still out of
+ * line. */
+static LLVMModuleRef origin(ks_jit_tpl *tp, const ks_request *r,
+                            LLVMTargetMachineRef tm, ks_diag *d) {
+  LLVMModuleRef a = NULL;
+  if (!r->spec.dump_stage && ks_math_ahead_worth(tp->prepared))
+    a = ahead_for(tp, r, tm, d);
+  return a ? a : tp->prepared;
+}
+
 /* The module to specialize, in *m: a copy of the prepared template
- * (ks_pipeline_prepare) from tp, preparing it first in a context fresh from
- * the pool; *prepared is 1 then. With a dump of a stage that preparing
- * runs, the template parsed afresh instead (*prepared 0), for the whole
- * pipeline. d gets the preparing stages' times and failure. */
+ * (ks_pipeline_prepare) from tp (origin), preparing it first in a context
+ * fresh from the pool; *prepared is 1 then. With a dump of a stage that
+ * preparing runs, the template parsed afresh instead (*prepared 0), for
+ * the whole pipeline. d gets the preparing stages' times and failure. */
 static ks_status start(const ks_template *t, const ks_request *r,
                        LLVMTargetMachineRef tm, ks_jit_tpl *tp,
                        LLVMModuleRef *m, int *prepared, ks_diag *d) {
@@ -103,7 +144,7 @@ static ks_status start(const ks_template *t, const ks_request *r,
   *m = NULL;
   *prepared = !whole;
   if (tp->prepared && !whole) {
-    *m = LLVMCloneModule(tp->prepared);
+    *m = LLVMCloneModule(origin(tp, r, tm, d));
     return *m ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
   }
   LLVMModuleRef p = NULL;
@@ -123,7 +164,7 @@ static ks_status start(const ks_template *t, const ks_request *r,
     return KS_EPASS; /* d says why */
   }
   tp->prepared = p;
-  *m = LLVMCloneModule(p);
+  *m = LLVMCloneModule(origin(tp, r, tm, d));
   return *m ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
 }
 

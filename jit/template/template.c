@@ -283,6 +283,10 @@ static ks_jit_tpl tpl_pool[TPL_POOL]; /* oldest first */
 static size_t tpl_n;
 
 static void tpl_dispose(ks_jit_tpl *t) {
+  for (unsigned i = 0; i < t->nahead; i++) {
+    LLVMDisposeModule(t->ahead[i].m);
+    free(t->ahead[i].kernel);
+  }
   if (t->prepared)
     LLVMDisposeModule(t->prepared);
   if (t->c)
