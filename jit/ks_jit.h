@@ -519,6 +519,11 @@ void ks_jit_cubin_key(const ks_kernel *k, const ks_device_info *dev,
  * is removed and the PTX used. Without a usable disk cache, as
  * ks_drv_module_load. */
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap);
+/* Does ks_jit_module_load load ctx's kernels through the driver's linker
+ * (a disk cache or processes sharing one), which compiles PTX as
+ * relocatable code (ptxas -c): registers and SASS can differ from a
+ * whole-program compile's. */
+int ks_jit_links(const ks_ctx *ctx);
 
 /* ---- template cache (tplcache.c) ---------------------------------------- */
 
@@ -573,6 +578,12 @@ int ks_jit_ptxas_find(char *path, size_t cap, char *why, size_t whycap);
  * non-zero exit, timeout), KS_EIO (temporary file), KS_ENOMEM. */
 ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
                            size_t len, int timeout_ms, char **log);
+/* The same with -c: the PTX compiled as relocatable code, as the driver's
+ * linker compiles it (ks_jit_links). Its report has no shared memory for
+ * arrays the linker places (.weak or .extern). */
+ks_status ks_jit_ptxas_run_reloc(const char *ptxas, const char *arch,
+                                 const char *ptx, size_t len, int timeout_ms,
+                                 char **log);
 /* Reads the figures of function fn from the output of `ptxas -v`: 1 when
  * fn's "Used N registers" line was found, else 0. out->source and arch are
  * left alone. */

@@ -231,6 +231,14 @@ int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
  * the form in which ptxas
  * unrolls a loop. One explanation line when any was. 1: out of memory. */
 int ks_loops_latch_next(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
+/* In the loops stage, in a specialization (values bound or a fixed block):
+ * a loop whose exit test compares a counter rising by a constant from a
+ * start of known range (%tid's from s's block) with a constant, and which
+ * runs the same number of times (fewer than 8) from every such start, is
+ * tested on a new counter against that number instead, so that SCEV sees
+ * its trip count and the unroll stage unrolls it in full. One explanation
+ * line per loop. 1: out of memory. */
+int ks_loops_counted(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 
 /* ---- regpressure.c ----------------------------------------------------- */
 
@@ -491,7 +499,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 52
+#define KS_PIPELINE_VERSION 53
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register

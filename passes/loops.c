@@ -393,7 +393,8 @@ void ks_loops_release(LLVMModuleRef m) {
 }
 
 int ks_pass_loops(ks_stage_ctx *c) {
-  if (ks_loops_mark(c->m, c->spec, c->unroll, c->diag))
+  if (ks_loops_counted(c->m, c->spec, c->diag) ||
+      ks_loops_mark(c->m, c->spec, c->unroll, c->diag))
     return 1;
   /* the serial copy of tcoarsen comes from the body before unrolling */
   return c->unroll == 0 && c->tcoarsen &&
@@ -777,4 +778,208 @@ int ks_loops_latch_next(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                     "not i < c - s), as ptxas unrolls them",
                     n, n == 1 ? "" : "s");
   return 0;
+}
+
+/* ---- a trip count the same in every thread ---------------------------------
+ *
+ * A block-stride loop over a bound size, `for (c = tid; c < 1024; c +=
+ * 256)` with a block of 256 (softmax_rows<256>), runs 4 times in every
+ * thread, but to SCEV, which knows nothing of the block, its trip count is
+ * a function of %tid, ceil((1024 - tid) / 256): loop-unroll leaves it
+ * rolled. Too short for run-time unrolling (ks_loops_runtime) and for the
+ * latch's test on the incremented counter (ks_loops_latch_next), it stays
+ * rolled in ptxas too, which unrolls the generic kernel's loop (its bound
+ * an argument) by 4: one load in flight where the generic has four (the
+ * three row loops of softmax_rows<256>: 3 loads in the SASS against the
+ * generic's 15). So where the counter's start has a known range over which
+ * the number of iterations does not change, the loop's exit test becomes a
+ * test of a new counter against that number: the same test in every
+ * thread, a constant trip count to SCEV, and the full unrolling the loops
+ * stage asks for takes the loop. Only loops of fewer than
+ * RUNTIME_MIN_TRIPS iterations: the longer ones are those two rules'. */
+
+/* p with its operands swapped: `C p v` is `v swapped(p) C`. */
+static LLVMIntPredicate swapped(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntULT:
+    return LLVMIntUGT;
+  case LLVMIntUGT:
+    return LLVMIntULT;
+  case LLVMIntULE:
+    return LLVMIntUGE;
+  case LLVMIntUGE:
+    return LLVMIntULE;
+  case LLVMIntSLT:
+    return LLVMIntSGT;
+  case LLVMIntSGT:
+    return LLVMIntSLT;
+  case LLVMIntSLE:
+    return LLVMIntSGE;
+  case LLVMIntSGE:
+    return LLVMIntSLE;
+  default:
+    return p;
+  }
+}
+
+/* A loop's exit test: the compare, the counter p, its start and step, the
+ * offset of the value tested (0: p, s: p + s), the bound and the
+ * predicate under which the loop goes on (v p c). */
+typedef struct exit_test {
+  LLVMValueRef br, cmp, p, start;
+  ks_wide s, off, c;
+  LLVMIntPredicate pred;
+  int cont; /* the successor that stays in the loop */
+} exit_test;
+
+/* Reads the exit test of the loop with header h and latch l at the end of
+ * block bb (h or l). 1 when it is one this rule reads. */
+static int read_test(LLVMBasicBlockRef bb, LLVMBasicBlockRef h,
+                     LLVMBasicBlockRef l, const ks_cfg *g,
+                     const unsigned char *body, exit_test *x) {
+  x->br = LLVMGetBasicBlockTerminator(bb);
+  if (!x->br || !LLVMIsABranchInst(x->br) || !LLVMIsConditional(x->br))
+    return 0;
+  unsigned in0 = ks_cfg_index(g, LLVMGetSuccessor(x->br, 0)),
+           in1 = ks_cfg_index(g, LLVMGetSuccessor(x->br, 1));
+  int stay0 = in0 != KS_CFG_NONE && body[in0],
+      stay1 = in1 != KS_CFG_NONE && body[in1];
+  x->cmp = LLVMGetCondition(x->br);
+  if (stay0 == stay1 || !LLVMIsAICmpInst(x->cmp))
+    return 0;
+  x->cont = stay0 ? 0 : 1;
+  x->pred = LLVMGetICmpPredicate(x->cmp);
+  if (x->cont)
+    x->pred = ks_ir_icmp_inverse(x->pred);
+  LLVMValueRef v = LLVMGetOperand(x->cmp, 0), c = LLVMGetOperand(x->cmp, 1);
+  if (!constant_step(v, h, l)) {
+    LLVMValueRef t = v;
+    v = c, c = t;
+    x->pred = swapped(x->pred);
+  }
+  int is_unsigned = x->pred == LLVMIntULT || x->pred == LLVMIntULE;
+  if (!continues(x->pred) || !constant_step(v, h, l) ||
+      !ks_range_const(c, is_unsigned, &x->c))
+    return 0;
+  x->p = LLVMIsAPHINode(v) ? v : LLVMGetOperand(v, 0);
+  if (LLVMCountIncoming(x->p) != 2)
+    return 0;
+  unsigned from = LLVMGetIncomingBlock(x->p, 0) == l ? 0 : 1;
+  LLVMValueRef next = LLVMGetIncomingValue(x->p, from);
+  x->start = LLVMGetIncomingValue(x->p, 1 - from);
+  if (LLVMGetIncomingBlock(x->p, 1 - from) == l ||
+      !ks_range_const(LLVMGetOperand(next, 1), 0, &x->s) || x->s <= 0)
+    return 0;
+  x->off = v == x->p ? 0 : x->s;
+  return 1;
+}
+
+/* How many times the test holds before it first fails, for a start x:
+ * the k >= 0 with x + off + k s below the bound. */
+static ks_wide holds(const exit_test *t, ks_wide x) {
+  int strict = t->pred == LLVMIntULT || t->pred == LLVMIntSLT;
+  ks_wide end = t->c + !strict, first = x + t->off;
+  return first >= end ? 0 : (end - first + t->s - 1) / t->s;
+}
+
+/* The same number of holds n for every start of t (its range known, no
+ * value wrapping), with 0 < n < RUNTIME_MIN_TRIPS; else 0. */
+static ks_wide same_holds(ks_ranges *R, const exit_test *t) {
+  unsigned w = ks_range_width(t->p);
+  if (w == 0 || w > 64)
+    return 0;
+  ks_iv r = ks_range_of(R, t->start);
+  /* from a constant start SCEV counts the trips itself */
+  if (LLVMIsAConstantInt(t->start) || !no_wrap(r, t->c, t->s, t->pred, w))
+    return 0;
+  ks_wide n = holds(t, r.lo);
+  return n > 0 && n < RUNTIME_MIN_TRIPS && holds(t, r.hi) == n ? n : 0;
+}
+
+/* Replaces t's test by k < n, k a new counter of the loop with header h
+ * and latch l (0 on entry, one more each time round). */
+static void count_test(const exit_test *t, LLVMBasicBlockRef h,
+                       LLVMBasicBlockRef l, ks_wide n) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(t->p));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(h));
+  LLVMValueRef k = LLVMBuildPhi(b, i32, "ks.trip");
+  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l));
+  LLVMValueRef next = LLVMBuildNUWAdd(b, k, LLVMConstInt(i32, 1, 0), "");
+  LLVMSetNSW(next, 1);
+  for (unsigned e = 0; e < LLVMCountIncoming(t->p); e++) {
+    LLVMBasicBlockRef from = LLVMGetIncomingBlock(t->p, e);
+    LLVMValueRef v = from == l ? next : LLVMConstInt(i32, 0, 0);
+    LLVMAddIncoming(k, &v, &from, 1);
+  }
+  LLVMPositionBuilderBefore(b, t->br);
+  LLVMValueRef test =
+      LLVMBuildICmp(b, t->cont ? LLVMIntUGE : LLVMIntULT, k,
+                    LLVMConstInt(i32, (unsigned long long)n, 0), "");
+  LLVMDisposeBuilder(b);
+  LLVMSetCondition(t->br, test);
+  if (!LLVMGetFirstUse(t->cmp))
+    LLVMInstructionEraseFromParent(t->cmp);
+}
+
+/* The loop of back edge e of g, its test on a counter of its own where
+ * its trip count is the same in every thread (see above): the number of
+ * iterations, or 0. body is g->n bytes of scratch. */
+static ks_wide counted_loop(ks_ranges *R, ks_cfg *g, unsigned e,
+                            unsigned char *body) {
+  unsigned latch = g->back[e].from, header = g->back[e].to;
+  for (unsigned k = 0; k < g->nback; k++)
+    if (k != e && g->back[k].to == header)
+      return 0; /* several latches */
+  ks_cfg_reaching(g, latch, body);
+  body[latch] = 1;
+  for (unsigned b = 0; b < g->n; b++)
+    body[b] = body[b] && ks_cfg_dominates(g, header, b);
+  LLVMBasicBlockRef h = g->bb[header], l = g->bb[latch];
+  exit_test t;
+  for (int at = 0; at < 2; at++) {
+    LLVMBasicBlockRef bb = at ? l : h;
+    if (at && l == h)
+      break;
+    R->nm = 0;
+    R->depth = 0;
+    ks_wide n = 0;
+    if (read_test(bb, h, l, g, body, &t) && (n = same_holds(R, &t))) {
+      count_test(&t, h, l, n);
+      /* tested in the latch after the body: one run more than it holds */
+      return bb == l ? n + 1 : n;
+    }
+  }
+  return 0;
+}
+
+int ks_loops_counted(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  /* the generic kernel's loops are LLVM's and ptxas's to unroll */
+  if (!fn || LLVMIsDeclaration(fn) || (!s->nvalues && !s->block[0]))
+    return 0;
+  ks_cfg g = {0};
+  unsigned char *body = NULL;
+  ks_ranges *R = ranges_of(s);
+  int rc = 0;
+  if (!R || ks_cfg_build(&g, fn) || !(body = malloc(g.n ? g.n : 1)))
+    rc = ks_diag_fail(d, KS_ENOMEM, "loops: out of memory");
+  for (unsigned e = 0; e < g.nback && !rc; e++) {
+    ks_wide n = counted_loop(R, &g, e, body);
+    if (!n)
+      continue;
+    size_t len = 0;
+    const char *name =
+        LLVMGetValueName2(LLVMBasicBlockAsValue(g.bb[g.back[e].to]), &len);
+    ks_diag_explain(d, "loops",
+                    "loop %.*s runs %d times in every thread of the block: "
+                    "tested on a counter of its own, a constant trip count "
+                    "for full unrolling",
+                    len ? (int)len : 9, len ? name : "(unnamed)", (int)n);
+  }
+  free(body);
+  free(R);
+  ks_cfg_free(&g);
+  return rc;
 }

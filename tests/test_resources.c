@@ -204,6 +204,34 @@ static void run_success(void **state) {
   fake_remove(&f);
 }
 
+/* The relocatable run adds -c before the file, as the driver's linker
+ * compiles (the guard's figures where kernels load linked). */
+static void run_reloc(void **state) {
+  (void)state;
+  fake f;
+  char *log = NULL;
+  fake_make(&f, "[ \"$1\" = -arch=sm_90 ] && [ \"$2\" = -v ] && "
+                "[ \"$3\" = -o ] && [ \"$4\" = /dev/null ] && "
+                "[ \"$5\" = -c ] || exit 3\n"
+                "grep -q '.entry k()' \"$6\" || exit 4\n"
+                "echo \"ptxas info    : Compiling entry function 'k' for "
+                "'sm_90'\"\n"
+                "echo \"ptxas info    : Used 11 registers\"\n");
+  assert_int_equal(ks_jit_ptxas_run_reloc(f.path, "sm_90", ptx_text,
+                                          strlen(ptx_text), 10000, &log),
+                   KS_OK);
+  ks_kernel_resources r = {.size = sizeof r};
+  assert_int_equal(ks_jit_ptxas_parse(log, "k", &r), 1);
+  assert_int_equal(r.regs, 11);
+  free(log);
+  /* and the whole-program run has no -c: this ptxas refuses it */
+  assert_int_equal(ks_jit_ptxas_run(f.path, "sm_90", ptx_text, strlen(ptx_text),
+                                    10000, &log),
+                   KS_ELOAD);
+  free(log);
+  fake_remove(&f);
+}
+
 static void run_failures(void **state) {
   (void)state;
   fake f;
@@ -628,14 +656,15 @@ static void ptx_maxnreg(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(parse_sm90),        cmocka_unit_test(parse_multi),
-      cmocka_unit_test(parse_banks),       cmocka_unit_test(parse_old),
-      cmocka_unit_test(run_success),       cmocka_unit_test(run_failures),
-      cmocka_unit_test(run_timeout),       cmocka_unit_test(find_ptxas),
-      cmocka_unit_test(occ_sm90),          cmocka_unit_test(occ_edges),
-      cmocka_unit_test(occ_bad_input),     cmocka_unit_test(best_block),
-      cmocka_unit_test(kernel_fake_ptxas), cmocka_unit_test(kernel_no_ptxas),
-      cmocka_unit_test(kernel_real_ptxas), cmocka_unit_test(ptx_maxnreg),
+      cmocka_unit_test(parse_sm90),      cmocka_unit_test(parse_multi),
+      cmocka_unit_test(parse_banks),     cmocka_unit_test(parse_old),
+      cmocka_unit_test(run_success),     cmocka_unit_test(run_reloc),
+      cmocka_unit_test(run_failures),    cmocka_unit_test(run_timeout),
+      cmocka_unit_test(find_ptxas),      cmocka_unit_test(occ_sm90),
+      cmocka_unit_test(occ_edges),       cmocka_unit_test(occ_bad_input),
+      cmocka_unit_test(best_block),      cmocka_unit_test(kernel_fake_ptxas),
+      cmocka_unit_test(kernel_no_ptxas), cmocka_unit_test(kernel_real_ptxas),
+      cmocka_unit_test(ptx_maxnreg),
   };
   return cmocka_run_group_tests_name("resources", tests, NULL, NULL);
 }

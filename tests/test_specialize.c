@@ -9,13 +9,17 @@
  * (`test_specialize --only codegen_screen`): without the screen, LLVM would
  * end the process. `--skip PATTERN` leaves tests out.
  */
+#define _GNU_SOURCE /* nftw, mkdtemp */
 #include <fnmatch.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -724,6 +728,73 @@ static void guard_fires(void **state) {
        p = strstr(p + 1, "bar.sync"))
     bars++;
   assert_int_equal(bars, 2);
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag,
+                  struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  return remove(p);
+}
+
+/* matmul_tiled<16> bound, block 16x16, in a context that loads kernels
+ * through the driver's linker (a disk cache): the guard takes the figures
+ * of ptxas -c, as the linker compiles. There the tile loop left rolled
+ * needs more registers than the generic kernel (40 against 32 where
+ * LLVM's options are kspec's: 48 warps/SM against 64), where a
+ * whole-program compile gives both 32. So linked, the guard adds .maxnreg 32 to
+ * the rolled loop; without a disk cache it keeps the rolled loop as it is. */
+static void guard_linked(void **state) {
+  (void)state;
+  if (!tu_have_tool(KS_PTXAS))
+    skip();
+  const char *tmp = getenv("TMPDIR");
+  char dir[256];
+  snprintf(dir, sizeof dir, "%s/kspec_guard_XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
+  assert_non_null(mkdtemp(dir));
+  ks_binding b[] = {{.name = "M", .kind = KS_VALUE_TEXT, .v.s = "1000"},
+                    {.name = "N", .kind = KS_VALUE_TEXT, .v.s = "1100"},
+                    {.name = "K", .kind = KS_VALUE_TEXT, .v.s = "900"}};
+  ks_spec_req req = {
+      .bindings = b, .nbindings = 3, .bounds = {.block = {16, 16}}};
+  for (int linked = 0; linked < 2; linked++) {
+    ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1};
+    if (linked)
+      o.cache_dir = dir;
+    else
+      o.no_disk_cache = 1;
+    ks_ctx *ctx = NULL;
+    ks_template *t = NULL;
+    ks_kernel *k = NULL;
+    const char *ptx = NULL;
+    size_t len = 0;
+    assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+    assert_int_equal(
+        ks_template_load(ctx, KS_TEST_DATA_DIR "/tiled_sync.ll", &t), KS_OK);
+    assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+    assert_int_equal(ks_kernel_ptx(k, &ptx, &len), KS_OK);
+    const char *e = ks_kernel_explain(k);
+    if (linked) {
+      TU_ASSERT_CONTAINS(e, "registers linked, 64 warps/SM, 0 B spilled: "
+                            "loops with a barrier left rolled and .maxnreg "
+                            "32: 32 registers linked, 64 warps/SM, 0 B "
+                            "spilled");
+      TU_ASSERT_CONTAINS(ptx, ".maxnreg 32");
+    } else {
+      TU_ASSERT_CONTAINS(e, "loops with a barrier left rolled: 32 registers, "
+                            "64 warps/SM, 0 B spilled");
+      TU_ASSERT_NOT_CONTAINS(e, "linked");
+      TU_ASSERT_NOT_CONTAINS(ptx, ".maxnreg");
+    }
+    int bars = 0; /* the tile loop is a loop */
+    for (const char *p = strstr(ptx, "bar.sync"); p;
+         p = strstr(p + 1, "bar.sync"))
+      bars++;
+    assert_int_equal(bars, 2);
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+  nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The built-in templates at the blocks their workloads use (as
@@ -2371,6 +2442,7 @@ int main(int argc, char **argv) {
       T(regpressure_vs_ptxas),
       T(regpressure_avoids_spills),
       T(guard_fires),
+      T(guard_linked),
       T(guard_quiet),
       T(smem_spill),
       T(smem_spill_refused),

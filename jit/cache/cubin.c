@@ -139,10 +139,14 @@ static ks_status link_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
   return s;
 }
 
+int ks_jit_links(const ks_ctx *ctx) {
+  return ks_disk_usable(ctx->disk) || ks_jit_share_on(ctx);
+}
+
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   ks_ctx *ctx = k->ctx;
   int disk = ks_disk_usable(ctx->disk), owner = 1;
-  if (!disk && !ks_jit_share_on(ctx))
+  if (!ks_jit_links(ctx))
     return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
   uint64_t key[2];
   ks_jit_cubin_key(k, &ctx->dev, key);

@@ -220,8 +220,9 @@ static ks_status judge(const char *ptxas, const char *arch, int wstatus,
                      WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
 }
 
-ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
-                           size_t len, int timeout_ms, char **log) {
+/* ptxas -arch=ARCH -v [-c] -o /dev/null on the PTX. */
+static ks_status run(const char *ptxas, const char *arch, const char *ptx,
+                     size_t len, int timeout_ms, int reloc, char **log) {
   char file[PATH_CAP], archopt[64];
   pid_t pid = -1;
   int fd = -1, wstatus = 0;
@@ -231,7 +232,11 @@ ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
                        strerror(errno));
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
   char *argv[] = {(char *)ptxas, archopt,      "-v", "-o",
-                  "/dev/null",   (char *)file, NULL};
+                  "/dev/null",   (char *)file, NULL, NULL};
+  if (reloc) { /* before the file: -c, as the driver's linker compiles */
+    argv[5] = "-c";
+    argv[6] = file;
+  }
   int e = spawn(argv, &pid, &fd);
   if (e) {
     unlink(file);
@@ -255,6 +260,17 @@ ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
     return KS_OK;
   return judge(ptxas, arch, wstatus, *log);
+}
+
+ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
+                           size_t len, int timeout_ms, char **log) {
+  return run(ptxas, arch, ptx, len, timeout_ms, 0, log);
+}
+
+ks_status ks_jit_ptxas_run_reloc(const char *ptxas, const char *arch,
+                                 const char *ptx, size_t len, int timeout_ms,
+                                 char **log) {
+  return run(ptxas, arch, ptx, len, timeout_ms, 1, log);
 }
 
 /* ---- reading its report ------------------------------------------------ */
