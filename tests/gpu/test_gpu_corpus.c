@@ -109,6 +109,19 @@ static int time_case(cr_run *x, int reps, row *r) {
   return rc;
 }
 
+/* The registers and local memory of the generic and the specialized
+ * kernel as the driver loaded them (through its linker where the disk
+ * cache is on, as in this run: figures ptxas alone may not give). */
+static void print_loaded(cr_run *x) {
+  ks_kernel_resources r[2] = {{.size = sizeof r[0]}, {.size = sizeof r[1]}};
+  for (int i = 0; i < 2; i++)
+    if (ks_kernel_resources_get(x->k[i ? CR_SPEC : CR_GENERIC], KS_RES_DRIVER,
+                                &r[i]) != KS_OK)
+      return;
+  printf("     loaded: registers %d/%d, local %d/%d B (generic/specialized)\n",
+         r[0].regs, r[1].regs, r[0].stack_frame, r[1].stack_frame);
+}
+
 static void print_table(const row *rows, size_t n) {
   printf("\n| case | nvcc ms | generic ms | specialized ms | generic/nvcc | "
          "spec/nvcc | spec/generic | passes that fired |\n"
@@ -199,6 +212,7 @@ int main(int argc, char **argv) {
       r->ok = 1;
       cr_fired(&x, r->fired, sizeof r->fired);
       printf("ok   %s\n", cases[i].name);
+      print_loaded(&x);
     } else {
       printf("FAIL %s: %s\n", cases[i].name, err[0] ? err : "timing");
       bad = 1;
