@@ -141,8 +141,8 @@ static int launch(run_in *r, const tex_image *im, ks_devptr dimg, int filter,
 
 /* What hardware linear filtering adds beyond its weights: half data is
  * filtered in half precision (results come back as halves: an ulp of the
- * result), normalized integers within 2^-15 of v / max (on an H200, s8
- * came back up to 1.1e-5 off with weight 1). */
+ * result), and normalized integers are converted less exactly than
+ * v / max (BENCHMARKS.md, "Textures": allowed 2^-15). */
 static double hw_rounding(const tex_image *im, int filter, double want) {
   if (im->t == 1) {
     int e;
