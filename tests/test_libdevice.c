@@ -500,12 +500,24 @@ static void math_ahead(void **state) {
     assert_int_equal(n, i < 3 ? i + 1 : i < 5 ? i : 5);
     free(ptx), free(ex), free(dptx), free(dex);
   }
+  /* more kernels and modes than a template keeps: the oldest go */
+  for (unsigned fp = 0; fp < KS_FP_FAST_MATH; fp++)
+    for (int j = 0; j < 2; j++) {
+      char *ptx, *ex;
+      spec_one(two_ir, j ? "k2" : "k1", fp, NULL, &ptx, &ex);
+      free(ptx), free(ex);
+    }
+  int has = 0;
+  assert_int_equal(ahead_copies(keep, t, "k2", KS_FP_FAST_MATH - 1, &has),
+                   KS_JIT_AHEAD);
+  assert_true(has);
+  assert_int_equal(ahead_copies(keep, t, "k1", 0, &has), KS_JIT_AHEAD);
+  assert_false(has);
   /* no math: no copy */
   assert_int_equal(ks_template_load(keep, "conv1d", &plain), KS_OK);
   ks_kernel *k = NULL;
   ks_spec_req req = {0};
   assert_int_equal(ks_specialize(keep, plain, &req, &k), KS_OK);
-  int has = 0;
   assert_int_equal(ahead_copies(keep, plain, "conv1d", 0, &has), 0);
   ks_template_destroy(plain);
   ks_template_destroy(t);
