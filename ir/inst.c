@@ -227,6 +227,21 @@ unsigned ks_ir_drop_dead_calls(LLVMModuleRef m) {
   return total;
 }
 
+int ks_ir_calls_defined(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb =
+             LLVMIsDeclaration(f) ? NULL : LLVMGetFirstBasicBlock(f);
+         bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+        if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+            callee != f)
+          return 1;
+      }
+  return 0;
+}
+
 unsigned ks_ir_param_index(LLVMValueRef arg) {
   LLVMValueRef fn = LLVMGetParamParent(arg);
   unsigned i = 0;

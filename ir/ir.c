@@ -238,3 +238,16 @@ unsigned ks_ir_shared_globals(LLVMModuleRef m) {
       n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
   return (unsigned)n;
 }
+
+unsigned ks_ir_align_shared(LLVMModuleRef m) {
+  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+  unsigned n = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 &&
+        !LLVMIsDeclaration(g) && LLVMGetAlignment(g) < 16 &&
+        LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)) >= 16) {
+      LLVMSetAlignment(g, 16);
+      n++;
+    }
+  return n;
+}

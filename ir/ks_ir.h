@@ -76,6 +76,14 @@ unsigned long long ks_ir_const_bytes(LLVMModuleRef m);
  * padding: the passes' budget (ks_ir_shared_bytes is the exact static
  * shared memory of one kernel). */
 unsigned ks_ir_shared_globals(LLVMModuleRef m);
+/* Aligns each shared array of 16 bytes or more defined in m at 16 bytes
+ * at least; returns how many it changed. The cubins of kspec's disk cache
+ * come from the driver's linker, which compiles PTX as relocatable code:
+ * ptxas then knows a shared array's address only as its declared
+ * alignment, and merges no loads wider than it (four LDS where a
+ * whole-program compile, which places the arrays itself, makes one
+ * LDS.128). Costs at most 12 bytes of padding an array. */
+unsigned ks_ir_align_shared(LLVMModuleRef m);
 
 /* ---- inst.c ------------------------------------------------------------ */
 
@@ -138,6 +146,9 @@ int ks_ir_warp_exchange(LLVMValueRef call);
 /* Deletes the dead calls (ks_ir_dead_call) of m's functions, and those
  * that deleting them leaves dead; returns how many. */
 unsigned ks_ir_drop_dead_calls(LLVMModuleRef m);
+/* Does a function of m call another function m defines (a call the
+ * inliner left)? */
+int ks_ir_calls_defined(LLVMModuleRef m);
 /* The position of argument arg in its function's parameter list. */
 unsigned ks_ir_param_index(LLVMValueRef arg);
 /* The predicate of !(a p b), and of b p a (a p b with its sides swapped). */

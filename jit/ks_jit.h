@@ -62,6 +62,10 @@ ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel);
  * directives, malloc'd into *out (*out_len bytes). */
 ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
                              unsigned n, char **out, size_t *out_len);
+/* `red` for each `atom.global` of the PTX text *ptx (*len bytes, replaced
+ * when something changed) whose old value its function never reads, where
+ * red has the operation (not exch, cas, acquire orderings or vectors). */
+ks_status ks_jit_ptx_red(char **ptx, size_t *len);
 /* Registers the NVPTX target once (thread-safe), and sets LLVM's
  * command-line options with it where the process's LLVM is kspec's
  * (ks_llvm_own_process, or the static build): target.c says which and

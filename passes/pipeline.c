@@ -223,8 +223,19 @@ static int inline_calls(ks_stage_ctx *c) {
  * reserved_shared_ptr): the optional passes would take them for calls
  * with effects and decline. */
 static int canonicalize(ks_stage_ctx *c) {
-  if (ks_pipeline_llvm(c, "function(sroa,early-cse<memssa>,"
-                          "instcombine<no-verify-fixpoint>,simplifycfg)"))
+  static const char simplify[] = "function(sroa,early-cse<memssa>,"
+                                 "instcombine<no-verify-fixpoint>,simplifycfg)";
+  if (ks_pipeline_llvm(c, simplify))
+    return 1;
+  /* The inline stage judges callees as clang emits them (at -O3 before
+   * LLVM's passes: allocas, loads and stores), where a helper called
+   * twice costs too much to inline; LLVM's -O3 pipeline judges them
+   * simplified, and nvcc inlines them. Judged again now, simplified, as
+   * -O3 would. A call left out of line takes generic pointers (a shared
+   * array passed to it is read with ld, not ld.shared) and no constant
+   * the request bound. */
+  if (ks_ir_calls_defined(c->m) &&
+      (ks_pipeline_llvm(c, "cgscc(inline)") || ks_pipeline_llvm(c, simplify)))
     return 1;
   unsigned dead = ks_ir_drop_dead_calls(c->m);
   if (dead)

@@ -996,6 +996,43 @@ static void cfg_two_edges(void **state) {
   ks_cfg_free(&g);
 }
 
+/* ---- shared arrays' alignment (ks_ir_align_shared) ----------------------- */
+
+/* Shared arrays of 16 bytes or more defined in the module get 16-byte
+ * alignment (the driver's linker compiles relocatable code, where ptxas
+ * merges shared loads only as wide as the declared alignment): smaller
+ * ones, declarations (dynamic shared memory), wider alignments and other
+ * address spaces stay. */
+static void align_shared(void **state) {
+  fixture *f = *state;
+  static const char text[] =
+      "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
+      "target triple = \"nvptx64-nvidia-cuda\"\n"
+      "@tile = internal addrspace(3) global [256 x float] undef, align 4\n"
+      "@pair = internal addrspace(3) global [2 x i32] undef, align 4\n"
+      "@wide = internal addrspace(3) global [64 x double] undef, align 32\n"
+      "@edge = internal addrspace(3) global [4 x i32] undef, align 4\n"
+      "@dyn = external addrspace(3) global [0 x float], align 4\n"
+      "@glob = internal addrspace(1) global [256 x float] undef, align 4\n";
+  assert_int_equal(ks_ir_parse(f->c, text, sizeof text - 1, "align.ll", &f->m,
+                               f->err, sizeof f->err),
+                   KS_OK);
+  assert_int_equal(ks_ir_align_shared(f->m), 2);
+  static const struct {
+    const char *name;
+    unsigned align;
+  } want[] = {{"tile", 16}, {"pair", 4}, {"wide", 32},
+              {"edge", 16}, {"dyn", 4},  {"glob", 4}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    LLVMValueRef g = LLVMGetNamedGlobal(f->m, want[i].name);
+    assert_non_null(g);
+    if (LLVMGetAlignment(g) != want[i].align)
+      fail_msg("@%s: align %u, want %u", want[i].name, LLVMGetAlignment(g),
+               want[i].align);
+  }
+  assert_int_equal(ks_ir_align_shared(f->m), 0); /* done once */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(parse_text, setup, teardown),
@@ -1036,6 +1073,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(cfg_loop_unreachable, setup, teardown),
       cmocka_unit_test_setup_teardown(cfg_nested_loops, setup, teardown),
       cmocka_unit_test_setup_teardown(cfg_two_edges, setup, teardown),
+      cmocka_unit_test_setup_teardown(align_shared, setup, teardown),
   };
   return cmocka_run_group_tests_name("ir", tests, NULL, NULL);
 }

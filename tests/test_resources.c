@@ -654,6 +654,82 @@ static void ptx_maxnreg(void **state) {
   spec_free(&s);
 }
 
+/* ks_jit_ptx_red: an atom.global whose old value its function never reads
+ * becomes red (the driver's linker, which makes the disk cache's cubins,
+ * compiles relocatable code, where ptxas keeps such an atom as ATOMG
+ * waiting for its value); one whose value is read, exch, cas, acquire
+ * orderings and atomics outside global memory stay. Registers are told
+ * apart by whole token (%r1 is not %r10) and per function (%r2 read in
+ * another function does not count). ptxas takes the result. */
+static void ptx_red(void **state) {
+  (void)state;
+  static const char in[] =
+      ".version 8.5\n.target sm_90\n.address_size 64\n\n"
+      ".visible .func  (.param .b32 func_retval0) f(\n"
+      "\t.param .b32 f_param_0\n)\n{\n"
+      "\t.reg .b32 \t%r<4>;\n\n"
+      "\tld.param.u32 \t%r2, [f_param_0];\n"
+      "\tst.param.b32 \t[func_retval0], %r2;\n\tret;\n\n}\n"
+      "\t// .globl\tk\n"
+      ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+      "\t.reg .pred \t%p<2>;\n\t.reg .b32 \t%r<12>;\n"
+      "\t.reg .f32 \t%f<3>;\n\t.reg .b64 \t%rd<5>;\n\n"
+      "\tld.param.u64 \t%rd1, [k_param_0];\n"
+      "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
+      "\tmov.u32 \t%r1, %tid.x;\n"
+      "\tatom.global.add.u32 \t%r2, [%rd2], %r1;\n"
+      "\tatom.global.add.u32 \t%r3, [%rd2+4], %r1;\n"
+      "\tst.global.u32 \t[%rd2+8], %r3;\n"
+      "\tatom.global.exch.b32 \t%r4, [%rd2+12], %r1;\n"
+      "\tatom.global.cas.b32 \t%r5, [%rd2+16], %r1, 7;\n"
+      "\tsetp.eq.s32 \t%p1, %r1, 0;\n"
+      "\t@%p1 atom.global.max.s32 \t%r10, [%rd2+20], %r1;\n"
+      "\tatom.add.u32 \t%r6, [%rd1+24], %r1;\n"
+      "\tatom.global.add.u64 \t%rd3, [%rd2+32], %rd1;\n"
+      "\tcvt.rn.f32.u32 \t%f1, %r1;\n"
+      "\tatom.global.add.f32 \t%f2, [%rd2+40], %f1;\n"
+      "\tatom.acquire.gpu.global.add.u32 \t%r7, [%rd2+44], %r1;\n"
+      "\tatom.global.or.b32 \t%r8, [%rd2+48], %r1;\n"
+      "\tret;\n\n}\n";
+  size_t len = sizeof in - 1;
+  char *ptx = malloc(len + 1);
+  assert_non_null(ptx);
+  memcpy(ptx, in, len + 1);
+  assert_int_equal(ks_jit_ptx_red(&ptx, &len), KS_OK);
+  assert_int_equal(len, strlen(ptx));
+  static const char *const red[] = {
+      "\tred.global.add.u32 \t[%rd2], %r1;\n",
+      "\t@%p1 red.global.max.s32 \t[%rd2+20], %r1;\n",
+      "\tred.global.add.u64 \t[%rd2+32], %rd1;\n",
+      "\tred.global.add.f32 \t[%rd2+40], %f1;\n",
+      "\tred.global.or.b32 \t[%rd2+48], %r1;\n"};
+  static const char *const kept[] = {
+      "\tatom.global.add.u32 \t%r3, [%rd2+4], %r1;\n",
+      "\tatom.global.exch.b32 \t%r4, [%rd2+12], %r1;\n",
+      "\tatom.global.cas.b32 \t%r5, [%rd2+16], %r1, 7;\n",
+      "\tatom.add.u32 \t%r6, [%rd1+24], %r1;\n",
+      "\tatom.acquire.gpu.global.add.u32 \t%r7, [%rd2+44], %r1;\n",
+      "\tld.param.u32 \t%r2, [f_param_0];\n"};
+  for (size_t i = 0; i < sizeof red / sizeof *red; i++)
+    TU_ASSERT_CONTAINS(ptx, red[i]);
+  for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+    TU_ASSERT_CONTAINS(ptx, kept[i]);
+  /* each "atom" one byte shorter, each destination and its ", " gone */
+  assert_int_equal(len,
+                   sizeof in - 1 - 5 - strlen("%r2, %r10, %rd3, %f2, %r8, "));
+  if (tu_have_tool(KS_PTXAS)) {
+    char *log = NULL;
+    assert_int_equal(ks_jit_ptxas_run(KS_PTXAS, "sm_90", ptx, len, 60000, &log),
+                     KS_OK);
+    free(log);
+  }
+  /* nothing to change: the same text, not a copy */
+  const char *before = ptx;
+  assert_int_equal(ks_jit_ptx_red(&ptx, &len), KS_OK);
+  assert_ptr_equal(ptx, before);
+  free(ptx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_sm90),      cmocka_unit_test(parse_multi),
@@ -664,7 +740,7 @@ int main(void) {
       cmocka_unit_test(occ_edges),       cmocka_unit_test(occ_bad_input),
       cmocka_unit_test(best_block),      cmocka_unit_test(kernel_fake_ptxas),
       cmocka_unit_test(kernel_no_ptxas), cmocka_unit_test(kernel_real_ptxas),
-      cmocka_unit_test(ptx_maxnreg),
+      cmocka_unit_test(ptx_maxnreg),     cmocka_unit_test(ptx_red),
   };
   return cmocka_run_group_tests_name("resources", tests, NULL, NULL);
 }

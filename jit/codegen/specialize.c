@@ -215,14 +215,18 @@ ks_status ks_jit_compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   s = ks_ir_screen(m, t->name, ctx->ptx_isa, &isolate, err, cap);
   if (s == KS_OK)
     s = ks_ir_screen_backend(m, ctx->arch->sm, t->name, err, cap);
-  if (s == KS_OK)
+  if (s == KS_OK) {
+    ks_ir_align_shared(m); /* ir/ks_ir.h says why */
     s = check_memory(ctx, t, m, k);
+  }
   if (s == KS_OK) {
     double t0 = now_ms();
     s = isolate ? ks_jit_emit_isolated(jtm.tm, m, diag, t->name, k->name,
                                        &k->ptx, &k->ptx_len)
                 : emit_ptx(jtm.tm, m, diag, k);
     emitted = !isolate && s == KS_OK;
+    if (s == KS_OK)
+      s = ks_jit_ptx_red(&k->ptx, &k->ptx_len);
     if (s == KS_OK && r->smem_spill)
       s = ks_jit_ptx_smem_spill(&k->ptx, &k->ptx_len, k->name);
     explain_times(&d, now_ms() - t0, isolate, k);

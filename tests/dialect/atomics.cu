@@ -25,20 +25,21 @@ template <typename T> __device__ void cas_inc_block(T *p) {
   } while (old != seen);
 }
 
-// PTX(atomics_global): atom.global.add.u32
-// PTX(atomics_global): atom.global.add.f32
-// PTX(atomics_global): atom.global.add.f64
-// PTX(atomics_global): atom.global.add.u64
+// (red where the old value is unused: jit/codegen/ptxedit.c)
+// PTX(atomics_global): (atom|red)\.global\.add\.u32
+// PTX(atomics_global): (atom|red)\.global\.add\.f32
+// PTX(atomics_global): (atom|red)\.global\.add\.f64
+// PTX(atomics_global): (atom|red)\.global\.add\.u64
 // PTX(atomics_global): atom.global.exch.b32
 // PTX(atomics_global): atom(\.global)?\.inc\.u32
 // PTX(atomics_global): atom(\.global)?\.dec\.u32
 // PTX(atomics_global): atom.global.cas.b32
 // PTX(atomics_global): atom.global.cas.b64
-// PTX(atomics_global): atom.global.min.s32
-// PTX(atomics_global): atom.global.max.u64
-// PTX(atomics_global): atom.global.and.b32
-// PTX(atomics_global): atom.global.or.b64
-// PTX(atomics_global): atom.global.xor.b32
+// PTX(atomics_global): (atom|red)\.global\.min\.s32
+// PTX(atomics_global): (atom|red)\.global\.max\.u64
+// PTX(atomics_global): (atom|red)\.global\.and\.b32
+// PTX(atomics_global): (atom|red)\.global\.or\.b64
+// PTX(atomics_global): (atom|red)\.global\.xor\.b32
 // PTX(atomics_global): atom\.sys\.add\.[su]32
 // PTX(atomics_global): atom\.sys\.add\.f64
 // PTX(atomics_global): atom\.sys\.cas\.b32

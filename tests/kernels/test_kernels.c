@@ -19,7 +19,8 @@
  * KS_CORPUS_OCCUPANCY, ptxas's registers, spills and warps per SM of the
  * generic and the bound kernel and what the never-slower guard did; with
  * KS_CORPUS_OWN_LLVM, LLVM's options are set as in the static build that
- * the GPU runs use (ks_llvm_own_process).
+ * the GPU runs use (ks_llvm_own_process); with KS_CORPUS_PTX=DIR, each
+ * case's generic and bound PTX are written there.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -61,6 +62,23 @@ static void dump_ptx(const ks_kernel *k, const char *who) {
     fwrite(ptx, 1, len, f);
     fclose(f);
     printf("     PTX in %s\n", path);
+  }
+}
+
+/* With KS_CORPUS_PTX=DIR, every case's generic and bound PTX go to
+ * DIR/CASE.generic.ptx and DIR/CASE.bound.ptx (for comparing their SASS
+ * with nvcc's: tools/link_sass.sh). */
+static void save_ptx(const ks_kernel *k, const char *who, const char *mode) {
+  const char *dir = getenv("KS_CORPUS_PTX"), *ptx = NULL;
+  size_t len = 0;
+  char path[4096];
+  if (!dir || ks_kernel_ptx(k, &ptx, &len) != KS_OK)
+    return;
+  snprintf(path, sizeof path, "%s/%s.%s.ptx", dir, who, mode);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fwrite(ptx, 1, len, f);
+    fclose(f);
   }
 }
 
@@ -328,6 +346,7 @@ static void check_case(run *r, const km_case *c) {
     return fail(r, c->name, "specialize generic", ks_errmsg(r->ctx));
   kg = k;
   explain(k, c->name, "generic");
+  save_ptx(k, c->name, "generic");
   if (assemble(r, k, c->name, "ptxas, generic", &regs[0]))
     return;
   memcpy(req.bounds.block, c->block, sizeof c->block);
@@ -338,8 +357,10 @@ static void check_case(run *r, const km_case *c) {
     return;
 #ifdef KS_HAVE_BIND_ARG
   k = bound(r, c, t, req, &nb);
-  if (k)
+  if (k) {
     explain(k, c->name, "bound");
+    save_ptx(k, c->name, "bound");
+  }
   if (!k || assemble(r, k, c->name, "ptxas, bound", &regs[2]))
     return;
   if (nb)
