@@ -428,63 +428,6 @@ ks_status ks_drv_module_load_image(ks_drv *d, const void *image, const char *fn,
   return st ? st : get_function(d, mod, fn, out, err, cap);
 }
 
-ks_status ks_drv_link_ptx(ks_drv *d, const char *ptx, size_t len, void **image,
-                          size_t *n, char *err, size_t cap) {
-  CUjit_option opt[] = {
-      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_LOG_VERBOSE,
-  };
-  CUlinkState link = NULL;
-  void *cubin = NULL;
-  size_t size = 0;
-  char *logs;
-  ks_status st;
-
-  *image = NULL;
-  *n = 0;
-  st = ks_drv_bind(d, err, cap);
-  if (st)
-    return st;
-  logs = calloc(2, JIT_LOG_CAP);
-  if (!logs) {
-    say(err, cap, "driver: out of memory for the JIT logs");
-    return KS_ENOMEM;
-  }
-  void *val[] = {
-      logs,
-      (void *)(uintptr_t)JIT_LOG_CAP,
-      logs + JIT_LOG_CAP,
-      (void *)(uintptr_t)JIT_LOG_CAP,
-      (void *)(uintptr_t)1,
-  };
-  st = ks_drv_check(
-      d, d->cu.cuLinkCreate(sizeof opt / sizeof opt[0], opt, val, &link),
-      "cuLinkCreate", KS_ELOAD, err, cap);
-  /* The PTX with its NUL, as the driver reads it as a string. */
-  if (!st)
-    st = ks_drv_check(d,
-                      d->cu.cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx,
-                                          len + 1, "kspec.ptx", 0, NULL, NULL),
-                      "cuLinkAddData", KS_ELOAD, err, cap);
-  if (!st)
-    st = ks_drv_check(d, d->cu.cuLinkComplete(link, &cubin, &size),
-                      "cuLinkComplete", KS_ELOAD, err, cap);
-  if (st) {
-    append_logs(err, cap, logs);
-  } else if (!(*image = malloc(size ? size : 1))) {
-    say(err, cap, "driver: out of memory for the cubin");
-    st = KS_ENOMEM;
-  } else {
-    memcpy(*image, cubin, size); /* owned by link until destroyed */
-    *n = size;
-  }
-  if (link)
-    d->cu.cuLinkDestroy(link);
-  free(logs);
-  return st;
-}
-
 void ks_drv_module_unload(ks_drv *d, ks_drv_module *m) {
   if (!d || !m || !m->module)
     return;

@@ -31,10 +31,6 @@
   X(cuCtxSynchronize)                                                          \
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleLoadData)                                                          \
-  X(cuLinkCreate)                                                              \
-  X(cuLinkAddData)                                                             \
-  X(cuLinkComplete)                                                            \
-  X(cuLinkDestroy)                                                             \
   X(cuModuleGetFunction)                                                       \
   X(cuModuleGetGlobal)                                                         \
   X(cuModuleUnload)                                                            \

@@ -42,12 +42,6 @@ typedef struct ks_drv_module {
  * for fn (KS_ENOKERNEL if missing). */
 ks_status ks_drv_module_load(ks_drv *d, const char *ptx, const char *fn,
                              ks_drv_module *out, char *err, size_t cap);
-/* Compiles ptx (len bytes, NUL-terminated) for d's device with the
- * driver's linker (cuLinkCreate, cuLinkAddData, cuLinkComplete): a
- * malloc'd cubin in *image, its *n bytes. JIT logs as for
- * ks_drv_module_load (KS_ELOAD). */
-ks_status ks_drv_link_ptx(ks_drv *d, const char *ptx, size_t len, void **image,
-                          size_t *n, char *err, size_t cap);
 /* cuModuleLoadData of a cubin (KS_ELOAD when the driver refuses it), then
  * cuModuleGetFunction for fn. */
 ks_status ks_drv_module_load_image(ks_drv *d, const void *image, const char *fn,

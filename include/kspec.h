@@ -585,8 +585,9 @@ typedef struct ks_cache_counters {
   double saved_ms;      /* the original compile time of every kernel served
                            from a cache */
   /* Loads (ks_kernel_load) with a disk cache: */
-  uint64_t cubin_hits;    /* the driver's cubin loaded from the disk cache */
-  uint64_t cubin_misses;  /* no cubin there: the PTX compiled, one stored */
+  uint64_t cubin_hits;    /* the cubin loaded from the disk cache */
+  uint64_t cubin_misses;  /* no cubin there: ptxas made one (stored), or
+                             without ptxas the PTX was loaded */
   uint64_t cubin_dropped; /* cubin entries the driver refused: removed, the
                              PTX loaded instead (also counted as misses) */
   /* Template loads with a disk cache: */
@@ -595,7 +596,7 @@ typedef struct ks_cache_counters {
   uint64_t template_misses; /* parsed, checked and described; stored */
   /* With a shared cache (ks_ctx_share, kspec_mpi.h): */
   uint64_t remote_hits;  /* specializations another process compiled */
-  uint64_t cubin_remote; /* cubins another process's driver made */
+  uint64_t cubin_remote; /* cubins another process's ptxas made */
 } ks_cache_counters;
 
 /* Fills *out with ctx's counters. Errors: KS_EINVAL. */
@@ -608,9 +609,9 @@ KS_API ks_status ks_cache_stats(const ks_ctx *ctx, ks_cache_counters *out);
  * opaque blobs the library writes and checks itself (a damaged or foreign
  * blob is a miss, never a wrong kernel), under 128-bit keys: kind
  * KS_SHARE_SPEC is a specialization (its PTX and description; the key is
- * the request's cache key), KS_SHARE_CUBIN the driver's cubin of one
- * (its key covers the device model and the driver, so only processes with
- * the same ones share it). */
+ * the request's cache key), KS_SHARE_CUBIN the cubin of one (its key
+ * covers the device model and the driver, so only processes with the same
+ * ones share it). */
 enum { KS_SHARE_SPEC = 0, KS_SHARE_CUBIN = 1 };
 enum { KS_SHARE_BUILD = 0, KS_SHARE_HIT = 1 };
 typedef struct ks_share_ops {
@@ -769,7 +770,7 @@ typedef struct ks_kernel_info {
   int static_smem;
   int local_bytes;
   int max_threads; /* of the real block (launch_block) */
-  int from_cubin;  /* loaded from the disk cache's cubin (no driver JIT) */
+  int from_cubin;  /* loaded from a cached cubin (no PTX compiled) */
   /* What a launch must do beyond the user's grid, block and arguments,
    * and the block it launches for a fixed one (reqntid divided by the
    * plan's thread coarsening; reqntid when there is none). */

@@ -77,12 +77,12 @@ unsigned long long ks_ir_const_bytes(LLVMModuleRef m);
  * shared memory of one kernel). */
 unsigned ks_ir_shared_globals(LLVMModuleRef m);
 /* Aligns each shared array of 16 bytes or more defined in m at 16 bytes
- * at least; returns how many it changed. The cubins of kspec's disk cache
- * come from the driver's linker, which compiles PTX as relocatable code:
- * ptxas then knows a shared array's address only as its declared
- * alignment, and merges no loads wider than it (four LDS where a
- * whole-program compile, which places the arrays itself, makes one
- * LDS.128). Costs at most 12 bytes of padding an array. */
+ * at least; returns how many it changed. For PTX compiled as relocatable
+ * code (a program linking kspec's PTX with its own through the driver's
+ * linker, or ptxas -c): ptxas knows a shared array's address only as its
+ * declared alignment then, and merges no loads wider than it (four LDS
+ * where a whole-program compile, which places the arrays itself, makes
+ * one LDS.128). Costs at most 12 bytes of padding an array. */
 unsigned ks_ir_align_shared(LLVMModuleRef m);
 
 /* ---- inst.c ------------------------------------------------------------ */

@@ -190,6 +190,9 @@ struct ks_ctx {
   /* Non-zero once a launch made a texture entry (launch.c): only then does
    * ks_mem_free look through the kernels for objects over the memory. */
   _Atomic int tex_made;
+  /* Non-zero once the driver refused a cubin ptxas made (a ptxas newer
+   * than the driver): kernels are loaded as PTX from then on (cubin.c). */
+  _Atomic int ptxas_refused;
 };
 
 /* Records a warning on ctx (ks_ctx_warning) unless it has one already. */
@@ -518,16 +521,12 @@ const unsigned char *ks_jit_build_id(size_t *n);
 void ks_jit_cubin_key(const ks_kernel *k, const ks_device_info *dev,
                       uint64_t out[2]);
 /* Loads k (its PTX set) on drv: from its cubin entry in ctx's disk cache
- * when there is a good one; otherwise the PTX, compiled by the driver's
- * linker and the cubin stored for next time. An entry the driver refuses
- * is removed and the PTX used. Without a usable disk cache, as
- * ks_drv_module_load. */
+ * (or from the processes sharing ctx's cache) when there is a good one;
+ * otherwise the cubin ptxas makes of the PTX (whole-program), stored for
+ * next time; without a ptxas whose cubins the driver takes, the PTX as
+ * ks_drv_module_load loads it. An entry the driver refuses is removed.
+ * Without a usable disk cache or sharing, as ks_drv_module_load. */
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap);
-/* Does ks_jit_module_load load ctx's kernels through the driver's linker
- * (a disk cache or processes sharing one), which compiles PTX as
- * relocatable code (ptxas -c): registers and SASS can differ from a
- * whole-program compile's. */
-int ks_jit_links(const ks_ctx *ctx);
 
 /* ---- template cache (tplcache.c) ---------------------------------------- */
 
@@ -582,12 +581,13 @@ int ks_jit_ptxas_find(char *path, size_t cap, char *why, size_t whycap);
  * non-zero exit, timeout), KS_EIO (temporary file), KS_ENOMEM. */
 ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
                            size_t len, int timeout_ms, char **log);
-/* The same with -c: the PTX compiled as relocatable code, as the driver's
- * linker compiles it (ks_jit_links). Its report has no shared memory for
- * arrays the linker places (.weak or .extern). */
-ks_status ks_jit_ptxas_run_reloc(const char *ptxas, const char *arch,
-                                 const char *ptx, size_t len, int timeout_ms,
-                                 char **log);
+/* The PTX compiled whole-program (as nvcc's cubin and cuModuleLoadDataEx
+ * compile it, not as the driver's linker does: relocatable code, which
+ * ptxas optimizes less) into a cubin for arch: *cubin malloc'd, *n bytes.
+ * *log as ks_jit_ptxas_run's; the errors too. */
+ks_status ks_jit_ptxas_cubin(const char *ptxas, const char *arch,
+                             const char *ptx, size_t len, int timeout_ms,
+                             void **cubin, size_t *n, char **log);
 /* Reads the figures of function fn from the output of `ptxas -v`: 1 when
  * fn's "Used N registers" line was found, else 0. out->source and arch are
  * left alone. */

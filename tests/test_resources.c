@@ -204,30 +204,51 @@ static void run_success(void **state) {
   fake_remove(&f);
 }
 
-/* The relocatable run adds -c before the file, as the driver's linker
- * compiles (the guard's figures where kernels load linked). */
-static void run_reloc(void **state) {
+/* The cubin run: whole-program (no -c), its output file read back and
+ * removed; a ptxas that writes nothing is an error, not an empty cubin. */
+static void run_cubin(void **state) {
   (void)state;
   fake f;
   char *log = NULL;
+  void *cubin = NULL;
+  size_t n = 0;
   fake_make(&f, "[ \"$1\" = -arch=sm_90 ] && [ \"$2\" = -v ] && "
-                "[ \"$3\" = -o ] && [ \"$4\" = /dev/null ] && "
-                "[ \"$5\" = -c ] || exit 3\n"
-                "grep -q '.entry k()' \"$6\" || exit 4\n"
-                "echo \"ptxas info    : Compiling entry function 'k' for "
-                "'sm_90'\"\n"
+                "[ \"$3\" = -o ] && [ \"$5\" != -c ] || exit 3\n"
+                "case \"$4\" in *.cubin) ;; *) exit 5;; esac\n"
+                "grep -q '.entry k()' \"$5\" || exit 4\n"
+                "printf 'CUBIN:%s' \"$4\" > \"$4\"\n"
                 "echo \"ptxas info    : Used 11 registers\"\n");
-  assert_int_equal(ks_jit_ptxas_run_reloc(f.path, "sm_90", ptx_text,
-                                          strlen(ptx_text), 10000, &log),
+  assert_int_equal(ks_jit_ptxas_cubin(f.path, "sm_90", ptx_text,
+                                      strlen(ptx_text), 10000, &cubin, &n,
+                                      &log),
                    KS_OK);
-  ks_kernel_resources r = {.size = sizeof r};
-  assert_int_equal(ks_jit_ptxas_parse(log, "k", &r), 1);
-  assert_int_equal(r.regs, 11);
+  TU_ASSERT_CONTAINS(log, "Used 11 registers");
   free(log);
-  /* and the whole-program run has no -c: this ptxas refuses it */
-  assert_int_equal(ks_jit_ptxas_run(f.path, "sm_90", ptx_text, strlen(ptx_text),
-                                    10000, &log),
+  assert_true(n > 6 && !memcmp(cubin, "CUBIN:", 6));
+  char *path = strndup((char *)cubin + 6, n - 6);
+  assert_non_null(path);
+  assert_int_equal(access(path, F_OK), -1); /* removed */
+  free(path);
+  free(cubin);
+  fake_remove(&f);
+  fake_make(&f, "exit 0");
+  assert_int_equal(ks_jit_ptxas_cubin(f.path, "sm_90", ptx_text,
+                                      strlen(ptx_text), 10000, &cubin, &n,
+                                      &log),
+                   KS_EIO);
+  TU_ASSERT_CONTAINS(ks_errmsg(NULL), "cannot read the cubin");
+  assert_null(cubin);
+  assert_int_equal(n, 0);
+  free(log);
+  fake_remove(&f);
+  fake_make(&f, "echo 'ptxas fatal   : Unresolved extern function' >&2; "
+                "exit 1");
+  assert_int_equal(ks_jit_ptxas_cubin(f.path, "sm_90", ptx_text,
+                                      strlen(ptx_text), 10000, &cubin, &n,
+                                      &log),
                    KS_ELOAD);
+  TU_ASSERT_CONTAINS(ks_errmsg(NULL), "Unresolved extern function");
+  assert_null(cubin);
   free(log);
   fake_remove(&f);
 }
@@ -734,7 +755,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_sm90),      cmocka_unit_test(parse_multi),
       cmocka_unit_test(parse_banks),     cmocka_unit_test(parse_old),
-      cmocka_unit_test(run_success),     cmocka_unit_test(run_reloc),
+      cmocka_unit_test(run_success),     cmocka_unit_test(run_cubin),
       cmocka_unit_test(run_failures),    cmocka_unit_test(run_timeout),
       cmocka_unit_test(find_ptxas),      cmocka_unit_test(occ_sm90),
       cmocka_unit_test(occ_edges),       cmocka_unit_test(occ_bad_input),

@@ -287,11 +287,19 @@ static void finish(shared *sh, const kspec_mock_counters *before,
   assert_int_equal(m.live_modules, 0);
   assert_int_equal(m.live_allocs, 0);
   assert_int_equal(m.live_events, 0);
-  assert_int_equal(m.live_links, 0);
   assert_int_equal(m.ctx_refs, 0);
   assert_int_equal(m.ctx_releases - before->ctx_releases,
                    m.ctx_retains - before->ctx_retains);
 }
+
+/* The file ptxas_mock logs each cubin it makes to (main sets it). */
+static char ptxas_log[512];
+
+/* Lines of a file (0 when there is none). */
+static unsigned long count_lines(const char *path);
+
+/* Cubins ptxas_mock made since the test program started. */
+static unsigned long cubins_made(void) { return count_lines(ptxas_log); }
 
 /* ks_specialize from 8 threads, no disk cache. */
 static void stress_sync(void **state) {
@@ -315,7 +323,7 @@ static void stress_sync(void **state) {
   assert_int_equal(m.launch_errors - before.launch_errors, 0);
   assert_int_equal(m.module_loads - before.module_loads, NKEYS);
   assert_int_equal(m.ptx_rejected - before.ptx_rejected, 0);
-  assert_int_equal(m.links - before.links, 0); /* no cubin cache */
+  assert_int_equal(cubins_made(), 0); /* no cubin cache */
   finish(&sh, &before, NKEYS);
 }
 
@@ -325,11 +333,11 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
   return remove(path);
 }
 
-/* Lines of a file. */
 static unsigned long count_lines(const char *path) {
   FILE *f = fopen(path, "r");
   unsigned long n = 0;
-  assert_non_null(f);
+  if (!f)
+    return 0;
   for (int c; (c = getc(f)) != EOF;)
     n += c == '\n';
   fclose(f);
@@ -356,7 +364,7 @@ static void stress_async(void **state) {
   assert_int_equal(c.disk_hits, 0);
   assert_int_equal(c.memory_hits, specs - NKEYS);
   assert_int_equal(c.corrupt, 0);
-  /* loads: the driver's linker made each cubin once, and it was stored */
+  /* loads: ptxas made each cubin once, and it was stored */
   assert_int_equal(c.cubin_misses, NKEYS);
   assert_int_equal(c.cubin_hits, 0);
   assert_int_equal(c.cubin_dropped, 0);
@@ -368,7 +376,7 @@ static void stress_async(void **state) {
   assert_int_equal(m.launches - before.launches, launches);
   assert_int_equal(m.launch_errors - before.launch_errors, 0);
   assert_int_equal(m.module_loads - before.module_loads, NKEYS);
-  assert_int_equal(m.links - before.links, NKEYS);
+  assert_int_equal(cubins_made(), NKEYS);
   finish(&sh, &before, NKEYS);
   /* one line per compile (memory hits are not recorded) */
   assert_int_equal(count_lines(record), NKEYS);
@@ -399,7 +407,7 @@ static void stress_async(void **state) {
   assert_int_equal(c.template_hits, 2);
   m = mock_now();
   assert_int_equal(m.module_loads - before.module_loads, NKEYS);
-  assert_int_equal(m.links - before.links, 0);
+  assert_int_equal(cubins_made(), NKEYS); /* none more */
   ks_template_destroy(t[0]);
   ks_template_destroy(t[1]);
   ks_ctx_destroy(ctx);
@@ -636,10 +644,86 @@ static void contexts_come_and_go(void **state) {
   }
 }
 
+/* Loads conv1d at FILTER_LEN=len from ctx; returns from_cubin. */
+static int load_conv(ks_ctx *ctx, ks_template *t, int len) {
+  ks_binding b = {.kind = KS_VALUE_INT, .name = "FILTER_LEN", .v.i = len};
+  ks_spec_req req = {.bindings = &b, .nbindings = 1, .bounds.block = {BLOCK}};
+  ks_kernel *k = NULL;
+  ks_kernel_info info = {.size = sizeof info};
+  assert_int_equal(ks_specialize(ctx, t, &req, &k), KS_OK);
+  assert_int_equal(ks_kernel_load(k), KS_OK);
+  assert_int_equal(ks_kernel_info_get(k, &info), KS_OK);
+  return info.from_cubin;
+}
+
+/* Where no cubin can be made the PTX is loaded and nothing stored: no
+ * ptxas; a ptxas that fails; a ptxas whose cubins the driver refuses (a
+ * newer one), which is not run again in that context. */
+static void cubin_fallbacks(void **state) {
+  (void)state;
+  static const struct {
+    const char *env, *value;
+    unsigned long made; /* cubins ptxas_mock writes for the two kernels */
+  } cases[] = {
+      {"KSPEC_PTXAS", "/nonexistent/ptxas", 0},
+      {"KSPEC_MOCK_PTXAS_FAIL", "1", 0},
+      {"KSPEC_MOCK_PTXAS_SM", "100", 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char dir[] = "/tmp/kspec_stress_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *old = getenv(cases[i].env) ? strdup(getenv(cases[i].env)) : NULL;
+    setenv(cases[i].env, cases[i].value, 1);
+    unsigned long made = cubins_made();
+    kspec_mock_counters before = mock_now();
+    ks_ctx *ctx = make_ctx(dir, NULL);
+    ks_template *t = NULL;
+    assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+    assert_false(load_conv(ctx, t, 3));
+    assert_false(load_conv(ctx, t, 5));
+    ks_cache_counters c = counters(ctx);
+    assert_int_equal(c.cubin_misses, 2);
+    assert_int_equal(c.cubin_hits, 0);
+    assert_int_equal(cubins_made() - made, cases[i].made);
+    kspec_mock_counters m = mock_now();
+    /* each kernel once, as PTX */
+    assert_int_equal(m.module_loads - before.module_loads, 2);
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+    if (old)
+      setenv(cases[i].env, old, 1);
+    else
+      unsetenv(cases[i].env);
+    free(old);
+    /* nothing stored: a fresh context makes the cubin now, and the next
+     * one loads it */
+    for (int again = 0; again < 2; again++) {
+      made = cubins_made();
+      ctx = make_ctx(dir, NULL);
+      assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+      assert_int_equal(load_conv(ctx, t, 3), again);
+      c = counters(ctx);
+      assert_int_equal(c.disk_hits, 1);
+      assert_int_equal(c.cubin_misses, !again);
+      assert_int_equal(c.cubin_hits, again);
+      assert_int_equal(cubins_made() - made, !again);
+      ks_template_destroy(t);
+      ks_ctx_destroy(ctx);
+    }
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  }
+}
+
 int main(void) {
   /* the mock, whatever the environment says: kspec opens it on first use,
    * and this handle keeps the same instance (and its counters) alive */
   setenv("KSPEC_LIBCUDA", KS_MOCK_LIB, 1);
+  /* and the ptxas whose cubins it loads, each one logged */
+  setenv("KSPEC_PTXAS", KS_MOCK_PTXAS, 1);
+  const char *tmp = getenv("TMPDIR");
+  snprintf(ptxas_log, sizeof ptxas_log, "%s/kspec_stress_ptxas_%ld.log",
+           tmp && *tmp ? tmp : "/tmp", (long)getpid());
+  setenv("KSPEC_MOCK_PTXAS_LOG", ptxas_log, 1);
   void *lib = dlopen(KS_MOCK_LIB, RTLD_NOW | RTLD_LOCAL);
   if (!lib || !(mock_counters = (kspec_mock_counters_fn)dlsym(
                     lib, KSPEC_MOCK_COUNTERS_FN))) {
@@ -650,11 +734,13 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stress_sync),
       cmocka_unit_test(stress_async),
+      cmocka_unit_test(cubin_fallbacks),
       cmocka_unit_test(grid_coarsened_launch),
       cmocka_unit_test(const_copy_launch),
       cmocka_unit_test(contexts_come_and_go),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  unlink(ptxas_log);
   dlclose(lib);
   return failed;
 }

@@ -538,7 +538,7 @@ static int latency_child(char **argv) {
   if (!info.from_disk || c.template_hits != 1)
     return die("latency child", "not a disk cache hit");
   if (!o.no_driver && !info.from_cubin)
-    return die("latency child", "not a cubin hit");
+    return die("latency child", "not a cubin hit (no ptxas to make one?)");
   printf("%.4f %.4f %.4f %.4f\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);

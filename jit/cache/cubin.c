@@ -1,19 +1,32 @@
 /*
- * cubin.c - loading a kernel without the driver's JIT: the cubin the driver
- * made of a kernel's PTX is kept in the disk cache and loaded directly the
- * next time (cuModuleLoadData), so a fresh process skips both LLVM and the
- * driver's PTX compiler.
+ * cubin.c - loading a kernel: the cubin ptxas makes of a kernel's PTX is
+ * kept in the disk cache and loaded directly the next time
+ * (cuModuleLoadData), so a fresh process skips both LLVM and ptxas.
+ *
+ * The cubin is ptxas's whole-program compile of the PTX, the compile that
+ * nvcc's cubins and cuModuleLoadDataEx get. Not the driver's linker's
+ * (cuLinkAddData, cuLinkComplete), the only driver API that hands back a
+ * cubin: it compiles PTX as relocatable code (ptxas -c), which does not
+ * aim at an occupancy (41 of 174 corpus kernels took more registers,
+ * matmul_naive bound 32 -> 164), keeps atomics whose value is unused as
+ * ATOMG and knows a shared array only by its declared alignment
+ * (BENCHMARKS.md, "Slower than nvcc's build: the driver's linker"). So
+ * without a ptxas (ks_jit_ptxas_find), or one whose cubins the driver
+ * refuses (newer than the driver), the PTX is loaded as it is
+ * (cuModuleLoadDataEx: the driver's own JIT cache keeps its compile) and
+ * no cubin is stored.
  *
  * The cubin's key is the PTX entry's key plus a hash of the PTX itself and
  * the device's name, compute capability and driver version: a cubin is
- * only ever loaded by the kind of device and the driver that made it. The
- * PTX entry does not depend on the driver. A cubin entry that passes its
- * checks but that the driver refuses is removed and the PTX loaded instead
- * (counted, never an error). Processes sharing a cache (ks_ctx_share) ask
- * each other for a cubin the disk cache does not have before making one;
- * only the key's owner writes the disk entry.
+ * only ever loaded by the kind of device and the driver it was made for.
+ * The PTX entry does not depend on the driver. A cubin entry that passes
+ * its checks but that the driver refuses is removed and the PTX loaded
+ * instead (counted, never an error). Processes sharing a cache
+ * (ks_ctx_share) ask each other for a cubin the disk cache does not have
+ * before making one; only the key's owner writes the disk entry.
  */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +36,17 @@
 
 #include "jit/ks_jit.h"
 
+/* ptxas on one kernel: as long as the guard lets it take (full unrolls of
+ * big loops take tens of seconds on a loaded host). */
+enum { CUBIN_PTXAS_MS = 120000, PATH_CAP = 4096 };
+
 void ks_jit_cubin_key(const ks_kernel *k, const ks_device_info *dev,
                       uint64_t out[2]) {
   XXH3_state_t st;
   uint64_t ptx = XXH3_64bits(k->ptx, k->ptx_len);
   int nums[2] = {dev->sm, dev->driver_version};
   XXH3_128bits_reset(&st);
-  XXH3_128bits_update(&st, "kspec-cubin-1", 13);
+  XXH3_128bits_update(&st, "kspec-cubin-2", 13); /* 1: linked */
   XXH3_128bits_update(&st, k->key, sizeof k->key);
   XXH3_128bits_update(&st, &ptx, sizeof ptx);
   XXH3_128bits_update(&st, dev->name, strnlen(dev->name, sizeof dev->name));
@@ -117,36 +134,51 @@ static int from_share(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
   return ok;
 }
 
-/* Makes the cubin of k's PTX and loads it; stores it (the owner of key)
- * and shares it. */
-static ks_status link_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
+/* Makes the cubin of k's PTX with ptxas and loads it; stores it (the
+ * owner of key) and shares it. Without a ptxas whose cubins this driver
+ * takes, the PTX as it is. */
+static ks_status make_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
                            int owner, char *err, size_t cap) {
   ks_ctx *ctx = k->ctx;
+  char ptxas[PATH_CAP], why[512];
   void *cubin = NULL;
   size_t n = 0;
-  ks_status s = ks_drv_link_ptx(drv, k->ptx, k->ptx_len, &cubin, &n, err, cap);
-  if (s == KS_OK)
+  char *log = NULL;
+  ks_status s = KS_ELOAD;
+  if (!atomic_load(&ctx->ptxas_refused) &&
+      ks_jit_ptxas_find(ptxas, sizeof ptxas, why, sizeof why) == 0) {
+    s = ks_jit_ptxas_cubin(ptxas, ctx->arch->name, k->ptx, k->ptx_len,
+                           CUBIN_PTXAS_MS, &cubin, &n, &log);
+    free(log);
+    ks_jit_clear(); /* ptxas's message: the driver's JIT log says more */
+  }
+  if (s == KS_OK) {
     s = load_image(k, drv, cubin, n, err, cap);
+    if (s != KS_OK) { /* a ptxas newer than this driver: not again */
+      atomic_store(&ctx->ptxas_refused, 1);
+      err[0] = '\0';
+    }
+  }
+  if (s != KS_OK) {
+    free(cubin);
+    if (ks_jit_share_on(ctx))
+      ks_jit_share_put_cubin(ctx, key, NULL);
+    return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
+  }
   ks_disk_entry e;
-  char why[512];
-  if (s == KS_OK)
-    cubin_entry(k, key, cubin, n, why, sizeof why, &e);
-  if (s == KS_OK && owner && ks_disk_usable(ctx->disk) && n <= UINT32_MAX)
+  cubin_entry(k, key, cubin, n, why, sizeof why, &e);
+  if (owner && ks_disk_usable(ctx->disk) && n <= UINT32_MAX)
     ks_disk_write(ctx, ctx->disk, &e);
   if (ks_jit_share_on(ctx))
-    ks_jit_share_put_cubin(ctx, key, s == KS_OK && n <= UINT32_MAX ? &e : NULL);
+    ks_jit_share_put_cubin(ctx, key, n <= UINT32_MAX ? &e : NULL);
   free(cubin);
-  return s;
-}
-
-int ks_jit_links(const ks_ctx *ctx) {
-  return ks_disk_usable(ctx->disk) || ks_jit_share_on(ctx);
+  return KS_OK;
 }
 
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   ks_ctx *ctx = k->ctx;
   int disk = ks_disk_usable(ctx->disk), owner = 1;
-  if (!ks_jit_links(ctx))
+  if (!disk && !ks_jit_share_on(ctx))
     return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
   uint64_t key[2];
   ks_jit_cubin_key(k, &ctx->dev, key);
@@ -162,9 +194,5 @@ ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
     k->info.from_cubin = 1;
     return KS_OK;
   }
-  if (link_load(k, drv, key, owner, err, cap) == KS_OK)
-    return KS_OK;
-  /* The load as without a cache: its JIT log says what is wrong. */
-  err[0] = '\0';
-  return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
+  return make_load(k, drv, key, owner, err, cap);
 }

@@ -29,10 +29,8 @@
  * chose), in a process that may have no GPU, and ptxas reports spills.
  * Without ptxas, the driver's figures where there is a driver (the PTX
  * loaded as a module of its own; its local memory stands for spills).
- * Either way the figures are those of the compile the kernel will get
- * where it is loaded: where the context loads kernels through the
- * driver's linker (a disk cache: ks_jit_links), the relocatable compile
- * (ptxas -c), which can need more registers than a whole-program one.
+ * Either way the figures are those of the compile the kernel gets where
+ * it is loaded: whole-program (cubin.c says why never the linker's).
  *
  * The retries, first that spills nothing (or no more than the generic) at
  * the generic's warps or more: loops that hold a barrier left rolled;
@@ -56,7 +54,6 @@ typedef struct fig {
   ks_kernel_resources res;
   int spill; /* bytes of spill stores and loads */
   int warps, blocks;
-  int linked; /* compiled as the driver's linker does (ks_jit_links) */
 } fig;
 
 static void occupancy_at(const ks_ctx *ctx, unsigned threads, int regs,
@@ -80,28 +77,19 @@ static void fig_of(const ks_ctx *ctx, unsigned threads,
   f->blocks = o.blocks_per_sm;
 }
 
-/* How the figures are taken: ptxas at path, else (path "") the driver;
- * as the kernel will be compiled where it is loaded: by the driver's
- * linker (relocatable code, ptxas -c) where the context loads kernels so
- * (ks_jit_links), whole-program otherwise. The linker's compile can differ:
- * matmul_tiled<32> bound, block 32x32, 32 registers whole-program and 40
- * relocatable, one block of 1024 threads per SM instead of two. smem: the
- * kernel's static shared memory, which the relocatable report may lack. */
+/* How the figures are taken: ptxas at path, else (path "") the driver. */
 typedef struct how {
   ks_ctx *ctx;
   const char *name;
   char ptxas[PATH_CAP];
-  unsigned threads, smem;
-  int linked;
+  unsigned threads;
 } how;
 
 static ks_status by_ptxas(const how *h, const char *ptx, size_t len, fig *f) {
   char *log = NULL;
   const char *arch = h->ctx->arch->name;
-  ks_status s = h->linked ? ks_jit_ptxas_run_reloc(h->ptxas, arch, ptx, len,
-                                                   GUARD_PTXAS_MS, &log)
-                          : ks_jit_ptxas_run(h->ptxas, arch, ptx, len,
-                                             GUARD_PTXAS_MS, &log);
+  ks_status s =
+      ks_jit_ptxas_run(h->ptxas, arch, ptx, len, GUARD_PTXAS_MS, &log);
   ks_kernel_resources r = {.size = sizeof r, .source = KS_RES_PTXAS};
   if (s == KS_OK && !ks_jit_ptxas_parse(log, h->name, &r))
     s = ks_jit_fail(KS_ELOAD, "ptxas: no figures for '%s'", h->name);
@@ -109,10 +97,7 @@ static ks_status by_ptxas(const how *h, const char *ptx, size_t len, fig *f) {
   if (s != KS_OK)
     return s;
   snprintf(r.arch, sizeof r.arch, "%s", arch);
-  if (r.static_smem < (int)h->smem)
-    r.static_smem = (int)h->smem;
   fig_of(h->ctx, h->threads, &r, f);
-  f->linked = h->linked;
   return KS_OK;
 }
 
@@ -123,17 +108,11 @@ static ks_status by_driver(const how *h, const char *ptx, fig *f) {
   ks_drv *drv = NULL;
   ks_drv_module mod = {0};
   ks_drv_func_attrs a;
-  size_t cap = 0, n = 0;
+  size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
-  void *cubin = NULL;
   ks_status s = ks_jit_driver(h->ctx, &drv);
-  if (s == KS_OK && h->linked)
-    s = ks_drv_link_ptx(drv, ptx, strlen(ptx), &cubin, &n, err, cap);
   if (s == KS_OK)
-    s = h->linked
-            ? ks_drv_module_load_image(drv, cubin, h->name, &mod, err, cap)
-            : ks_drv_module_load(drv, ptx, h->name, &mod, err, cap);
-  free(cubin);
+    s = ks_drv_module_load(drv, ptx, h->name, &mod, err, cap);
   if (s != KS_OK)
     return s;
   s = ks_drv_func_attrs_get(drv, mod.function, &a, err, cap);
@@ -150,7 +129,6 @@ static ks_status by_driver(const how *h, const char *ptx, fig *f) {
                            .const_bytes = -1};
   fig_of(h->ctx, h->threads, &r, f);
   f->spill = a.local_bytes > 0 ? a.local_bytes : 0;
-  f->linked = h->linked;
   return KS_OK;
 }
 
@@ -237,21 +215,13 @@ static int may_lose(const ks_ctx *ctx, const ks_kernel *k) {
 }
 
 /* The generic kernel's figures at the same block, taken as h takes them
- * (the driver's by loading it, as a launch would; a linked compile's by
- * ptxas -c on its PTX: ks_kernel_resources keeps the whole-program
- * figures). */
+ * (the driver's by loading it, as a launch would). */
 static ks_status generic_fig(const how *h, const ks_template *t,
                              const ks_request *r, fig *g) {
   ks_spec_req req = {.kernel = r->spec.kernel, .fp = r->spec.fp};
   ks_kernel *kg = NULL;
   ks_status s = ks_jit_specialize(h->ctx, t, &req, &kg);
   ks_kernel_resources res = {.size = sizeof res};
-  if (s == KS_OK && h->linked) {
-    how hg = *h;
-    hg.name = kg->name;
-    hg.smem = kg->info.smem_bytes;
-    return measure(&hg, kg->ptx, kg->ptx_len, g);
-  }
   if (s == KS_OK)
     s = ks_kernel_resources_get(kg, h->ptxas[0] ? KS_RES_PTXAS : KS_RES_DRIVER,
                                 &res);
@@ -363,8 +333,8 @@ static int try_step(guard *g, const step *s, char **ptx, size_t *len, fig *f) {
 /* ptxas's figures stay with the kernel (ks_kernel_resources asks no
  * more); the driver's are read again at load. */
 static void keep_figures(ks_kernel *k, const fig *f) {
-  if (f->res.source != KS_RES_PTXAS || f->linked)
-    return; /* ks_kernel_resources' figures are the whole-program's */
+  if (f->res.source != KS_RES_PTXAS)
+    return;
   k->ptxas_res = f->res;
   k->ptxas_done = 1;
 }
@@ -394,8 +364,8 @@ static void adopt(guard *g, const step *s, char *ptx, size_t len,
 
 /* The figures as the explanation gives them. */
 static const char *show(const fig *f, char *buf, size_t cap) {
-  snprintf(buf, cap, "%d registers%s, %d warps/SM, %d B %s", f->res.regs,
-           f->linked ? " linked" : "", f->warps, f->spill,
+  snprintf(buf, cap, "%d registers, %d warps/SM, %d B %s", f->res.regs,
+           f->warps, f->spill,
            f->res.source == KS_RES_PTXAS ? "spilled" : "of local memory");
   return buf;
 }
@@ -457,9 +427,7 @@ static void run_guard(guard *g) {
   ks_drv *drv = NULL;
   g->how = (how){.ctx = g->ctx,
                  .name = k->name,
-                 .threads = g->threads,
-                 .smem = k->info.smem_bytes,
-                 .linked = ks_jit_links(g->ctx)};
+                 .threads = g->threads};
   if (ks_jit_ptxas_find(g->how.ptxas, sizeof g->how.ptxas, why, sizeof why) &&
       ks_jit_driver(g->ctx, &drv) != KS_OK) {
     say(k, "not checked: %s, and no driver", why);

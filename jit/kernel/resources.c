@@ -77,11 +77,13 @@ int ks_jit_ptxas_find(char *path, size_t cap, char *why, size_t whycap) {
 
 /* ---- running it ------------------------------------------------------ */
 
-/* The PTX into a fresh temporary file; 0 on success. */
-static int write_temp(const char *ptx, size_t len, char *path, size_t cap) {
+/* The bytes into a fresh temporary file named ...suffix; 0 on success. */
+static int write_temp(const char *ptx, size_t len, const char *suffix,
+                      char *path, size_t cap) {
   const char *dir = getenv("TMPDIR");
-  snprintf(path, cap, "%s/kspec_ptxas_XXXXXX.ptx", dir && *dir ? dir : "/tmp");
-  int fd = mkstemps(path, 4);
+  snprintf(path, cap, "%s/kspec_ptxas_XXXXXX%s", dir && *dir ? dir : "/tmp",
+           suffix);
+  int fd = mkstemps(path, (int)strlen(suffix));
   if (fd < 0)
     return -1;
   size_t done = 0;
@@ -220,23 +222,19 @@ static ks_status judge(const char *ptxas, const char *arch, int wstatus,
                      WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
 }
 
-/* ptxas -arch=ARCH -v [-c] -o /dev/null on the PTX. */
+/* ptxas -arch=ARCH -v -o OUT on the PTX (OUT: out, or /dev/null). */
 static ks_status run(const char *ptxas, const char *arch, const char *ptx,
-                     size_t len, int timeout_ms, int reloc, char **log) {
+                     size_t len, int timeout_ms, const char *out, char **log) {
   char file[PATH_CAP], archopt[64];
   pid_t pid = -1;
   int fd = -1, wstatus = 0;
   *log = NULL;
-  if (write_temp(ptx, len, file, sizeof file) != 0)
+  if (write_temp(ptx, len, ".ptx", file, sizeof file) != 0)
     return ks_jit_fail(KS_EIO, "ptxas: cannot write a temporary PTX file: %s",
                        strerror(errno));
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv[] = {(char *)ptxas, archopt,      "-v", "-o",
-                  "/dev/null",   (char *)file, NULL, NULL};
-  if (reloc) { /* before the file: -c, as the driver's linker compiles */
-    argv[5] = "-c";
-    argv[6] = file;
-  }
+  char *argv[] = {(char *)ptxas,           archopt,      "-v", "-o",
+                  (char *)(out ? out : "/dev/null"), (char *)file, NULL};
   int e = spawn(argv, &pid, &fd);
   if (e) {
     unlink(file);
@@ -264,13 +262,58 @@ static ks_status run(const char *ptxas, const char *arch, const char *ptx,
 
 ks_status ks_jit_ptxas_run(const char *ptxas, const char *arch, const char *ptx,
                            size_t len, int timeout_ms, char **log) {
-  return run(ptxas, arch, ptx, len, timeout_ms, 0, log);
+  return run(ptxas, arch, ptx, len, timeout_ms, NULL, log);
 }
 
-ks_status ks_jit_ptxas_run_reloc(const char *ptxas, const char *arch,
-                                 const char *ptx, size_t len, int timeout_ms,
-                                 char **log) {
-  return run(ptxas, arch, ptx, len, timeout_ms, 1, log);
+/* The whole of file path into a malloc'd buffer; 0 on success. */
+static int read_file(const char *path, void **buf, size_t *n) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  *buf = NULL;
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+    close(fd);
+    return -1;
+  }
+  size_t size = (size_t)st.st_size, done = 0;
+  unsigned char *p = malloc(size);
+  while (p && done < size) {
+    ssize_t r = read(fd, p + done, size - done);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    done += (size_t)r;
+  }
+  close(fd);
+  if (!p || done < size) {
+    free(p);
+    return -1;
+  }
+  *buf = p;
+  *n = size;
+  return 0;
+}
+
+ks_status ks_jit_ptxas_cubin(const char *ptxas, const char *arch,
+                             const char *ptx, size_t len, int timeout_ms,
+                             void **cubin, size_t *n, char **log) {
+  char out[PATH_CAP];
+  *cubin = NULL;
+  *n = 0;
+  *log = NULL;
+  /* A file of our own for ptxas to write, so that no other process's
+   * file of that name is overwritten. */
+  if (write_temp("", 0, ".cubin", out, sizeof out) != 0)
+    return ks_jit_fail(KS_EIO, "ptxas: cannot make a temporary file: %s",
+                       strerror(errno));
+  ks_status s = run(ptxas, arch, ptx, len, timeout_ms, out, log);
+  if (s == KS_OK && read_file(out, cubin, n) != 0)
+    s = ks_jit_fail(KS_EIO, "ptxas: cannot read the cubin it wrote (%s)",
+                    out);
+  unlink(out);
+  return s;
 }
 
 /* ---- reading its report ------------------------------------------------ */

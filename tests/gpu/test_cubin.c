@@ -1,18 +1,21 @@
 /*
- * test_cubin.c - the driver's cubin in the disk cache, on the GPU.
+ * test_cubin.c - ptxas's cubin in the disk cache, on the GPU.
  *
  * Each step is a fresh process (this program run again, so that every
  * step starts the driver anew) on one temporary cache directory:
- *   write     specialize conv1d and load it: the PTX is compiled by the
- *             driver's linker and its cubin stored (a cubin miss);
+ *   write     specialize conv1d and load it: the PTX is compiled by ptxas,
+ *             whole-program, and its cubin stored (a cubin miss);
  *   hit       the same request: template and PTX from the disk, the cubin
- *             loaded without the driver's JIT (a cubin hit);
+ *             loaded without compiling (a cubin hit);
  *   refused   after the cubin entry was rewritten, checksum intact, with
  *             bytes the driver refuses: the entry is dropped, the PTX
  *             loaded, a new cubin stored (never an error);
  *   flipped   after a bit flip in the cubin entry: a miss (corrupt), the
  *             PTX loaded, a new cubin stored.
- * Every step launches the kernel and checks it against a CPU reference.
+ * Every step launches the kernel and checks it against a CPU reference,
+ * and the registers the driver reports for the loaded kernel against
+ * ptxas's whole-program figure (the driver's linker, which kspec does not
+ * use, compiles relocatable code and can need more).
  * Without a driver or a device it prints "skipped: ..." and exits 77.
  */
 #define _GNU_SOURCE
@@ -126,6 +129,14 @@ static int step(const char *name, const char *dir) {
     rc = fail(name, "wrong count of dropped cubins");
   if (strcmp(name, "flipped") == 0 && c.corrupt != 1)
     rc = fail(name, "the flipped entry was not counted as corrupt");
+  ks_kernel_resources drv = {.size = sizeof drv}, pt = {.size = sizeof pt};
+  if (!rc && ks_kernel_resources_get(k, KS_RES_DRIVER, &drv) == KS_OK &&
+      ks_kernel_resources_get(k, KS_RES_PTXAS, &pt) == KS_OK) {
+    printf("%s: %d registers loaded, %d whole-program (ptxas)\n", name,
+           drv.regs, pt.regs);
+    if (drv.regs != pt.regs)
+      rc = fail(name, "the loaded kernel is not ptxas's whole-program one");
+  }
   if (!rc)
     rc = run_check(ctx, k, name);
   if (!rc && !hit) { /* the new cubin entry's name, for the next step */

@@ -14,7 +14,7 @@
  *  - the primary context is retained and released with a count; calls that
  *    need a context fail with CUDA_ERROR_INVALID_CONTEXT when none is
  *    current on the calling thread, as the real driver does;
- *  - cuModuleLoadData(Ex) and cuLinkAddData check that the input looks like
+ *  - cuModuleLoadData(Ex) check that the input looks like
  *    PTX (it starts with "//" or ".version", has a .version the driver
  *    accepts, a .target it can run, balanced braces, entries defined once):
  *    otherwise CUDA_ERROR_INVALID_PTX (or _UNSUPPORTED_PTX_VERSION) with a
@@ -22,8 +22,8 @@
  *    ".entry NAME" becomes a function, with its parameters, .reqntid,
  *    .maxntid and .maxnreg, the module's static shared and constant bytes,
  *    and a register count estimated from the virtual registers declared;
- *  - cuLinkComplete makes a "cubin" (a header and the PTX) that
- *    cuModuleLoadData loads again;
+ *  - a mock cubin (cuda_mock.h; ptxas_mock.c writes them) loads as its
+ *    PTX does, on a device of its sm only;
  *  - cuLaunchKernel checks the launch as the driver would (grid and block
  *    against the device and the function's limits, .reqntid, shared memory
  *    against the function's MAX_DYNAMIC_SHARED_SIZE_BYTES, the stream, one
@@ -77,7 +77,6 @@ enum {
   SMEM_SM = 228 * 1024,
   SMEM_RESERVED = 1024,
   MAX_PARAMS = 512,
-  LINK_INPUTS = 16,
 };
 #define TOTAL_MEM 85520809984ull /* what an H100 80GB HBM3 reports */
 #define DEVICE_NAME "NVIDIA H100 80GB HBM3 (kspec mock)"
@@ -85,7 +84,7 @@ enum {
 /* ---- live objects --------------------------------------------------------
  */
 
-enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_LINK, K_TEX, K_ARRAY, NKINDS };
+enum { K_MODULE, K_ALLOC, K_EVENT, K_STREAM, K_TEX, K_ARRAY, NKINDS };
 
 typedef struct obj {
   int kind;
@@ -144,7 +143,7 @@ static int reg_has(const void *p, int kind) {
  */
 
 static _Atomic uint64_t n_launches, n_launch_errors, n_loads, n_rejected,
-    n_unloads, n_links, n_retains, n_releases, n_const_copies, n_stream_waits,
+    n_unloads, n_retains, n_releases, n_const_copies, n_stream_waits,
     n_func_attr_sets, n_tex_creates, n_tex_destroys, n_array_creates,
     n_array_copies;
 static _Atomic int64_t ctx_refs;
@@ -189,14 +188,12 @@ EXPORT void kspec_mock_counters_get(kspec_mock_counters *out) {
       .module_loads = atomic_load(&n_loads),
       .ptx_rejected = atomic_load(&n_rejected),
       .module_unloads = atomic_load(&n_unloads),
-      .links = atomic_load(&n_links),
       .ctx_retains = atomic_load(&n_retains),
       .ctx_releases = atomic_load(&n_releases),
       .live_modules = atomic_load(&nlive[K_MODULE]),
       .live_allocs = atomic_load(&nlive[K_ALLOC]),
       .live_events = atomic_load(&nlive[K_EVENT]),
       .live_streams = atomic_load(&nlive[K_STREAM]),
-      .live_links = atomic_load(&nlive[K_LINK]),
       .ctx_refs = atomic_load(&ctx_refs),
       .const_copies = atomic_load(&n_const_copies),
       .stream_waits = atomic_load(&n_stream_waits),
@@ -1136,13 +1133,6 @@ done:
 /* ---- modules -------------------------------------------------------------
  */
 
-/* A mock cubin: this header, then the PTX and its NUL. */
-static const char cubin_magic[12] = "KSMOCKCUBIN";
-typedef struct cubin_header {
-  char magic[12];
-  uint32_t sm;
-  uint32_t ptx_len;
-} cubin_header;
 
 /* A new module from PTX text (or a mock cubin). */
 static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
@@ -1152,9 +1142,10 @@ static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
   if (!module || !image)
     return CUDA_ERROR_INVALID_VALUE;
   const char *ptx = image;
-  cubin_header h;
-  if (strnlen(image, sizeof cubin_magic) == sizeof cubin_magic - 1 &&
-      !memcmp(image, cubin_magic, sizeof cubin_magic - 1)) {
+  kspec_mock_cubin_header h;
+  size_t magic = sizeof KSPEC_MOCK_CUBIN_MAGIC - 1;
+  if (strnlen(image, magic + 1) == magic &&
+      !memcmp(image, KSPEC_MOCK_CUBIN_MAGIC, magic)) {
     memcpy(&h, image, sizeof h);
     if (h.sm != (uint32_t)mock_sm())
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
@@ -1352,112 +1343,6 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
-  return CUDA_SUCCESS;
-}
-
-/* ---- the linker ----------------------------------------------------------
- */
-
-struct CUlinkState_st {
-  obj hdr;
-  jit_logs logs;
-  char *ptx[LINK_INPUTS];
-  size_t ninputs;
-  void *cubin;
-  size_t cubin_size;
-};
-
-CUresult cuLinkCreate(unsigned int numOptions, CUjit_option *options,
-                      void **optionValues, CUlinkState *stateOut) {
-  CUresult r = need_ctx();
-  if (r != CUDA_SUCCESS)
-    return r;
-  if (!stateOut)
-    return CUDA_ERROR_INVALID_VALUE;
-  struct CUlinkState_st *s = calloc(1, sizeof *s);
-  if (!s)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  r = parse_opts(numOptions, options, optionValues, &s->logs);
-  if (r != CUDA_SUCCESS) {
-    free(s);
-    return r;
-  }
-  /* the size options' values live in the caller's array, which may be
-   * gone by cuLinkComplete: bytes written are not reported back */
-  s->logs.used[LOG_ERR] = s->logs.used[LOG_INFO] = NULL;
-  reg_add(&s->hdr, K_LINK);
-  *stateOut = s;
-  return CUDA_SUCCESS;
-}
-
-CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
-                       size_t size, const char *name, unsigned int numOptions,
-                       CUjit_option *options, void **optionValues) {
-  CUresult r = need_ctx();
-  if (r != CUDA_SUCCESS)
-    return r;
-  if (!reg_has(state, K_LINK))
-    return CUDA_ERROR_INVALID_HANDLE;
-  if (!data || !size || (numOptions && (!options || !optionValues)))
-    return CUDA_ERROR_INVALID_VALUE;
-  if (type != CU_JIT_INPUT_PTX)
-    return CUDA_ERROR_NOT_SUPPORTED; /* the mock links PTX only */
-  if (state->ninputs == LINK_INPUTS)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  char *text = strndup(data, size);
-  if (!text)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  ptx_info pi;
-  r = parse_ptx(text, &state->logs, &pi);
-  if (r != CUDA_SUCCESS) {
-    atomic_fetch_add(&n_rejected, 1);
-    free(text);
-    return r;
-  }
-  ptx_info_free(&pi);
-  state->ptx[state->ninputs++] = text;
-  return CUDA_SUCCESS;
-}
-
-CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
-  CUresult r = need_ctx();
-  if (r != CUDA_SUCCESS)
-    return r;
-  if (!reg_has(state, K_LINK))
-    return CUDA_ERROR_INVALID_HANDLE;
-  if (!cubinOut || !sizeOut || !state->ninputs)
-    return CUDA_ERROR_INVALID_VALUE;
-  size_t len = 0;
-  for (size_t i = 0; i < state->ninputs; i++)
-    len += strlen(state->ptx[i]) + 1;
-  free(state->cubin);
-  state->cubin_size = sizeof(cubin_header) + len;
-  char *c = state->cubin = calloc(1, state->cubin_size);
-  if (!c)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  cubin_header h = {.sm = (uint32_t)mock_sm(), .ptx_len = (uint32_t)(len - 1)};
-  memcpy(h.magic, cubin_magic, sizeof h.magic);
-  memcpy(c, &h, sizeof h);
-  char *p = c + sizeof h;
-  for (size_t i = 0; i < state->ninputs; i++) {
-    size_t n = strlen(state->ptx[i]);
-    memcpy(p, state->ptx[i], n);
-    p[n] = i + 1 < state->ninputs ? '\n' : '\0';
-    p += n + 1;
-  }
-  *cubinOut = c;
-  *sizeOut = state->cubin_size;
-  atomic_fetch_add(&n_links, 1);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuLinkDestroy(CUlinkState state) {
-  if (!reg_remove(state, K_LINK))
-    return CUDA_ERROR_INVALID_HANDLE;
-  for (size_t i = 0; i < state->ninputs; i++)
-    free(state->ptx[i]);
-  free(state->cubin);
-  free(state);
   return CUDA_SUCCESS;
 }
 

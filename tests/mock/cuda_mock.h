@@ -19,10 +19,9 @@ typedef struct kspec_mock_counters {
   uint64_t module_loads;   /* modules loaded (PTX or mock cubin) */
   uint64_t ptx_rejected;   /* PTX refused by the JIT (invalid, too new) */
   uint64_t module_unloads; /* cuModuleUnload calls that succeeded */
-  uint64_t links;          /* cuLinkComplete calls that succeeded */
   uint64_t ctx_retains;    /* cuDevicePrimaryCtxRetain */
   uint64_t ctx_releases;   /* cuDevicePrimaryCtxRelease */
-  int64_t live_modules, live_allocs, live_events, live_streams, live_links;
+  int64_t live_modules, live_allocs, live_events, live_streams;
   int64_t ctx_refs; /* retains minus releases of the primary context */
   /* The last launch that succeeded: its geometry, its number of
    * parameters and the bytes of its last parameter (up to 8,
@@ -57,6 +56,15 @@ typedef struct kspec_mock_counters {
   int64_t live_arrays;
   uint64_t array_copies, last_array_copy_bytes;
 } kspec_mock_counters;
+
+/* A mock cubin: this header, then the PTX and its NUL (what ptxas_mock
+ * writes; the mock loads it as it loads PTX, on an sm_NN device only). */
+#define KSPEC_MOCK_CUBIN_MAGIC "KSMOCKCUBIN"
+typedef struct kspec_mock_cubin_header {
+  char magic[12]; /* KSPEC_MOCK_CUBIN_MAGIC and its NUL */
+  uint32_t sm;
+  uint32_t ptx_len;
+} kspec_mock_cubin_header;
 
 #define KSPEC_MOCK_COUNTERS_FN "kspec_mock_counters_get"
 typedef void (*kspec_mock_counters_fn)(kspec_mock_counters *out);
