@@ -1111,9 +1111,12 @@ typedef struct ks_tune_opts {
                         running medians lie within `stable`; 0: 5 */
   unsigned max_runs; /* at most this many timed runs; 0: 100 */
   double stable;     /* relative; 0: 0.01 */
-  /* A challenger displaces the best when its median is lower by more than
-   * the noise: the larger of the two interquartile ranges and min_gain
-   * times the best's median (0: 0.01). */
+  /* The noise rule: a variant beats another when its median is lower by
+   * more than the noise, the larger of the two interquartile ranges and
+   * min_gain times the other's median (0: 0.01). The winner is the first
+   * variant, in the space's order, that the fastest does not beat (the
+   * fastest itself when it beats every earlier one), so that ties the
+   * measurements cannot order give the same winner in every run. */
   double min_gain;
   /* Non-zero: measure and check run in a child process (fork, once per
    * worker; a socket pair carries one request and one answer per

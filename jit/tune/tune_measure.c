@@ -122,17 +122,29 @@ int ks_jit_tune_beats(const ks_tune_entry *c, const ks_tune_entry *best,
   return c->median < best->median - noise;
 }
 
+/* Can the winner be e? Measured (a finalist, when finalists is set). */
+static int eligible(const ks_tune_entry *e, int finalists) {
+  return e->cls == KS_TUNE_MEASURED && (!finalists || e->finalist);
+}
+
 /* The winner among the measured variants (only the finalists when
- * finalists is set). */
+ * finalists is set): of the fastest median and the variants the noise
+ * rule cannot tell from it, the first in the space's order. Variants the
+ * measurements cannot order (maxntid 500, 504 and 508 of one kernel) then
+ * give the same winner in every run, whichever of them measured a hair
+ * faster this time; a chain of "beats the best so far" did not, its
+ * winner depending on which tie came first and how the noise fell. */
 static long pick_best(const ks_tune_result *r, double min_gain, int finalists) {
-  long best = -1;
-  for (size_t i = 0; i < r->n; i++) {
-    const ks_tune_entry *e = &r->entries[i];
-    if (e->cls == KS_TUNE_MEASURED && (!finalists || e->finalist) &&
-        (best < 0 || ks_jit_tune_beats(e, &r->entries[best], min_gain)))
-      best = (long)i;
-  }
-  return best;
+  long fast = -1;
+  for (size_t i = 0; i < r->n; i++)
+    if (eligible(&r->entries[i], finalists) &&
+        (fast < 0 || r->entries[i].median < r->entries[fast].median))
+      fast = (long)i;
+  for (size_t i = 0; fast >= 0 && i < (size_t)fast; i++)
+    if (eligible(&r->entries[i], finalists) &&
+        !ks_jit_tune_beats(&r->entries[fast], &r->entries[i], min_gain))
+      return (long)i;
+  return fast;
 }
 
 /* The worker's child measures variant idx of its copy of the sweep. */
@@ -277,11 +289,14 @@ static int report(sweep *w, size_t i, size_t *done) {
 }
 
 /* Hands the queue out to the idle workers, one variant each, until it is
- * empty, then waits for the last answers. */
+ * empty, then waits for the last answers. A worker that answers gets its
+ * next variant before the answer is recorded (the store written, the
+ * progress called): the GPU measures while this process writes. */
 static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
   ks_tune_result *r = w->res;
-  size_t all = r->n + (r->baseline != NULL), q = 0, done = 0;
-  int stop = 0;
+  size_t all = r->n + (r->baseline != NULL), q = 0, done = 0, at = 0;
+  int stop = 0, have = 0;
+  ks_tune_entry got;
   for (;;) {
     ks_jit_tune_worker *wk;
     while (!stop && q < all && (wk = idle_worker(p)) != NULL) {
@@ -294,7 +309,12 @@ static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
       e->gpu = wk->gpu;
       ks_jit_tune_worker_send(wk, i, e, w->o.timeout_ms);
     }
-    ks_tune_entry got;
+    if (have) { /* the last answer, once its worker has its next variant */
+      record(w, st, at, &got);
+      stop |= report(w, at, &done);
+      have = 0;
+      continue;
+    }
     long k = ks_jit_tune_worker_wait(p->ws, p->n, &got);
     if (k < 0) {
       /* nothing in flight: the variants left have no GPU (or stop) */
@@ -305,9 +325,8 @@ static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
       }
       return;
     }
-    size_t i = p->ws[k].idx;
-    record(w, st, i, &got);
-    stop |= report(w, i, &done);
+    at = p->ws[k].idx;
+    have = 1;
   }
 }
 

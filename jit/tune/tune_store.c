@@ -48,6 +48,7 @@ struct ks_jit_tune_store {
   char best[KS_TUNE_VKEY_CAP];
   stored *items;
   size_t n, cap;
+  int unsynced; /* saved since the last fsync */
 };
 
 static uint64_t fnv64(const char *s) {
@@ -317,8 +318,13 @@ const ks_tune_entry *ks_jit_tune_store_find(ks_jit_tune_store *st,
   return s && runtime_class(s->e.cls) ? &s->e : NULL;
 }
 
-/* Writes the whole store to a temporary file and renames it over. */
-static int save(const ks_jit_tune_store *st) {
+/* Writes the whole store to a temporary file and renames it over; with
+ * durable, fsync'd first. The rename alone keeps a reader or a resumed
+ * sweep from a torn file after a process dies; the fsync guards against a
+ * machine that goes down, and costs milliseconds on some disks: paid after
+ * every variant, in the loop that hands variants out, it kept the workers
+ * of several GPUs waiting, so it is paid once, when the store closes. */
+static int save(const ks_jit_tune_store *st, int durable) {
   char tmp[1100];
   snprintf(tmp, sizeof tmp, "%s.XXXXXX", st->path);
   int fd = mkstemp(tmp);
@@ -338,7 +344,7 @@ static int save(const ks_jit_tune_store *st) {
             st->items[i].vkey, (int)e->cls, e->runs, e->median, e->min, e->max,
             e->q1, e->q3, e->gpu, e->finalist, e->reason);
   }
-  int bad = ferror(f) | fflush(f) | fsync(fileno(f));
+  int bad = ferror(f) | fflush(f) | (durable ? fsync(fileno(f)) : 0);
   bad |= fclose(f);
   if (bad || rename(tmp, st->path) != 0) {
     unlink(tmp);
@@ -358,12 +364,15 @@ void ks_jit_tune_store_put(ks_jit_tune_store *st, const char *vkey,
   }
   if (best)
     snprintf(st->best, sizeof st->best, "%s", best);
-  save(st); /* a failed write loses only the resume point */
+  /* a failed write loses only the resume point */
+  st->unsynced |= save(st, 0) == 0;
 }
 
 void ks_jit_tune_store_close(ks_jit_tune_store *st) {
   if (!st)
     return;
+  if (st->unsynced)
+    save(st, 1);
   free(st->items);
   free(st);
 }
