@@ -1086,7 +1086,10 @@ struct ks_tune_entry;
  * process's share, and says whether this process leads (*lead: it alone
  * measures the finalists again and writes the store) and how many
  * processes measure (*spread). Any other status than KS_OK ends the
- * sweep before anything is measured (its message is the sweep's). After
+ * sweep before anything is measured (its message is the sweep's).
+ * problem is NULL when this process cannot measure (its GPU's worker did
+ * not start, or cannot run the code: ks_errmsg(NULL) says why): plan must
+ * then fail on every process, since none may wait for it later. After
  * this process measured its share, gather gets all n entries and the
  * share: on the lead it fills in the others' entries, elsewhere it sends
  * this process's. */
@@ -1128,7 +1131,8 @@ typedef struct ks_tune_opts {
    * there is no watchdog. */
   int isolate;
   double timeout_ms;
-  /* The store's key: the device model and driver (NULL/0: queried from
+  /* The store's key: the device model and driver (NULL/0: with gpus,
+   * those of the GPUs as their workers found them; else queried from
    * ctx's device unless isolate is set or the context has no driver, else
    * "none"), and the problem (the caller's words: "n=67108864"). */
   const char *device;
@@ -1151,7 +1155,14 @@ typedef struct ks_tune_opts {
    * each once), one isolated worker process each (isolate is implied):
    * every worker opens the context's device as that GPU, so ctx must not
    * have opened the driver (give ks_ctx_opts.arch and ptx_isa); callbacks
-   * that make their own CUDA state ask ks_tune_worker_gpu. Each idle
+   * that make their own CUDA state ask ks_tune_worker_gpu. The workers
+   * fork before the compiles and open their GPUs meanwhile (each
+   * variant's kernel is handed to its worker with it), so the callbacks
+   * see this process's state as it was when ks_tune was called; each
+   * says what its GPU is (the store's device and driver, unless given
+   * here: ks_tune_result.device). GPUs of different models are KS_EINVAL,
+   * a GPU that cannot run the context's code KS_EARCH, before anything is
+   * measured. Each idle
    * worker takes the next variant of one queue, so a slower GPU takes
    * fewer; compiles are shared (they do not depend on the GPU). With more
    * than one GPU, timings of different GPUs are not compared: the
@@ -1209,6 +1220,15 @@ typedef struct ks_tune_result {
    * checking and timing (with a team, gathering the others' results
    * too); the finalists measured again (opts.gpus, or a team). */
   double compile_ms, figures_ms, start_ms, measure_ms, finalists_ms;
+  /* With opts.gpus: the GPUs' model and driver, as their workers found
+   * them, and the target a context made for them compiles for (the
+   * architecture and PTX ISA ks_ctx_create chooses with their driver);
+   * "" and 0 otherwise. A sweep refused with KS_EARCH (the context's code
+   * cannot run on them) says here what would. */
+  char device[128];
+  int driver_version;
+  char arch[16];
+  unsigned ptx_isa;
 } ks_tune_result;
 
 /* Sweeps space for a kernel of t (see above). *out is filled even when

@@ -306,3 +306,27 @@ ks_status ks_timer_stop(ks_ctx *ctx, float *ms) {
   ks_status s = need_driver(ctx, &d);
   return s != KS_OK ? s : ks_drv_timer_stop(d, ms, err, cap);
 }
+
+int ks_jit_ctx_fits(const ks_ctx *ctx, const ks_device_info *dev, char *arch,
+                    size_t acap, unsigned *ptx, char *why, size_t cap) {
+  const ks_arch *best = arch_for_device(dev->sm);
+  unsigned drv_max = ks_jit_driver_max_ptx(dev->driver_version);
+  unsigned isa = ks_jit_llvm_max_ptx();
+  snprintf(arch, acap, "%s", best ? best->name : "");
+  *ptx = drv_max < isa ? drv_max : isa;
+  const ks_arch *a = ctx->arch;
+  size_t n = strlen(a->name);
+  int exact = n && a->name[n - 1] == 'a'; /* sm_90a: that GPU alone */
+  if (exact ? (int)a->sm != dev->sm : (int)a->sm > dev->sm)
+    return snprintf(why, cap, "%s (sm_%d) cannot run code for %s", dev->name,
+                    dev->sm, a->name),
+           0;
+  if (ctx->ptx_isa > drv_max)
+    return snprintf(why, cap,
+                    "its driver (%d) takes PTX ISA %u.%u at most, the sweep "
+                    "compiles for %u.%u",
+                    dev->driver_version, drv_max / 10, drv_max % 10,
+                    ctx->ptx_isa / 10, ctx->ptx_isa % 10),
+           0;
+  return 1;
+}

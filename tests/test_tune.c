@@ -707,6 +707,14 @@ static void gpus_share_a_sweep(void **state) {
   assert_true(used != 1u && used != 2u && used != 4u && used != 8u);
   assert_int_equal(r.finalists, 2);
   assert_int_equal(r.best, 0);
+  /* what the workers' hellos said of their GPUs; this process never
+   * opened the driver (the workers forked before the compiles and were
+   * handed each kernel) */
+  TU_ASSERT_CONTAINS(r.device, "H100");
+  assert_int_equal(r.driver_version, 13000);
+  assert_string_equal(r.arch, "sm_90");
+  assert_int_equal(r.ptx_isa, 85);
+  assert_int_equal(mock_device(), -1);
   /* the phases' times: each variant sleeps 2 ms a run, so measuring and
    * the finalists (measured again, timed) take some */
   assert_true(r.compile_ms > 0 && r.figures_ms >= 0 && r.start_ms >= 0);
@@ -767,14 +775,19 @@ static void gpu_fault_and_hang(void **state) {
   ks_ctx_destroy(ctx);
 }
 
-/* GPUs named twice or missing: one message, nothing measured. */
+/* GPUs named twice or missing, of two models, or unable to run the
+ * context's code: one message, nothing measured, no store written. */
 static void bad_gpus(void **state) {
-  (void)state;
+  fixture *fx = *state;
   ks_ctx *ctx = mock_ctx();
   ks_template *t = NULL;
   assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
   fake f = {0};
-  ks_tune_opts o = fake_opts(&f, "");
+  char store[300];
+  snprintf(store, sizeof store, "%s/bad_gpus", fx->dir);
+  ks_tune_opts o = fake_opts(&f, store);
+  o.device = NULL; /* the GPUs' own, from their workers */
+  o.driver_version = 0;
   add_variant(&f, 64, 1.0, DO_OK);
   int64_t maxntid[] = {64};
   ks_tune_dim dims[] = {{"maxntid", maxntid, 1}};
@@ -795,6 +808,26 @@ static void bad_gpus(void **state) {
   TU_ASSERT_CONTAINS(ks_errmsg(ctx), "no CUDA device 7");
   assert_int_equal(r.measured, 0);
   ks_tune_result_free(&r);
+  int two[] = {0, 1, 2};
+  o.gpus = two;
+  o.ngpus = 3;
+  setenv("KSPEC_MOCK_OTHER", "2", 1);
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_EINVAL);
+  unsetenv("KSPEC_MOCK_OTHER");
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "tune one model at a time");
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "GPU 2 is NVIDIA H100");
+  ks_tune_result_free(&r);
+  /* an sm_80 GPU cannot run the sweep's sm_90 code: the result says what
+   * a context for it would compile for */
+  setenv("KSPEC_MOCK_SM", "80", 1);
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_EARCH);
+  unsetenv("KSPEC_MOCK_SM");
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "cannot run code for sm_90");
+  assert_string_equal(r.arch, "sm_80");
+  assert_int_equal(r.ptx_isa, 85);
+  assert_int_equal(r.measured, 0);
+  ks_tune_result_free(&r);
+  assert_int_equal(access(store, F_OK), -1); /* nothing stored, no dir */
   assert_int_equal(ks_tune_worker_gpu(), -1);
   ks_template_destroy(t);
   ks_ctx_destroy(ctx);

@@ -8,12 +8,18 @@
  * length, checksum, the key, the kernel's name and bounds): a damaged or
  * foreign blob is a miss and the kernel is built here. Only the key's
  * owner writes what it receives to its disk cache.
+ *
+ * The same bytes carry a tuner's compiled variants to its measuring
+ * workers (ks_jit_kernel_pack, ks_jit_kernel_adopt): a worker forked
+ * before the compiles, so that it opens its GPU meanwhile, takes each
+ * kernel as if it came from the disk cache, checks included.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "jit/ks_jit.h"
+#include "jit/request/request.h"
 
 ks_status ks_ctx_share(ks_ctx *ctx, const ks_share_ops *ops, void *arg) {
   ks_jit_clear();
@@ -107,4 +113,58 @@ void ks_jit_share_put_cubin(ks_ctx *ctx, const uint64_t key[2],
   unsigned char *buf = e ? ks_disk_encode(e, &n) : NULL;
   ctx->share.put(ctx->share_arg, KS_SHARE_CUBIN, key, buf, n);
   free(buf);
+}
+
+/* ---- a sweep's kernels handed to its workers (tune/) --------------------- */
+
+void *ks_jit_kernel_pack(const ks_kernel *k, size_t *len) {
+  *len = 0;
+  return k ? ks_disk_kernel_blob(k, "", len) : NULL;
+}
+
+/* Fills the claimed k from image: 0, or -1 (why set) when the image is
+ * not req's kernel. */
+static int adopt(ks_kernel *k, const void *image, size_t len, char *why,
+                 size_t cap) {
+  ks_disk_entry e;
+  if (ks_disk_check(image, len, k->key, &e, why, cap) != 0)
+    return -1;
+  if (e.kind != KS_DISK_KIND_PTX || !ks_disk_fill(&e, k)) {
+    snprintf(why, cap, "not a kernel of this request");
+    return -1;
+  }
+  ks_jit_ptx_launch_needs(k);
+  return 0;
+}
+
+ks_status ks_jit_kernel_adopt(ks_ctx *ctx, const ks_template *t,
+                              const ks_spec_req *req, const void *image,
+                              size_t len, ks_kernel **out) {
+  ks_request r;
+  uint64_t key[2];
+  ks_key_in in;
+  int claimed = 0;
+  *out = NULL;
+  ks_status s = ks_req_make(ctx, t, req, &r);
+  if (s != KS_OK)
+    return s;
+  ks_key_of(ctx, t, &r, &in);
+  ks_key_hash(&in, key);
+  s = ks_jit_cache_acquire(ctx->cache, key, out, &claimed);
+  if (s != KS_OK || !claimed)
+    return s; /* a kernel this process has already */
+  char why[128] = "no kernel sent";
+  ks_kernel *k = ks_jit_kernel_new(ctx, t, &r, key);
+  if (!k)
+    s = ks_jit_fail(KS_ENOMEM, "tune: out of memory");
+  else if (!image || adopt(k, image, len, why, sizeof why) != 0)
+    s = ks_jit_fail(KS_EINVAL, "tune: the kernel handed to the worker: %s",
+                    why);
+  if (s != KS_OK && k) {
+    ks_jit_kernel_free(k, NULL);
+    k = NULL;
+  }
+  ks_jit_cache_finish(ctx->cache, key, k, s);
+  *out = k;
+  return s;
 }

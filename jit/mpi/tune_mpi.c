@@ -65,6 +65,28 @@ static char *describe(const char *problem, const char *const *vkeys, size_t n,
   return d;
 }
 
+/* What a rank that cannot measure says instead of its sweep: this byte,
+ * then why (its GPU's worker did not start, or cannot run the code). */
+enum { CANNOT = 1 };
+
+/* "\1why" of a rank that cannot measure. */
+static char *describe_failure(const char *why, size_t *len) {
+  size_t n = strlen(why) + 2;
+  char *d = malloc(n);
+  if (d)
+    snprintf(d, n, "%c%s", CANNOT, why);
+  *len = d ? n - 1 : 0;
+  return d;
+}
+
+/* Rank r's description d says it cannot measure: its reason into msg. */
+static int cannot(const char *d, int r, char *msg, size_t cap) {
+  if (!d || d[0] != CANNOT)
+    return 0;
+  snprintf(msg, cap, "tune: mpi: rank %d cannot measure: %s", r, d + 1);
+  return 1;
+}
+
 /* The first line where a and b differ, said in msg; 0 when they agree. */
 static int first_difference(const char *a, const char *b, int rank, char *msg,
                             size_t cap) {
@@ -107,12 +129,12 @@ static char *recv_any(team *tm, int src, int tag, size_t *n) {
  * (the variants left, round robin) or the refusal ("!" + why). */
 static ks_status plan_root(team *tm, const char *mine_d, unsigned char *mine,
                            size_t n) {
-  ks_status s = KS_OK;
+  ks_status s = cannot(mine_d, 0, tm->msg, sizeof tm->msg) ? KS_EINVAL : KS_OK;
   for (int r = 1; r < tm->size; r++) {
     size_t len;
     char *d = recv_any(tm, r, TAG_PLAN, &len);
-    if (s == KS_OK &&
-        (!d || first_difference(mine_d, d, r, tm->msg, sizeof tm->msg)))
+    if (s == KS_OK && (!d || cannot(d, r, tm->msg, sizeof tm->msg) ||
+                       first_difference(mine_d, d, r, tm->msg, sizeof tm->msg)))
       s = KS_EINVAL;
     free(d);
   }
@@ -163,7 +185,8 @@ static ks_status team_plan(void *arg, const char *problem,
                            unsigned char *mine, int *lead, int *spread) {
   team *tm = arg;
   size_t len = 0, left = 0;
-  char *d = describe(problem, vkeys, n, &len);
+  char *d = problem ? describe(problem, vkeys, n, &len)
+                    : describe_failure(ks_errmsg(NULL), &len);
   if (!d) {
     snprintf(tm->msg, sizeof tm->msg, "tune: mpi: out of memory");
     return KS_ENOMEM;

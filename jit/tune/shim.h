@@ -76,5 +76,25 @@ int ks_jit_ctx_no_driver(const ks_ctx *ctx);
 /* Makes ctx open device gpu instead of its own (a tuner's worker for that
  * GPU, in its own process): KS_EINVAL when ctx opened the driver already. */
 ks_status ks_jit_ctx_use_device(ks_ctx *ctx, int gpu);
+/* Can ctx's code run on dev: its architecture within the device's, its
+ * PTX ISA within what the driver takes? 1; or 0 with why (cap bytes). In
+ * either case arch (acap bytes) and *ptx get the target ks_ctx_create
+ * would choose for dev. */
+int ks_jit_ctx_fits(const ks_ctx *ctx, const ks_device_info *dev, char *arch,
+                    size_t acap, unsigned *ptx, char *why, size_t cap);
+
+/* ---- for tune/ (cache/share.c) ------------------------------------------- */
+
+/* k as bytes a worker process takes back with ks_jit_kernel_adopt
+ * (malloc'd, *len of them), or NULL. */
+void *ks_jit_kernel_pack(const ks_kernel *k, size_t *len);
+/* The kernel of req in ctx: the one ctx holds already, else the one image
+ * (len bytes, from ks_jit_kernel_pack in another process) holds, checked
+ * as a disk cache entry is; nothing is compiled. Errors: those of the
+ * request's checks; KS_EINVAL when image is NULL or is not req's kernel
+ * for ctx's target; KS_ENOMEM. */
+ks_status ks_jit_kernel_adopt(ks_ctx *ctx, const ks_template *t,
+                              const ks_spec_req *req, const void *image,
+                              size_t len, ks_kernel **out);
 
 #endif /* KS_JIT_TUNE_SHIM_H */

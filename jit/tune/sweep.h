@@ -58,15 +58,23 @@ static inline int ks_jit_tune_alive(const ks_tune_entry *e) {
 void ks_jit_tune_reason(ks_tune_entry *e, ks_tune_class c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Variant i's request into *req, its textures' names in tex
+ * (KS_TUNE_MAX_DIMS): as compiled here, and as a worker forked before
+ * the compiles asks for the kernel it is handed. */
+void ks_jit_tune_variant_req(sweep *w, size_t i, ks_spec_req *req,
+                             const char **tex);
+
 /* Forks the measuring workers (one per GPU of w->o.gpus; none to fork
- * otherwise) into w->pool without waiting for them, so that they open
- * their GPUs while the figures are made. KS_OK, or the failure (then
- * none runs). */
+ * otherwise) into w->pool without waiting for them, before the compiles,
+ * so that they open their GPUs while the variants are compiled and their
+ * figures made. KS_OK, or the failure (then none runs). */
 ks_status ks_jit_tune_pool_spawn(sweep *w);
 
-/* Measures the baseline (when asked for), then the survivors; with a
- * team, this process's share of them, and the lead gathers the rest. The
- * winner goes into w->res->best and the store. Ends w->pool's workers. */
-ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st);
+/* Waits for the workers' hellos (their GPUs: one model, able to run the
+ * context's code), opens the store, measures the baseline (when asked
+ * for), then the survivors; with a team, this process's share of them,
+ * and the lead gathers the rest. The winner goes into w->res->best and
+ * the store. Ends w->pool's workers. */
+ks_status ks_jit_tune_measure_all(sweep *w);
 
 #endif /* KS_JIT_TUNE_SWEEP_H */

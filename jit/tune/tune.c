@@ -1,8 +1,9 @@
 /*
  * tune.c - ks_tune: the sweep over a space of variants of one kernel.
  *
- *   enumerate -> constraint -> compile all (async) -> fork the measuring
- *     workers -> figures (while the workers open their GPUs) -> prune
+ *   enumerate -> constraint -> fork a measuring worker per GPU -> compile
+ *     all (async), figures, prune (while the workers open their GPUs)
+ *     -> the workers' hellos: their GPUs (model, driver: the store's key)
  *     -> for each survivor (tune_measure.c): stored? reuse : check, warm up,
  *        time until the median is stable (in-process, or in a worker per
  *        GPU that takes the next variant of one queue when idle)
@@ -372,6 +373,18 @@ static void exclude_inexact(sweep *w) {
   }
 }
 
+void ks_jit_tune_variant_req(sweep *w, size_t i, ks_spec_req *req,
+                             const char **tex) {
+  variant *v = &w->vars[i];
+  *req = (ks_spec_req){.kernel = w->space->kernel,
+                       .bindings = v->binds,
+                       .nbindings = v->nbinds,
+                       .bounds = w->res->entries[i].point.bounds,
+                       .fp = w->space->fp,
+                       .tex = tex};
+  req->ntex = tex_names(v, tex);
+}
+
 /* Starts every variant's compile, then waits for all of them. */
 static ks_status compile_all(sweep *w) {
   ks_tune_result *r = w->res;
@@ -380,14 +393,9 @@ static ks_status compile_all(sweep *w) {
     variant *v = &w->vars[i];
     if (r->entries[i].cls == KS_TUNE_EXCLUDED)
       continue;
-    ks_spec_req req = {.kernel = w->space->kernel,
-                       .bindings = v->binds,
-                       .nbindings = v->nbinds,
-                       .bounds = r->entries[i].point.bounds,
-                       .fp = w->space->fp};
+    ks_spec_req req;
     const char *tex[KS_TUNE_MAX_DIMS];
-    req.tex = tex;
-    req.ntex = tex_names(v, tex);
+    ks_jit_tune_variant_req(w, i, &req, tex);
     ks_status s = ks_specialize_async(w->ctx, w->t, &req, &v->future);
     if (s != KS_OK)
       ks_jit_tune_reason(&r->entries[i], KS_TUNE_COMPILE_ERROR, "%s",
@@ -667,26 +675,21 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
   if (w.kernel < 0)
     return KS_ENOKERNEL;
   s = setup(&w, out);
-  ks_jit_tune_store *st = NULL;
+  /* The workers for GPUs fork first, and open their GPUs while this
+   * process compiles: each variant's kernel goes to them with it. */
   if (s == KS_OK)
-    s = ks_jit_tune_store_open(ctx, t, space, &w.o, &st);
+    s = ks_jit_tune_pool_spawn(&w);
   if (s == KS_OK) {
-    if (st)
-      snprintf(out->store, sizeof out->store, "%s", ks_jit_tune_store_path(st));
     double t0 = ks_jit_tune_now_ms();
     compile_all(&w);
     exclude_inexact(&w);
     out->compile_ms = ks_jit_tune_now_ms() - t0;
-    s = ks_jit_tune_pool_spawn(&w);
-  }
-  if (s == KS_OK) {
-    double t1 = ks_jit_tune_now_ms();
+    t0 = ks_jit_tune_now_ms();
     all_figures(&w);
     prune(&w);
-    out->figures_ms = ks_jit_tune_now_ms() - t1;
-    s = ks_jit_tune_measure_all(&w, st);
+    out->figures_ms = ks_jit_tune_now_ms() - t0;
+    s = ks_jit_tune_measure_all(&w);
   }
-  ks_jit_tune_store_close(st);
   for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++)
     ks_future_free(w.vars[i].future);
   free(w.vars);

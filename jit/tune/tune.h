@@ -74,26 +74,40 @@ int ks_jit_tune_store_best(ks_jit_tune_store *st, ks_tune_best *out);
 
 /* A measuring child process for one GPU (gpu -1: the context's device);
  * pid -1 when none runs. While busy it measures variant idx, whose entry
- * as sent is kept for the answer; got/have collect the answer. */
+ * as sent is kept for the answer; got/have collect the answer. A bare
+ * child was forked before the variants were compiled: each variant's
+ * kernel goes with it (ks_jit_tune_job.image). dev: its GPU as its hello
+ * said (zeroed for gpu -1). */
 typedef struct ks_jit_tune_worker {
   int pid;
   int fd;
   int gpu;
   int busy;
+  int bare;
   size_t idx;
   double deadline, timeout_ms;
   ks_tune_entry sent, got;
   size_t have;
+  ks_device_info dev;
 } ks_jit_tune_worker;
-/* What the child runs for variant idx: fills e. */
-typedef void (*ks_jit_tune_run_fn)(void *sweep, size_t idx, ks_tune_entry *e);
-/* What a child for a GPU runs first (gpu -1: none named): KS_OK, or a
- * failure with why, which ends the child before any variant. */
-typedef ks_status (*ks_jit_tune_init_fn)(void *sweep, int gpu, char *why,
+/* What the child runs for variant idx: fills e. image (len bytes): the
+ * variant's kernel as ks_jit_kernel_pack made it, for a bare child; NULL
+ * for one that holds the kernels. */
+typedef void (*ks_jit_tune_run_fn)(void *sweep, size_t idx, const void *image,
+                                   size_t len, ks_tune_entry *e);
+/* What a child for a GPU runs first (gpu -1: none named): KS_OK with its
+ * device in *dev, or a failure with why, which ends the child before any
+ * variant. */
+typedef ks_status (*ks_jit_tune_init_fn)(void *sweep, int gpu,
+                                         ks_device_info *dev, char *why,
                                          size_t cap);
+/* Variant idx's kernel for a bare child (malloc'd, *len bytes), or NULL
+ * (the child then says why the variant cannot run). */
+typedef void *(*ks_jit_tune_image_fn)(void *sweep, size_t idx, size_t *len);
 typedef struct ks_jit_tune_job {
   ks_jit_tune_run_fn fn;
-  ks_jit_tune_init_fn init; /* may be NULL */
+  ks_jit_tune_init_fn init;   /* may be NULL */
+  ks_jit_tune_image_fn image; /* for bare children */
   void *sweep;
   double timeout_ms; /* per variant, and for the hello */
   /* The parent's sockets to the other workers, which a new child closes:
@@ -113,11 +127,13 @@ int ks_jit_tune_worker_spawn(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap);
 int ks_jit_tune_worker_hello(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap);
-/* Hands variant idx (its entry e as it stands) to w's running child,
- * which must be idle; its answer is due in timeout_ms. 0, or -1 when the
- * child is gone (ks_jit_tune_worker_wait then reports it). */
-int ks_jit_tune_worker_send(ks_jit_tune_worker *w, size_t idx,
-                            const ks_tune_entry *e, double timeout_ms);
+/* Hands variant idx (its entry e as it stands, and to a bare child its
+ * kernel, from job->image) to w's running child, which must be idle; its
+ * answer is due in timeout_ms. 0, or -1 when the child is gone
+ * (ks_jit_tune_worker_wait then reports it). */
+int ks_jit_tune_worker_send(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                            size_t idx, const ks_tune_entry *e,
+                            double timeout_ms);
 /* Waits until one of the n workers' variants is settled: answered, or
  * its child died or ran past the deadline (then classified, and the
  * child ended and reaped). Fills e (its gpu the worker's) and returns the

@@ -147,23 +147,44 @@ static long pick_best(const ks_tune_result *r, double min_gain, int finalists) {
   return fast;
 }
 
-/* The worker's child measures variant idx of its copy of the sweep. */
-static void measure_in_child(void *arg, size_t idx, ks_tune_entry *e) {
+/* The worker's child measures variant idx of its copy of the sweep: with
+ * the kernel it holds (forked after the compiles), or the one image holds
+ * (a child forked before them). */
+static void measure_in_child(void *arg, size_t idx, const void *image,
+                             size_t len, ks_tune_entry *e) {
   sweep *w = arg;
-  ks_jit_tune_measure_one(&w->o, w->vars[idx].kernel, e);
+  variant *v = &w->vars[idx];
+  if (!v->kernel) {
+    ks_spec_req req;
+    const char *tex[KS_TUNE_MAX_DIMS];
+    ks_jit_tune_variant_req(w, idx, &req, tex);
+    if (ks_jit_kernel_adopt(w->ctx, w->t, &req, image, len, &v->kernel) !=
+        KS_OK) {
+      ks_jit_tune_reason(e, KS_TUNE_LAUNCH_FAILURE, "%s", ks_errmsg(w->ctx));
+      return;
+    }
+  }
+  ks_jit_tune_measure_one(&w->o, v->kernel, e);
+}
+
+/* Variant idx's kernel for a worker forked before the compiles. */
+static void *image_of(void *arg, size_t idx, size_t *len) {
+  sweep *w = arg;
+  return ks_jit_kernel_pack(w->vars[idx].kernel, len);
 }
 
 /* A GPU's worker first points the context at its GPU (the parent never
- * opened the driver) and, with a driver, asks the device, so that a GPU
- * the driver does not have is found before any variant is sent there. */
-static ks_status init_in_child(void *arg, int gpu, char *why, size_t cap) {
+ * opened the driver) and, with a driver, asks the device: a GPU the
+ * driver does not have is found before any variant is sent there, and
+ * the hello tells the parent what the GPU is. */
+static ks_status init_in_child(void *arg, int gpu, ks_device_info *dev,
+                               char *why, size_t cap) {
   sweep *w = arg;
   if (gpu < 0)
     return KS_OK;
-  ks_device_info info = {.size = sizeof info};
   ks_status s = ks_jit_ctx_use_device(w->ctx, gpu);
   if (s == KS_OK && !ks_jit_ctx_no_driver(w->ctx))
-    s = ks_device_query(w->ctx, &info);
+    s = ks_device_query(w->ctx, dev);
   if (s != KS_OK)
     snprintf(why, cap, "%s", ks_errmsg(w->ctx));
   return s;
@@ -220,15 +241,17 @@ static void others_of(pool *p, size_t k) {
   p->job.others = p->fds;
 }
 
-/* Starts worker k and waits for its hello. */
+/* Starts worker k, forked after the compiles, and waits for its hello. */
 static int start_worker(pool *p, size_t k, char *why, size_t cap) {
   others_of(p, k);
+  p->ws[k].bare = 0;
   return ks_jit_tune_worker_start(&p->ws[k], &p->job, why, cap);
 }
 
-/* Forks worker k; its hello is awaited later. */
+/* Forks worker k before the compiles; its hello is awaited later. */
 static int spawn_worker(pool *p, size_t k, char *why, size_t cap) {
   others_of(p, k);
+  p->ws[k].bare = 1;
   return ks_jit_tune_worker_spawn(&p->ws[k], &p->job, why, cap);
 }
 
@@ -307,7 +330,7 @@ static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
       }
       ks_tune_entry *e = &r->entries[i];
       e->gpu = wk->gpu;
-      ks_jit_tune_worker_send(wk, i, e, w->o.timeout_ms);
+      ks_jit_tune_worker_send(wk, &p->job, i, e, w->o.timeout_ms);
     }
     if (have) { /* the last answer, once its worker has its next variant */
       record(w, st, at, &got);
@@ -428,6 +451,7 @@ ks_status ks_jit_tune_pool_spawn(sweep *w) {
     return ks_jit_fail(KS_ENOMEM, "tune: pool");
   p->job = (ks_jit_tune_job){.fn = measure_in_child,
                              .init = init_in_child,
+                             .image = image_of,
                              .sweep = w,
                              .timeout_ms = w->o.timeout_ms};
   p->n = w->o.ngpus ? w->o.ngpus : 1;
@@ -445,45 +469,91 @@ ks_status ks_jit_tune_pool_spawn(sweep *w) {
   return KS_OK;
 }
 
-/* Waits for every spawned worker's hello: a GPU whose worker cannot start
- * (the driver has no such device) ends the sweep before anything is
- * measured. */
-static ks_status pool_ready(sweep *w, pool *p) {
-  for (size_t k = 0; k < w->o.ngpus; k++) {
-    char why[160];
-    if (ks_jit_tune_worker_hello(&p->ws[k], &p->job, why, sizeof why) != 0)
-      return ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", w->o.gpus[k], why);
+/* GPU k's device against the first's and against the context's code:
+ * KS_OK, or the failure. r gets the GPUs' model, driver and target. */
+static ks_status check_device(sweep *w, pool *p, size_t k) {
+  const ks_device_info *d = &p->ws[k].dev, *first = &p->ws[0].dev;
+  ks_tune_result *r = w->res;
+  char why[256];
+  if (!d->name[0])
+    return KS_OK; /* a context without a driver: nothing was asked */
+  if (strcmp(d->name, first->name) != 0)
+    return ks_jit_fail(KS_EINVAL,
+                       "tune: GPU %d is %s, GPU %d is %s: tune one model "
+                       "at a time",
+                       p->ws[0].gpu, first->name, p->ws[k].gpu, d->name);
+  if (k == 0) {
+    snprintf(r->device, sizeof r->device, "%s", d->name);
+    r->driver_version = d->driver_version;
   }
+  if (!ks_jit_ctx_fits(w->ctx, d, r->arch, sizeof r->arch, &r->ptx_isa, why,
+                       sizeof why))
+    return ks_jit_fail(KS_EARCH,
+                       "tune: GPU %d: %s; a context for it compiles for %s, "
+                       "PTX ISA %u.%u",
+                       p->ws[k].gpu, why, r->arch, r->ptx_isa / 10,
+                       r->ptx_isa % 10);
   return KS_OK;
 }
 
+/* Waits for every spawned worker's hello: a GPU whose worker cannot start
+ * (the driver has no such device), GPUs of different models and a GPU
+ * that cannot run the context's code end the sweep before anything is
+ * measured. The store is keyed by the GPUs' model and driver unless the
+ * options name them. */
+static ks_status pool_ready(sweep *w, pool *p) {
+  ks_status s = KS_OK;
+  for (size_t k = 0; k < w->o.ngpus && s == KS_OK; k++) {
+    char why[160];
+    if (ks_jit_tune_worker_hello(&p->ws[k], &p->job, why, sizeof why) != 0)
+      s = ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", w->o.gpus[k], why);
+    else
+      s = check_device(w, p, k);
+  }
+  if (s == KS_OK && w->o.ngpus && !w->o.device && w->res->device[0]) {
+    w->o.device = w->res->device;
+    w->o.driver_version = w->res->driver_version;
+  }
+  return s;
+}
+
 /* A sweep spread over processes: this one's share of what is left after
- * the store (read on the lead alone). */
-static ks_status plan_share(sweep *w, ks_jit_tune_store *st, int *lead,
-                            int *spread) {
+ * the store (read on the lead alone). ready: whether this process can
+ * measure; when not (its message is the thread's), the plan is told, so
+ * that it fails on every process, and its status is this one's. */
+static ks_status plan_share(sweep *w, ks_jit_tune_store *st, ks_status ready,
+                            int *lead, int *spread) {
   ks_tune_result *r = w->res;
   size_t all = r->n + (r->baseline != NULL);
   const char **keys = malloc(all * sizeof *keys);
   char *problem = malloc(KS_TUNE_KEY_CAP);
+  char failed[512];
   ks_status s = KS_OK;
+  snprintf(failed, sizeof failed, "%s", ks_errmsg(NULL));
   w->left = malloc(all);
   if (!keys || !problem || !w->left)
     s = ks_jit_fail(KS_ENOMEM, "tune: plan");
   for (size_t i = 0; s == KS_OK && i < all; i++) {
-    if (ks_jit_tune_alive(&r->entries[i]))
+    if (ready == KS_OK && ks_jit_tune_alive(&r->entries[i]))
       reuse(w, st, i);
     keys[i] = w->vars[i].vkey;
     w->mine[i] = w->left[i] = ks_jit_tune_alive(&r->entries[i]);
   }
   if (s == KS_OK) {
-    ks_jit_tune_store_key(w->ctx, w->t, w->space, &w->o, problem,
-                          KS_TUNE_KEY_CAP);
-    ks_jit_clear();
-    s = w->o.team->plan(w->o.team->arg, problem, keys, all, w->mine, lead,
-                        spread);
+    if (ready == KS_OK) {
+      ks_jit_tune_store_key(w->ctx, w->t, w->space, &w->o, problem,
+                            KS_TUNE_KEY_CAP);
+      ks_jit_clear();
+    } else {
+      ks_jit_fail(ready, "%s", failed); /* the plan reads it */
+    }
+    s = w->o.team->plan(w->o.team->arg, ready == KS_OK ? problem : NULL, keys,
+                        all, w->mine, lead, spread);
   }
   free(keys);
   free(problem);
+  if (ready != KS_OK)
+    return ks_jit_fail(ready, "%s", failed);
   return s;
 }
 
@@ -512,22 +582,30 @@ static void measure_mine(sweep *w, ks_jit_tune_store *st, pool *p) {
     measure_here(w, st);
 }
 
-ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st) {
+ks_status ks_jit_tune_measure_all(sweep *w) {
   ks_tune_result *r = w->res;
+  ks_jit_tune_store *st = NULL;
   int lead = 1, spread = 1;
   pool *p = w->pool;
   w->pool = NULL;
-  /* the team's plan first: every process takes part in it, also one whose
-   * GPU then fails */
-  ks_status s = w->o.team ? plan_share(w, st, &lead, &spread) : KS_OK;
   double t0 = ks_jit_tune_now_ms();
-  if (s == KS_OK && p)
-    s = pool_ready(w, p);
+  ks_status s = p ? pool_ready(w, p) : KS_OK;
   r->start_ms = ks_jit_tune_now_ms() - t0;
+  /* the store after the hellos: its key is the GPUs' model and driver */
+  if (s == KS_OK)
+    s = ks_jit_tune_store_open(w->ctx, w->t, w->space, &w->o, &st);
+  if (st)
+    snprintf(r->store, sizeof r->store, "%s", ks_jit_tune_store_path(st));
+  /* every process of a team takes part in its plan, one that cannot
+   * measure too: the plan then fails on all of them */
+  if (w->o.team)
+    s = plan_share(w, st, s, &lead, &spread);
   if (s != KS_OK) {
     stop_pool(p);
+    ks_jit_tune_store_close(st);
     return s;
   }
+  ks_jit_tune_store *own = st;
   if (!lead)
     st = NULL; /* the lead writes the one store */
   t0 = ks_jit_tune_now_ms();
@@ -544,5 +622,6 @@ ks_status ks_jit_tune_measure_all(sweep *w, ks_jit_tune_store *st) {
     r->best = pick_best(r, w->o.min_gain, 0);
   if (st && r->best >= 0)
     ks_jit_tune_store_put(st, NULL, NULL, w->vars[r->best].vkey);
+  ks_jit_tune_store_close(own);
   return s;
 }

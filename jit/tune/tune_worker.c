@@ -1,11 +1,13 @@
 /*
  * tune_worker.c - measurements in a child process, under a watchdog.
  *
- * The child is forked from the sweep (after every variant is compiled, so
- * it holds the same kernels) and talks over a socket pair: the parent
- * sends a variant's index (a uint64_t), the child measures it with the
- * sweep's callbacks and answers with the whole ks_tune_entry. The parent
- * waits at most timeout_ms for the answer:
+ * The child is forked from the sweep and talks over a socket pair: the
+ * parent sends a variant's index (a uint64_t), its entry and its kernel
+ * (a length and the bytes: none to a child forked after the compiles,
+ * which holds the kernels; a worker per GPU is forked before them, so
+ * that it opens its GPU while the parent compiles); the child measures
+ * it with the sweep's callbacks and answers with the whole ks_tune_entry.
+ * The parent waits at most timeout_ms for the answer:
  *  - no answer in time: the child is killed (SIGKILL): "timeout";
  *  - the socket closes first (the child aborted, was killed by a signal or
  *    exited): "device fault", with the signal or exit status;
@@ -17,14 +19,17 @@
  * Several workers (one per GPU, ks_tune_opts.gpus) run at once: the
  * parent hands a variant to each idle one and polls them all, so a slow
  * GPU takes fewer. A worker for a GPU first answers a hello (its init
- * callback's status and message), so that a missing GPU is found before
- * anything is measured, not as a failure of every variant sent there.
+ * callback's status and message, and its device: model, architecture,
+ * driver), so that a missing GPU is found before anything is measured,
+ * not as a failure of every variant sent there, and no other process
+ * opens the GPUs to ask what they are.
  */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -60,27 +65,51 @@ static int worker_gpu = -1;
 
 int ks_tune_worker_gpu(void) { return worker_gpu; }
 
+/* The child's first answer: its init's status, why it failed, and its
+ * GPU as the driver describes it (what a separate probe used to ask). */
 typedef struct hello {
   int status;
   char why[160];
+  ks_device_info dev;
 } hello;
 
+/* Reads a variant's kernel (a length, then the bytes) into *image, grown
+ * as needed; 0, or -1 when the socket closed. */
+static int read_image(int fd, void **image, size_t *cap, size_t *len) {
+  uint64_t n;
+  if (full_io(fd, &n, sizeof n, 0) != 0)
+    return -1;
+  if (n > *cap) {
+    void *grown = realloc(*image, n);
+    if (!grown)
+      return -1;
+    *image = grown;
+    *cap = n;
+  }
+  *len = n;
+  return n ? full_io(fd, *image, n, 0) : 0;
+}
+
 static void child_loop(int fd, const ks_jit_tune_job *job, int gpu) {
-  hello h = {.status = KS_OK};
+  hello h = {.status = KS_OK, .dev = {.size = sizeof h.dev}};
   worker_gpu = gpu;
   for (size_t i = 0; i < job->nothers; i++)
     close(job->others[i]);
   if (job->init)
-    h.status = job->init(job->sweep, gpu, h.why, sizeof h.why);
+    h.status = job->init(job->sweep, gpu, &h.dev, h.why, sizeof h.why);
   if (full_io(fd, &h, sizeof h, 1) != 0 || h.status != KS_OK)
     _exit(0);
   uint64_t idx;
+  void *image = NULL;
+  size_t cap = 0, len = 0;
   while (full_io(fd, &idx, sizeof idx, 0) == 0) {
     ks_tune_entry e;
-    /* The parent sends the entry as it stands (point and figures). */
-    if (full_io(fd, &e, sizeof e, 0) != 0)
+    /* The parent sends the entry as it stands (point and figures), then
+     * the kernel (none to a child that holds the kernels). */
+    if (full_io(fd, &e, sizeof e, 0) != 0 ||
+        read_image(fd, &image, &cap, &len) != 0)
       break;
-    job->fn(job->sweep, (size_t)idx, &e);
+    job->fn(job->sweep, (size_t)idx, len ? image : NULL, len, &e);
     if (full_io(fd, &e, sizeof e, 1) != 0 || e.cls == KS_TUNE_DEVICE_FAULT)
       break;
   }
@@ -159,8 +188,10 @@ int ks_jit_tune_worker_hello(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap) {
   hello h;
   int r = read_by(w->fd, &h, sizeof h, now_ms() + job->timeout_ms);
-  if (r == 0 && h.status == KS_OK)
+  if (r == 0 && h.status == KS_OK) {
+    w->dev = h.dev;
     return 0;
+  }
   if (r == 0)
     snprintf(why, cap, "%.*s", (int)sizeof h.why, h.why);
   else
@@ -178,19 +209,26 @@ int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
              : ks_jit_tune_worker_hello(w, job, why, cap);
 }
 
-int ks_jit_tune_worker_send(ks_jit_tune_worker *w, size_t idx,
-                            const ks_tune_entry *e, double timeout_ms) {
-  uint64_t i = idx;
+int ks_jit_tune_worker_send(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
+                            size_t idx, const ks_tune_entry *e,
+                            double timeout_ms) {
+  uint64_t i = idx, n = 0;
+  size_t len = 0;
+  void *image =
+      w->bare && job->image ? job->image(job->sweep, idx, &len) : NULL;
+  n = image ? len : 0;
   w->idx = idx;
   w->sent = *e;
   w->busy = 1;
   w->deadline = now_ms() + timeout_ms;
   w->timeout_ms = timeout_ms;
   w->have = 0;
-  return full_io(w->fd, &i, sizeof i, 1) ||
-                 full_io(w->fd, &w->sent, sizeof w->sent, 1)
-             ? -1
-             : 0;
+  int bad = full_io(w->fd, &i, sizeof i, 1) ||
+            full_io(w->fd, &w->sent, sizeof w->sent, 1) ||
+            full_io(w->fd, &n, sizeof n, 1) ||
+            (n && full_io(w->fd, image, n, 1));
+  free(image);
+  return bad ? -1 : 0;
 }
 
 /* Ends w's variant: r 0 answered, -1 died, -2 timed out; fills e. */
@@ -276,7 +314,7 @@ void ks_jit_tune_worker_run(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
     e->gpu = w->gpu;
     return;
   }
-  if (ks_jit_tune_worker_send(w, idx, e, job->timeout_ms) != 0) {
+  if (ks_jit_tune_worker_send(w, job, idx, e, job->timeout_ms) != 0) {
     settle_one(w, -1, e);
     return;
   }

@@ -9,7 +9,11 @@
  * (KSPEC_MOCK_DRIVER_VERSION=12080 plays another; KSPEC_MOCK_DEVICES=0 a
  * machine whose driver sees no device, KSPEC_MOCK_DEVICES=4 one with four
  * alike, ordinals 0..3, of which a process uses one at a time;
- * KSPEC_MOCK_SM=80 an sm_80 device, without clusters). What it does:
+ * KSPEC_MOCK_SM=80 an sm_80 device, without clusters;
+ * KSPEC_MOCK_OTHER=N device N of another model; KSPEC_MOCK_LOG=FILE
+ * appends "retain PID DEVICE" for every primary context retained, "load
+ * PID ptx|cubin" for every module loaded, so that a test sees which
+ * processes opened which GPUs and what they loaded). What it does:
  *
  *  - the primary context is retained and released with a count; calls that
  *    need a context fail with CUDA_ERROR_INVALID_CONTEXT when none is
@@ -56,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cuda.h>
 
@@ -385,7 +390,8 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
     return r;
   if (!name || len <= 0)
     return CUDA_ERROR_INVALID_VALUE;
-  snprintf(name, (size_t)len, "%s", DEVICE_NAME);
+  snprintf(name, (size_t)len, "%s%s", DEVICE_NAME,
+           env_int("KSPEC_MOCK_OTHER", -1) == dev ? " (other)" : "");
   return CUDA_SUCCESS;
 }
 
@@ -480,12 +486,25 @@ CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev) {
   return CUDA_SUCCESS;
 }
 
+/* A line for KSPEC_MOCK_LOG, when set: "WHAT PID ARG". */
+static void mock_log(const char *what, const char *arg) {
+  const char *path = getenv("KSPEC_MOCK_LOG");
+  FILE *f = path && *path ? fopen(path, "a") : NULL;
+  if (!f)
+    return;
+  fprintf(f, "%s %ld %s\n", what, (long)getpid(), arg);
+  fclose(f);
+}
+
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   CUresult r = need_device(dev);
   if (r != CUDA_SUCCESS)
     return r;
   if (!pctx)
     return CUDA_ERROR_INVALID_VALUE;
+  char d[16];
+  snprintf(d, sizeof d, "%d", dev);
+  mock_log("retain", d);
   atomic_fetch_add(&ctx_refs, 1);
   atomic_fetch_add(&n_retains, 1);
   primary.device = dev; /* one device per process */
@@ -1144,8 +1163,9 @@ static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
   const char *ptx = image;
   kspec_mock_cubin_header h;
   size_t magic = sizeof KSPEC_MOCK_CUBIN_MAGIC - 1;
-  if (strnlen(image, magic + 1) == magic &&
-      !memcmp(image, KSPEC_MOCK_CUBIN_MAGIC, magic)) {
+  int cubin = strnlen(image, magic + 1) == magic &&
+              !memcmp(image, KSPEC_MOCK_CUBIN_MAGIC, magic);
+  if (cubin) {
     memcpy(&h, image, sizeof h);
     if (h.sm != (uint32_t)mock_sm())
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
@@ -1176,6 +1196,7 @@ static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
     m->funcs[i].mod = m;
   reg_add(&m->hdr, K_MODULE);
   atomic_fetch_add(&n_loads, 1);
+  mock_log("load", cubin ? "cubin" : "ptx");
   *module = m;
   return CUDA_SUCCESS;
 }
