@@ -1180,6 +1180,12 @@ typedef struct ks_tune_opts {
   /* Non-NULL: this process measures its share of a sweep spread over
    * several (see ks_tune_team). */
   const ks_tune_team *team;
+  /* Called first in each measuring worker process (isolate, gpus), before
+   * it opens its GPU (ks_tune_worker_gpu says which): the callbacks' own
+   * preparation, started here, overlaps the driver's (a workload's inputs
+   * and reference made on a thread of the worker). A failure (why: cap
+   * bytes) ends the worker before any variant. NULL: none. */
+  ks_status (*worker_init)(void *arg, char *why, size_t cap);
 } ks_tune_opts;
 
 /* A variant's outcome. The library allocates these (ks_tune_result) and

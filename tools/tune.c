@@ -9,22 +9,23 @@
  *   writes to an invalid address, or one that spins forever, instead of
  *   the template's: to see a sweep survive both.)
  *
- * The parent never opens the CUDA driver: a first child process reports
- * the device (model, driver, architecture, PTX ISA), the parent compiles
- * and prunes every variant for it, and measurements run in ks_tune's
- * worker process (forked after the compiles, so it holds the kernels),
- * which makes its own CUDA context and workload. While the probe opens
- * the GPUs, the parent makes the inputs and CPU reference of a sweep of
- * launch bounds (prefill), which the workers inherit; each variant's
- * output is compared on its GPU (ks_wl_use_checker). A variant that faults
- * the context or hangs costs only the worker. With --gpus, one worker per
- * GPU (ks_tune_opts.gpus): the probe checks that each GPU exists and that
- * all are one model (one store, one architecture). With --mpi (under
- * mpirun, where kspec_mpi was built) the ranks share their compiles and
- * split the sweep (ks_tune_mpi); rank 0 prints and writes the store. There
- * each rank's probe opens its own GPU and its share of the others named
- * (probe_list), not all of them: a node's ranks would otherwise open every
- * GPU once each, all at once.
+ * The parent never opens the CUDA driver: ks_tune forks a worker per GPU
+ * (GPU 0 without --gpus) first, which opens its GPU while the parent
+ * compiles and prunes every variant, then measures the variants it is
+ * handed, each with its kernel. The parent compiles for sm_90 (or --arch)
+ * before any GPU has said what it is: a worker's hello says it, and GPUs
+ * that cannot run that code make the sweep compile again for them. A
+ * sweep of launch bounds runs every variant on one workload, prepared
+ * here; each worker makes its inputs and CPU reference on a thread while
+ * it opens its GPU (worker_init), and each variant's output is compared
+ * on its GPU (ks_wl_use_checker). A variant that faults the context or
+ * hangs costs only the worker. With --gpus, one worker per GPU
+ * (ks_tune_opts.gpus); --gpus all counts them in a child process first.
+ * With --mpi (under mpirun, where kspec_mpi was built) the ranks share
+ * their compiles and split the sweep (ks_tune_mpi), each on GPU
+ * local_rank % the list's length; rank 0 prints and writes the store. A
+ * rank whose GPU cannot measure makes the plan fail on every rank, and
+ * rank 0 says why.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -66,24 +67,28 @@ typedef struct tool {
   size_t ngpus;
   int all_gpus;                     /* --gpus all */
   size_t per_gpu[KS_TUNE_MAX_GPUS]; /* variants measured by each */
-  double probe_ms;                  /* asking the child what the GPUs are */
-  double total_ms;        /* from before the probe until the sweep returned */
-  int probe_pid;          /* that child, holding the GPUs open; -1 when gone */
-  int probe_fd;           /* its answer, until read */
-  double fill_ms;         /* the workload made while the probe ran */
-  ks_ctx *host_ctx;       /* no driver: the workload's until rebound */
-  ks_template *host_t;    /* the template of its parameters */
+  double setup_ms;                  /* the context, template and checker, before
+                                       ks_tune (the workers fork at its start) */
+  double start_ms;                  /* when the sweep started */
+  double total_ms; /* from the start until the sweep returned */
+  /* Each GPU's measurements as progress saw them (--gpus; slot 0 for the
+   * one worker otherwise): the first's and the last's time, how many. */
+  double first_at[KS_TUNE_MAX_GPUS], last_at[KS_TUNE_MAX_GPUS];
+  size_t seen[KS_TUNE_MAX_GPUS];
   int mpi, rank, ranks;   /* --mpi: this rank, of ranks */
   int local, local_ranks; /* --mpi: this rank among its node's, of them */
-  int own_gpu;            /* --mpi: the GPU this rank measures on */
   long inject_fault, inject_hang; /* variant indices, -1: none */
   unsigned fp; /* --ftz, --prec-div=0, --prec-sqrt=0, --fast-math */
   ks_kernel *fault_k, *hang_k;
   ks_kernel *checker; /* the compare on the device (ks_wl_use_checker) */
-  /* In the worker. */
   ks_ctx *ctx;
   const ks_template *t;
+  /* In the worker (prepared before it forks). */
   ks_wl *wl;
+  int filling; /* worker_init's thread makes wl's data */
+  pthread_t filler;
+  ks_status fill_status;
+  char fill_why[256];
   char wl_key[256];
   unsigned wl_threads;
 } tool;
@@ -293,8 +298,16 @@ static ks_status workload(tool *o, const ks_tune_point *p, char *why,
     if (used >= sizeof key)
       used = sizeof key - 1;
   }
+  if (o->filling) { /* worker_init's thread */
+    pthread_join(o->filler, NULL);
+    o->filling = 0;
+    if (o->fill_status != KS_OK) {
+      ks_wl_destroy(o->wl); /* made below, as the values come */
+      o->wl = NULL;
+    }
+  }
   if (o->wl && strcmp(key, o->wl_key) == 0) {
-    /* prefill's: allocated and uploaded at its first variant */
+    /* prepare_workload's: allocated and uploaded at its first variant */
     ks_status s = ks_wl_alloc(o->wl, why, cap);
     if (s != KS_OK)
       return s;
@@ -384,220 +397,76 @@ static ks_status check(void *arg, ks_kernel *k, const ks_tune_point *p,
   return s != KS_OK ? s : ks_wl_check(o->wl, k, why, cap);
 }
 
-/* ---- the device, from a child process ------------------------------------ */
+/* ---- the GPUs and the workload, before the workers fork -------------------
+ */
 
-typedef struct probe {
-  int status;
-  char name[128], arch[16], msg[256];
-  int driver_version;
-  unsigned ptx;
-  int count;   /* GPUs the driver has (up to KS_TUNE_MAX_GPUS) */
-  int missing; /* the first GPU asked for that it does not have, or -1 */
-  int other;   /* the first GPU asked for of another model, or -1 */
-  char other_name[128];
-  int gpu; /* the first GPU it opened: this process's (this rank's) own */
-} probe;
-
-/* GPU g's name into name; its status. */
-static ks_status gpu_name(int g, char *name, size_t cap, ks_ctx **keep) {
+/* Whether GPU g opens: a context made and asked for the device. */
+static int gpu_opens(int g) {
   ks_ctx_opts co = {.device = g, .no_disk_cache = 1};
   ks_ctx *ctx = NULL;
   ks_device_info info = {.size = sizeof info};
-  ks_status s = ks_ctx_create(&co, &ctx);
-  if (s == KS_OK)
-    s = ks_device_query(ctx, &info);
-  if (s == KS_OK)
-    snprintf(name, cap, "%s", info.name);
-  if (s == KS_OK && keep && info.compute_mode == 0)
-    *keep = ctx;
-  else
-    ks_ctx_destroy(ctx);
-  return s;
+  int ok =
+      ks_ctx_create(&co, &ctx) == KS_OK && ks_device_query(ctx, &info) == KS_OK;
+  ks_ctx_destroy(ctx);
+  return ok;
 }
 
-/* GPU gpu's name, found on a thread of its own: opening a GPU (its
- * context) takes a while, and the GPUs open at once. */
-typedef struct name_job {
-  int gpu;
-  ks_status status;
-  char name[128];
-  ks_ctx *held; /* its context, kept open by the probe (see release_probe) */
-} name_job;
+typedef struct open_job {
+  int gpu, ok;
+} open_job;
 
-static void *name_thread(void *arg) {
-  name_job *j = arg;
-  j->status = gpu_name(j->gpu, j->name, sizeof j->name, &j->held);
+static void *open_thread(void *arg) {
+  open_job *j = arg;
+  j->ok = gpu_opens(j->gpu);
   return NULL;
 }
 
-static void gpu_names(name_job *jobs, size_t n) {
-  pthread_t th[KS_TUNE_MAX_GPUS];
-  int started[KS_TUNE_MAX_GPUS] = {0};
-  for (size_t i = 0; i < n; i++)
-    started[i] = pthread_create(&th[i], NULL, name_thread, &jobs[i]) == 0;
-  for (size_t i = 0; i < n; i++)
-    if (started[i])
-      pthread_join(th[i], NULL);
-    else
-      name_thread(&jobs[i]);
-}
-
-/* The GPUs the driver sees (up to KS_TUNE_MAX_GPUS): those before the
- * first that does not open. */
+/* The GPUs the driver sees (--gpus all; up to KS_TUNE_MAX_GPUS: those
+ * before the first that does not open), asked in a child process, since
+ * this one must not open CUDA before the workers fork: it opens every
+ * GPU, all at once (about a second); a list (--gpus 0,1,2,3) spares it.
+ * 0 when none opens. */
 static int count_gpus(void) {
-  name_job jobs[KS_TUNE_MAX_GPUS];
-  for (int g = 0; g < KS_TUNE_MAX_GPUS; g++)
-    jobs[g] = (name_job){.gpu = g};
-  gpu_names(jobs, KS_TUNE_MAX_GPUS);
-  int c = 0;
-  while (c < KS_TUNE_MAX_GPUS && jobs[c].status == KS_OK)
-    c++;
-  return c;
-}
-
-/* The GPUs the probe opens, its own first: the list (else GPU 0);
- * under --mpi, the rank's GPU (its index among its node's ranks, modulo
- * the list's length: ks_tune_mpi's rule) and its share of the others
- * (every local_ranks-th), so that each GPU named is checked on every node
- * and no rank opens them all. With --mpi and no list, the list is every
- * GPU the driver has (counted here, in r->count). */
-static size_t probe_list(const tool *o, probe *r, int *list) {
-  size_t n = o->ngpus;
-  memcpy(list, o->gpus, n * sizeof *list);
-  if (o->mpi && !n && (r->count = count_gpus()) > 0)
-    for (int g = 0; g < r->count; g++)
-      list[n++] = g;
-  if (!n)
-    list[n++] = 0;
-  if (!o->mpi)
-    return n;
-  int mine[KS_TUNE_MAX_GPUS];
-  size_t k = 0, own = (size_t)o->local % n;
-  mine[k++] = list[own];
-  for (size_t i = (size_t)o->local; i < n; i += (size_t)o->local_ranks)
-    if (i != own)
-      mine[k++] = list[i];
-  memcpy(list, mine, k * sizeof *list);
-  return k;
-}
-
-/* In the probe's child: the first GPU's figures, then the others of the
- * probe's list: each there, each the same model. */
-static void probe_child(const tool *o, probe *r) {
-  int list[KS_TUNE_MAX_GPUS];
-  size_t n = probe_list(o, r, list);
-  int first = list[0], named = o->ngpus || o->mpi;
-  ks_ctx_opts co = {.device = first};
-  ks_ctx *ctx = NULL;
-  ks_device_info info = {.size = sizeof info};
-  ks_status s = ks_ctx_create(&co, &ctx);
-  if (s == KS_OK)
-    s = ks_device_query(ctx, &info);
-  r->status = s;
-  r->missing = r->other = -1;
-  r->gpu = first;
-  if (s != KS_OK) {
-    snprintf(r->msg, sizeof r->msg, "%s", ks_errmsg(ctx));
-    ks_ctx_destroy(ctx);
-    if (named && (r->count = count_gpus()) > 0)
-      r->missing = first;
-    return;
-  }
-  snprintf(r->name, sizeof r->name, "%s", info.name);
-  snprintf(r->arch, sizeof r->arch, "%s", ks_ctx_arch(ctx));
-  r->driver_version = info.driver_version;
-  r->ptx = ks_ctx_ptx_isa(ctx);
-  if (info.compute_mode != 0) /* one process at a time: let go */
-    ks_ctx_destroy(ctx);
-  if (o->all_gpus && !r->count)
-    r->count = count_gpus();
-  name_job jobs[KS_TUNE_MAX_GPUS];
-  for (size_t k = 1; k < n; k++)
-    jobs[k - 1] = (name_job){.gpu = list[k]};
-  gpu_names(jobs, n - 1);
-  for (size_t k = 0; k + 1 < n && r->missing < 0 && r->other < 0; k++) {
-    if (jobs[k].status != KS_OK) {
-      r->missing = jobs[k].gpu;
-      r->count = count_gpus();
-    } else if (strcmp(jobs[k].name, r->name) != 0) {
-      r->other = jobs[k].gpu;
-      snprintf(r->other_name, sizeof r->other_name, "%s", jobs[k].name);
-    }
-  }
-}
-
-/* Ends the probe's child, which holds the GPUs it opened (their contexts)
- * until the measuring workers have opened theirs: a process that opens a
- * GPU no other process has open pays for setting it up, about half a
- * second on an H100 host, and the workers would pay it again. A GPU in an
- * exclusive compute mode is not held. */
-static void release_probe(tool *o) {
-  if (o->probe_pid <= 0)
-    return;
-  kill(o->probe_pid, SIGKILL);
-  waitpid(o->probe_pid, NULL, 0);
-  o->probe_pid = -1;
-}
-
-/* Asks a child what the GPUs are, so that this process never opens CUDA
- * (which does not survive fork): starts it (o->probe_fd -1 when it could
- * not), and probe_wait reads its answer. */
-static void probe_start(tool *o) {
-  int fds[2];
-  o->probe_pid = o->probe_fd = -1;
+  int fds[2], n = 0;
   if (pipe(fds) != 0)
-    return;
+    return 0;
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the tool */
-    probe r = {0};
-    probe_child(o, &r);
-    ssize_t w = write(fds[1], &r, sizeof r);
-    if (w != (ssize_t)sizeof r || r.status != KS_OK)
-      _exit(1);
-    close(fds[1]);
-    for (;;) /* holding the GPUs open until release_probe */
-      pause();
+    open_job jobs[KS_TUNE_MAX_GPUS];
+    pthread_t th[KS_TUNE_MAX_GPUS];
+    int started[KS_TUNE_MAX_GPUS] = {0}, c = 0;
+    for (int g = 0; g < KS_TUNE_MAX_GPUS; g++) {
+      jobs[g] = (open_job){.gpu = g};
+      started[g] = pthread_create(&th[g], NULL, open_thread, &jobs[g]) == 0;
+    }
+    for (int g = 0; g < KS_TUNE_MAX_GPUS; g++)
+      if (started[g])
+        pthread_join(th[g], NULL);
+      else
+        open_thread(&jobs[g]);
+    while (c < KS_TUNE_MAX_GPUS && jobs[c].ok)
+      c++;
+    _exit(write(fds[1], &c, sizeof c) == (ssize_t)sizeof c ? 0 : 1);
   }
   close(fds[1]);
-  if (pid < 0) {
-    close(fds[0]);
-    return;
-  }
-  o->probe_pid = pid;
-  o->probe_fd = fds[0];
-}
-
-static void probe_wait(tool *o, probe *pr) {
-  memset(pr, 0, sizeof *pr);
-  ssize_t got = o->probe_fd >= 0 ? read(o->probe_fd, pr, sizeof *pr) : -1;
-  if (o->probe_fd >= 0)
-    close(o->probe_fd);
-  o->probe_fd = -1;
-  if (got != (ssize_t)sizeof *pr || pr->status != KS_OK)
-    release_probe(o);
-  if (got != (ssize_t)sizeof *pr) {
-    pr->status = KS_ENODEVICE;
-    pr->missing = pr->other = -1;
-    snprintf(pr->msg, sizeof pr->msg, "the device probe %s",
-             o->probe_pid == -1 && got < 0 ? "did not start" : "died");
-  }
-}
-
-/* Has the probe answered (or not started)? */
-static int probe_answered(const tool *o) {
-  struct pollfd p = {.fd = o->probe_fd, .events = POLLIN};
-  return o->probe_fd < 0 || poll(&p, 1, 0) > 0;
+  if (pid > 0 && read(fds[0], &n, sizeof n) != (ssize_t)sizeof n)
+    n = 0;
+  close(fds[0]);
+  if (pid > 0)
+    waitpid(pid, NULL, 0);
+  return n;
 }
 
 /* A sweep of launch bounds (and textures) alone runs every variant on one
- * workload: its inputs and CPU reference are made here, while the probe
- * opens the GPUs, once; the workers inherit them (fork) and only upload
- * them. A sweep of parameter values makes each workload in the worker, as
- * its values come. Nothing is made where anything fails: the workers then
- * make it. */
-static void prefill(tool *o, probe *pr, int *answered) {
+ * workload: it is prepared here (arguments and geometry: no data, no
+ * driver), and each worker makes its inputs and CPU reference on a thread
+ * while it opens its GPU (worker_init), then uploads them at its first
+ * variant. A sweep of parameter values makes each workload in the worker,
+ * as its values come. Nothing is prepared where anything fails: the
+ * workers then make it. */
+static void prepare_workload(tool *o) {
   for (size_t d = 0; d < o->ndims; d++) {
     const char *nm = o->dims[d].name;
     if (strcmp(nm, "maxntid") != 0 && strcmp(nm, "minctasm") != 0 &&
@@ -605,51 +474,32 @@ static void prefill(tool *o, probe *pr, int *answered) {
         strncmp(nm, "tex:", 4) != 0) /* textures: the same data */
       return;
   }
-  ks_ctx_opts co = {
-      .no_driver = 1, .arch = "sm_90", .ptx_isa = 85, .no_disk_cache = 1};
   char why[256];
   ks_wl *w = NULL;
-  double t0 = now_ms();
-  if (ks_ctx_create(&co, &o->host_ctx) != KS_OK ||
-      ks_template_load(o->host_ctx, o->tmpl, &o->host_t) != KS_OK ||
-      ks_wl_prepare(o->host_ctx, o->host_t, o->kernel, o->size, o->defs,
-                    o->ndefs, 0, 1, &w, why, sizeof why) != KS_OK)
+  if (ks_wl_prepare(o->ctx, o->t, o->kernel, o->size, o->defs, o->ndefs, 0, 1,
+                    &w, why, sizeof why) != KS_OK)
     return;
-  /* The probe of a machine without a GPU answers at once: no reference
-   * (the slow part) for a sweep that will not run. */
-  int ok = ks_wl_fill(w, why, sizeof why) == KS_OK;
-  if (ok && probe_answered(o)) {
-    probe_wait(o, pr);
-    *answered = 1;
-    ok = pr->status == KS_OK;
-  }
-  if (!ok || ks_wl_reference(w, why, sizeof why) != KS_OK) {
-    ks_wl_destroy(w);
-    return;
-  }
   o->wl = w;
   o->wl_key[0] = '\0'; /* the key of no swept value (workload()) */
   o->wl_threads = 0;   /* its block is set at its first variant */
-  o->fill_ms = now_ms() - t0;
 }
 
-/* --gpus against what the probe found: 0, or the exit status. */
-static int check_gpus(tool *o, const probe *pr) {
-  if (pr->missing >= 0)
-    return usage_error("--gpus: GPU %d does not exist (the driver has %d%s)",
-                       pr->missing, pr->count,
-                       pr->count == 1 ? ": GPU 0" : " GPUs");
-  if (pr->other >= 0)
-    return usage_error("--gpus: GPU %d is %s, GPU %d is %s: tune one model "
-                       "at a time",
-                       pr->gpu, pr->name, pr->other, pr->other_name);
-  if (pr->status != KS_OK) {
-    fprintf(stderr, "kspec: tune: no GPU to measure on: %s\n", pr->msg);
-    return 1;
-  }
-  for (int g = 0; o->all_gpus && g < pr->count; g++)
-    o->gpus[o->ngpus++] = g;
-  return 0;
+/* In a worker: the prepared workload's inputs and reference. */
+static void *fill_thread(void *arg) {
+  tool *o = arg;
+  o->fill_status = ks_wl_reference(o->wl, o->fill_why, sizeof o->fill_why);
+  return NULL;
+}
+
+/* ks_tune_opts.worker_init: in each worker, before it opens its GPU, the
+ * prepared workload's data made on a thread meanwhile (workload() waits
+ * for it). Never fails: without the thread, workload() makes it. */
+static ks_status worker_init(void *arg, char *why, size_t cap) {
+  tool *o = arg;
+  (void)why;
+  (void)cap;
+  o->filling = o->wl && pthread_create(&o->filler, NULL, fill_thread, o) == 0;
+  return KS_OK;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -663,11 +513,35 @@ static void point_text(const tool *o, const ks_tune_point *p, char *buf,
                           o->dims[d].name, (long long)p->v[d]);
 }
 
-/* Counts e's GPU's measurements (--gpus). */
+/* Counts e's GPU's measurements (--gpus), and when they came. */
 static void count_gpu(tool *o, const ks_tune_entry *e) {
-  for (size_t k = 0; k < o->ngpus; k++)
-    if (o->gpus[k] == e->gpu && !e->stored && e->cls != KS_TUNE_NOT_RUN)
-      o->per_gpu[k]++;
+  if (e->stored || e->cls == KS_TUNE_NOT_RUN || e->gpu < 0)
+    return;
+  size_t k = 0;
+  while (k < o->ngpus && o->gpus[k] != e->gpu)
+    k++;
+  if (o->ngpus && k == o->ngpus)
+    return;
+  if (o->ngpus)
+    o->per_gpu[k]++;
+  double now = now_ms();
+  if (!o->seen[k]++)
+    o->first_at[k] = now;
+  o->last_at[k] = now;
+}
+
+/* How often a GPU's worker answered after its first (its workload made and
+ * uploaded, its first kernel loaded), in ms, averaged over the GPUs: what
+ * one variant costs a GPU; 0 when none answered twice. */
+static double cadence_ms(const tool *o) {
+  double sum = 0;
+  size_t n = 0;
+  for (size_t k = 0; k < KS_TUNE_MAX_GPUS; k++)
+    if (o->seen[k] > 1) {
+      sum += (o->last_at[k] - o->first_at[k]) / (double)(o->seen[k] - 1);
+      n++;
+    }
+  return n ? sum / (double)n : 0;
 }
 
 static int progress(void *arg, size_t done, size_t total,
@@ -679,7 +553,6 @@ static int progress(void *arg, size_t done, size_t total,
   for (size_t i = 0; i < W; i++)
     bar[i] = i < fill ? '#' : '.';
   bar[W] = '\0';
-  release_probe(o); /* every worker has opened its GPU by now */
   count_gpu(o, e);
   for (size_t k = 0; k < o->ngpus && n < sizeof gpus; k++)
     n += (size_t)snprintf(gpus + n, sizeof gpus - n, " gpu%d:%zu", o->gpus[k],
@@ -693,21 +566,21 @@ static int no_progress(void *arg, size_t done, size_t total,
                        const ks_tune_entry *e) {
   (void)done;
   (void)total;
-  release_probe(arg); /* every worker has opened its GPU by now */
   count_gpu(arg, e);
   return interrupted;
 }
 
-/* Where the sweep's time went (the probe is the tool's; the rest the
- * library's phases); the total, less the phases, is the rest: loading,
- * the workers' exit, the store. */
+/* Where the sweep's time went (the set-up is the tool's; the rest the
+ * library's phases); the total, less the phases, is the rest: the workers'
+ * exit, the store. */
 static void print_times(FILE *f, const tool *o, const ks_tune_result *r) {
   fprintf(f,
-          "time: probe %.2f s (workload %.2f s meanwhile), compiles %.2f "
-          "s, figures %.2f s, workers ready +%.2f s, measuring %.2f s, "
-          "finalists %.2f s; total %.2f s\n",
-          o->probe_ms / 1e3, o->fill_ms / 1e3, r->compile_ms / 1e3,
-          r->figures_ms / 1e3, r->start_ms / 1e3, r->measure_ms / 1e3,
+          "time: set-up %.2f s, compiles %.2f s, figures %.2f s (while the "
+          "workers open their GPUs), workers ready +%.2f s, measuring %.2f s "
+          "(a variant every %.1f ms a GPU after its first), finalists %.2f "
+          "s; total %.2f s\n",
+          o->setup_ms / 1e3, r->compile_ms / 1e3, r->figures_ms / 1e3,
+          r->start_ms / 1e3, r->measure_ms / 1e3, cadence_ms(o),
           r->finalists_ms / 1e3, o->total_ms / 1e3);
 }
 
@@ -725,7 +598,7 @@ static void print_table(const tool *o, const ks_tune_result *r,
     else
       printf(" %9s %9s %9s %5s", "-", "-", "-", "-");
     char gpu[32] = "";
-    if (e->gpu >= 0)
+    if (e->gpu >= 0 && o->ngpus)
       snprintf(gpu, sizeof gpu, "[gpu %d%s] ", e->gpu,
                e->finalist ? ", finalist" : "");
     printf(" %4d %5d  %s%s%s%s\n", e->regs, e->warps, gpu,
@@ -804,12 +677,12 @@ static void print_json(const tool *o, const ks_tune_result *r) {
   if (r->baseline && r->baseline->cls == KS_TUNE_MEASURED)
     printf(", \"baseline_ms\": %.6g, \"baseline_threads\": %u",
            r->baseline->median, r->baseline->point.threads);
-  printf(", \"probe_ms\": %.6g, \"fill_ms\": %.6g, \"compile_ms\": %.6g, "
+  printf(", \"setup_ms\": %.6g, \"compile_ms\": %.6g, "
          "\"figures_ms\": %.6g, "
-         "\"start_ms\": %.6g, \"measure_ms\": %.6g, \"finalists_ms\": %.6g, "
-         "\"total_ms\": %.6g",
-         o->probe_ms, o->fill_ms, r->compile_ms, r->figures_ms, r->start_ms,
-         r->measure_ms, r->finalists_ms, o->total_ms);
+         "\"start_ms\": %.6g, \"measure_ms\": %.6g, \"cadence_ms\": %.6g, "
+         "\"finalists_ms\": %.6g, \"total_ms\": %.6g",
+         o->setup_ms, r->compile_ms, r->figures_ms, r->start_ms, r->measure_ms,
+         cadence_ms(o), r->finalists_ms, o->total_ms);
   printf(", \"variants\": [\n");
   for (size_t i = 0; i < r->n; i++) {
     const ks_tune_entry *e = &r->entries[i];
@@ -1037,10 +910,9 @@ static int mpi_begin(tool *o, int *argc, char ***argv) {
 }
 #endif
 
-/* Under --mpi, where each rank probed its own GPUs: every rank stops when
- * one rank's failed (that rank said why), since the others would wait for
- * it in the collective calls ahead. bad: this rank's exit status or 0;
- * returns the job's. */
+/* Under --mpi: every rank stops when one rank's set-up failed (that rank
+ * said why), since the others would wait for it in the collective calls
+ * ahead. bad: this rank's exit status or 0; returns the job's. */
 static int agree(const tool *o, int bad) {
   int worst = bad;
 #ifdef KSPEC_HAVE_MPI
@@ -1052,74 +924,125 @@ static int agree(const tool *o, int bad) {
   return worst;
 }
 
-/* ks_tune, or with --mpi ks_tune_mpi over the ranks sharing compiles; 0,
- * or -1 after saying what failed. */
-static int run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
-                    const ks_tune_opts *to, ks_tune_result *r) {
-  ks_status s;
+/* Under --mpi, whether every rank wants to (want: this rank's wish). */
+static int all_want(const tool *o, int want) {
+  int all = want;
 #ifdef KSPEC_HAVE_MPI
-  if (o->mpi) {
-    ks_tune_opts mine = *to; /* the GPU the probe opened for this rank */
-    mine.gpus = &o->own_gpu;
-    mine.ngpus = 1;
-    s = ks_ctx_share_mpi(o->ctx, MPI_COMM_WORLD);
-    if (s == KS_OK)
-      s = ks_tune_mpi(o->ctx, t, sp, &mine, MPI_COMM_WORLD, r);
-    if (s != KS_OK)
-      fprintf(stderr, "kspec: rank %d: %s\n", o->rank, ks_errmsg_mpi(o->ctx));
-    return s == KS_OK ? 0 : -1;
-  }
+  if (o->mpi)
+    MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+#else
+  (void)o;
 #endif
-  s = ks_tune(o->ctx, t, sp, to, r);
-  if (s != KS_OK)
-    fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
-  return s == KS_OK ? 0 : -1;
+  return all;
 }
 
-static int sweep(tool *o) {
-  probe pr;
-  double t0 = now_ms();
-  int answered = 0;
-  probe_start(o);
-  prefill(o, &pr, &answered); /* while the probe opens the GPUs */
-  if (!answered)
-    probe_wait(o, &pr);
-  o->probe_ms = now_ms() - t0;
-  int bad = agree(o, check_gpus(o, &pr));
-  o->own_gpu = pr.gpu;
-  if (bad) {
-    release_probe(o);
-    return bad;
+/* Says a failed sweep's message: under --mpi, a refusal of rank 0's plan
+ * only on rank 0, whose message names the rank and the cause. */
+static void say_failure(const tool *o, const char *msg) {
+  if (!o->mpi)
+    fprintf(stderr, "kspec: %s\n", msg);
+  else if (o->rank == 0 || !strstr(msg, "rank 0 refused the sweep"))
+    fprintf(stderr, "kspec: rank %d: %s\n", o->rank, msg);
+}
+
+/* ks_tune, or with --mpi ks_tune_mpi over the ranks sharing compiles
+ * (each rank on GPU local_rank % the list's length); its status, and its
+ * message in why (cap bytes). */
+static ks_status run_tune(tool *o, ks_template *t, const ks_tune_space *sp,
+                          const ks_tune_opts *to, ks_tune_result *r, char *why,
+                          size_t cap) {
+#ifdef KSPEC_HAVE_MPI
+  if (o->mpi) {
+    ks_status s = ks_ctx_share_mpi(o->ctx, MPI_COMM_WORLD);
+    if (s == KS_OK)
+      s = ks_tune_mpi(o->ctx, t, sp, to, MPI_COMM_WORLD, r);
+    snprintf(why, cap, "%s", ks_errmsg_mpi(o->ctx));
+    return s;
   }
-  ks_ctx_opts co = {.arch = o->arch ? o->arch : pr.arch, .ptx_isa = pr.ptx};
-  ks_template *t = NULL;
-  int rc = 1;
+#endif
+  ks_status s = ks_tune(o->ctx, t, sp, to, r);
+  snprintf(why, cap, "%s", ks_errmsg(o->ctx));
+  return s;
+}
+
+/* The context, template, checker and workload for a sweep compiled for
+ * arch and ptx; 0, or 1 after saying what failed. */
+static int set_up(tool *o, const char *arch, unsigned ptx, ks_template **t) {
+  ks_ctx_opts co = {.arch = arch, .ptx_isa = ptx};
   if (ks_ctx_create(&co, &o->ctx) != KS_OK ||
-      ks_template_load(o->ctx, o->tmpl, &t) != KS_OK) {
+      ks_template_load(o->ctx, o->tmpl, t) != KS_OK) {
     fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
-    goto done;
+    return 1;
   }
-  o->t = t;
-  if (o->wl && ks_wl_rebind(o->wl, o->ctx) != KS_OK) {
-    ks_wl_destroy(o->wl); /* the workers make it */
-    o->wl = NULL;
-  }
+  o->t = *t;
   if ((o->inject_fault >= 0 || o->inject_hang >= 0) &&
       compile_injected(o) != KS_OK) {
     fprintf(stderr, "kspec: %s\n", ks_errmsg(o->ctx));
-    goto done;
+    return 1;
   }
   /* Compiled here, before the workers fork: each variant's output is then
    * compared on its GPU, not read back to this host (workloads.h). */
   char why[256];
-  if (ks_wl_compile_checker(o->ctx, &o->checker, why, sizeof why) != KS_OK)
+  if (ks_wl_compile_checker(o->ctx, &o->checker, why, sizeof why) != KS_OK &&
+      o->rank == 0)
     fprintf(stderr,
             "kspec: tune: note: %s; outputs are compared on the "
             "host\n",
             why);
+  prepare_workload(o);
+  return 0;
+}
+
+/* Ends what set_up made. */
+static void tear_down(tool *o, ks_template *t) {
+  ks_wl_destroy(o->wl); /* prepared here, never on a device */
+  o->wl = NULL;
+  ks_template_destroy(t);
+  ks_ctx_destroy(o->ctx);
+  o->ctx = NULL;
+  o->t = NULL;
+  o->checker = o->fault_k = o->hang_k = NULL;
+}
+
+/* Prints r as asked (rank 0); the exit status. */
+static int report_sweep(tool *o, ks_tune_result *r) {
+  int rc = 0;
+  if (o->rank != 0)
+    return 0; /* rank 0 prints */
+  if (o->json)
+    print_json(o, r);
+  else if (o->csv) {
+    print_csv(o, r);
+    print_times(stderr, o, r);
+  } else
+    print_table(o, r, r->baseline);
+  rc = o->plot ? plot(o, r) : 0;
+  if (interrupted) {
+    fprintf(stderr, "kspec: tune: interrupted; stored results resume\n");
+    rc = 1;
+  }
+  return rc;
+}
+
+/* One sweep compiled for arch and ptx: 0 or the exit status; *again set
+ * (with arch and ptx, cap bytes, the GPUs' target) when the GPUs cannot
+ * run that code and every rank would compile again for them. */
+static int sweep_for(tool *o, char *arch, size_t cap, unsigned *ptx,
+                     int *again) {
+  ks_template *t = NULL;
+  double t0 = now_ms();
+  int rc = agree(o, set_up(o, arch, *ptx, &t));
+  o->setup_ms = now_ms() - t0;
+  if (rc) {
+    tear_down(o, t);
+    return rc;
+  }
   char problem[64];
   snprintf(problem, sizeof problem, "size=%zu", o->size);
   int bar = isatty(2) && !o->json && !o->csv && o->rank == 0;
+  /* Without --gpus, GPU 0 all the same: its worker forks before the
+   * compiles and opens it meanwhile, and a machine without one says so. */
+  static const int gpu0 = 0;
   ks_tune_space sp = {.kernel = o->kernel,
                       .fixed = o->defs,
                       .nfixed = o->ndefs,
@@ -1131,43 +1054,72 @@ static int sweep(tool *o) {
                      .arg = o,
                      .isolate = 1,
                      .timeout_ms = o->timeout_ms,
-                     .device = pr.name,
-                     .driver_version = pr.driver_version,
                      .problem = problem,
                      .fresh = o->fresh,
                      .baseline = 1, /* the gain over no bounds */
                      .progress = bar ? progress : no_progress,
-                     .gpus = o->ngpus ? o->gpus : NULL,
-                     .ngpus = o->ngpus};
+                     .gpus = o->ngpus ? o->gpus
+                             : o->mpi ? NULL
+                                      : &gpu0,
+                     .ngpus = o->ngpus ? o->ngpus : !o->mpi,
+                     .worker_init = worker_init};
   signal(SIGINT, on_sigint);
   ks_tune_result r = {.size = sizeof r};
-  int failed = run_tune(o, t, &sp, &to, &r) != 0;
-  o->total_ms = now_ms() - t0;
-  if (failed)
-    goto done;
-  if (o->rank != 0) {
-    rc = 0; /* rank 0 prints */
-  } else if (o->json)
-    print_json(o, &r);
-  else if (o->csv) {
-    print_csv(o, &r);
-    print_times(stderr, o, &r);
-  } else
-    print_table(o, &r, r.baseline);
-  if (o->rank == 0)
-    rc = o->plot ? plot(o, &r) : 0;
-  if (interrupted) {
-    fprintf(stderr, "kspec: tune: interrupted; stored results resume\n");
-    rc = 1;
+  char why[1024];
+  ks_status s = run_tune(o, t, &sp, &to, &r, why, sizeof why);
+  o->total_ms = now_ms() - o->start_ms;
+  rc = s == KS_OK ? report_sweep(o, &r) : 1;
+  /* code the GPUs cannot run, for a target they can: compiled again for
+   * it (the PTX ISA alone where --arch chose the architecture) */
+  int differs = r.ptx_isa != *ptx || (!o->arch && strcmp(r.arch, arch) != 0);
+  if (all_want(o, s != KS_OK && r.arch[0] && differs)) {
+    if (o->arch)
+      snprintf(r.arch, sizeof r.arch, "%s", o->arch);
+    if (o->rank == 0)
+      fprintf(stderr,
+              "kspec: tune: %s runs %s code (PTX ISA %u.%u), not %s: "
+              "compiling again for it\n",
+              r.device, r.arch, r.ptx_isa / 10, r.ptx_isa % 10, arch);
+    snprintf(arch, cap, "%s", r.arch);
+    *ptx = r.ptx_isa;
+    *again = 1;
+  } else if (s != KS_OK) {
+    say_failure(o, why);
   }
   ks_tune_result_free(&r);
-done:
-  release_probe(o);
-  ks_wl_destroy(o->wl); /* prefill's, never on a device here */
-  ks_template_destroy(o->host_t);
-  ks_ctx_destroy(o->host_ctx);
-  ks_template_destroy(t);
-  ks_ctx_destroy(o->ctx);
+  tear_down(o, t);
+  return rc;
+}
+
+/* The target compiled for before any worker has said what its GPU is:
+ * --arch (PTX ISA 8.5, LLVM 19's newest), else sm_90 and 8.5, what Hopper
+ * and later GPUs run (LLVM 19 knows none newer). A GPU that cannot run it
+ * (an sm_80, a driver older than CUDA 12.4) says so in its worker's hello,
+ * before anything is measured, and the sweep is compiled again for it:
+ * no process opens the GPUs only to ask what they are. */
+static int sweep(tool *o) {
+  char arch[16];
+  unsigned ptx = 85;
+  snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "sm_90");
+  o->start_ms = now_ms();
+  if (o->all_gpus && !o->mpi) {
+    int n = count_gpus();
+    if (n <= 0) {
+      fprintf(stderr, "kspec: tune: --gpus all: the driver has no GPU to "
+                      "measure on\n");
+      return 1;
+    }
+    for (int g = 0; g < n; g++)
+      o->gpus[o->ngpus++] = g;
+  }
+  int again = 0;
+  int rc = sweep_for(o, arch, sizeof arch, &ptx, &again);
+  if (again) {
+    memset(o->per_gpu, 0, sizeof o->per_gpu);
+    memset(o->seen, 0, sizeof o->seen);
+    again = 0;
+    rc = sweep_for(o, arch, sizeof arch, &ptx, &again);
+  }
   return rc;
 }
 

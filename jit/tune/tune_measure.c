@@ -173,16 +173,18 @@ static void *image_of(void *arg, size_t idx, size_t *len) {
   return ks_jit_kernel_pack(w->vars[idx].kernel, len);
 }
 
-/* A GPU's worker first points the context at its GPU (the parent never
- * opened the driver) and, with a driver, asks the device: a GPU the
+/* A worker first runs the caller's worker_init; a GPU's then points the
+ * context at its GPU (the parent never opened the driver) and, with a
+ * driver, asks the device: a GPU the
  * driver does not have is found before any variant is sent there, and
  * the hello tells the parent what the GPU is. */
 static ks_status init_in_child(void *arg, int gpu, ks_device_info *dev,
                                char *why, size_t cap) {
   sweep *w = arg;
-  if (gpu < 0)
-    return KS_OK;
-  ks_status s = ks_jit_ctx_use_device(w->ctx, gpu);
+  ks_status s = w->o.worker_init ? w->o.worker_init(w->o.arg, why, cap) : KS_OK;
+  if (s != KS_OK || gpu < 0)
+    return s;
+  s = ks_jit_ctx_use_device(w->ctx, gpu);
   if (s == KS_OK && !ks_jit_ctx_no_driver(w->ctx))
     s = ks_device_query(w->ctx, dev);
   if (s != KS_OK)

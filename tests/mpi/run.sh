@@ -83,8 +83,9 @@ tool)
   ;;
 toolgpus)
   # Two ranks on the mock's two GPUs: each measures on its own (rank 0's
-  # table names both); then a list naming GPU 5, which rank 1 probes:
-  # it says so, once, and the job ends with an error instead of waiting.
+  # table names both); then a list naming GPU 5, rank 1's: its worker
+  # cannot open it, the plan fails on every rank, rank 0 says why, once,
+  # and the job ends with an error instead of waiting.
   sweep="tune conv1d -D FILTER_LEN=8 --sweep maxntid=64,128,256 --size 4096"
   # shellcheck disable=SC2086
   run 2 "$PROG" $sweep --gpus 0,1 --mpi >"$TMP/out" 2>&1
@@ -101,7 +102,8 @@ toolgpus)
     "$PROG" $sweep --gpus 0,5 --mpi >"$TMP/out" 2>&1
   rc=$?
   cat "$TMP/out"
-  said=$(grep -c 'GPU 5 does not exist' "$TMP/out")
+  said=$(grep -c 'rank 1 cannot measure: tune: GPU 5: .*no CUDA device 5' \
+    "$TMP/out")
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$said" -eq 1 ] || {
     echo "FAIL: rc $rc (124: it hung), said $said times, want once"
     exit 1
