@@ -25,12 +25,15 @@
 #
 # KSPEC: the kspec tool (default .dev/gpu/bin/kspec, else build/tools/kspec;
 # the --mpi rows need one built with kspec_mpi, and mpirun on the PATH).
-# Prints one line per run (with kspec tune's phases: probe, compiles,
-# figures, waiting for the workers, measuring, finalists), then the
-# table: mode, GPUs, wall time (median of the runs, min-max), speed-up
-# over the same mode's one GPU (its median over this one's), variants
-# measured per second, and the winner of each
-# run with "same 3/3" when every run of every row agrees. GPUs the machine
+# Prints one line per run (with kspec tune's phases: set-up, compiles,
+# figures while the workers open their GPUs, waiting for the workers,
+# measuring and how often a GPU answered after its first variant,
+# finalists), then the table: mode, GPUs, wall time (median of the runs,
+# min-max), each run's wall time, speed-up over the same mode's one GPU
+# (its median over this one's), variants measured per second, and the
+# winner of each run; then whether every run of every row had the same
+# winner. KSPEC_BENCH_LOGS=DIR (default $OUT when set) keeps each run's
+# output and errors there (MODE.GPUS.RUN.out, .err). GPUs the machine
 # lacks (nvidia-smi -L; KSPEC_BENCH_GPUS=N overrides, for a dry run over
 # the mocked driver) and --mpi without mpirun are said, not run.
 set -u
@@ -54,6 +57,8 @@ for v in NCCL_NVLS_ENABLE TORCH_SYMM_MEM_DISABLE_MULTICAST NVSHMEM_DISABLE_NVLS 
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kspec_mgpu.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+logs=${KSPEC_BENCH_LOGS:-${OUT:-}}
+[ -z "$logs" ] || mkdir -p "$logs" || exit 1
 echo "multi_gpu_bench: $KSPEC, $have GPUs, mpirun: ${mpi:-not found}," \
   "$RUNS runs per row, at most $limit s each"
 echo "sweep: kspec tune $SWEEP"
@@ -96,6 +101,10 @@ one() {
   # where the time went (kspec tune's "time:" line; rank 0's under mpirun)
   phases=$(grep '^time:' "$tmp/err" | head -n 1 | sed 's/^time: //')
   echo "$mode $n $run $wall $measured ${winner:-none} ${phases:+($phases)}"
+  if [ -n "$logs" ]; then
+    cp "$tmp/out" "$logs/$mode.$n.$run.out"
+    cp "$tmp/err" "$logs/$mode.$n.$run.err"
+  fi
   rm -rf "$KSPEC_CACHE_DIR"
 }
 
@@ -118,8 +127,8 @@ for mode in gpus mpi; do
 done
 
 echo
-echo "| mode | GPUs | wall s (median; min-max) | speed-up | variants/s | winner |"
-echo "|---|---|---|---|---|---|"
+echo "| mode | GPUs | wall s (median; min-max) | runs s | speed-up | variants/s | winner |"
+echo "|---|---|---|---|---|---|---|"
 sort -k1,1 -k2,2n -k4,4n "$tmp/runs" | awk -v runs="$RUNS" '
   { key = $1 " " $2; n[key]++; w[key, n[key]] = $4; m[key] = $5;
     win[key] = win[key] (win[key] == "" ? "" : " ") $6; all[$6] = 1;
@@ -131,9 +140,11 @@ sort -k1,1 -k2,2n -k4,4n "$tmp/runs" | awk -v runs="$RUNS" '
       med = (c % 2) ? w[key, (c + 1) / 2] : (w[key, c / 2] + w[key, c / 2 + 1]) / 2
       base[p[1]] = p[2] == 1 ? med : base[p[1]]
       sp = base[p[1]] ? sprintf("%.2fx (%.2f of 1 GPU)", base[p[1]] / med, med / base[p[1]]) : "-"
-      printf "| %s | %s | %.1f; %.1f-%.1f | %s | %.1f | %s |\n", \
+      runs = ""
+      for (j = 1; j <= c; j++) runs = runs (j > 1 ? ", " : "") w[key, j]
+      printf "| %s | %s | %.2f; %.2f-%.2f | %s | %s | %.1f | %s |\n", \
         (p[1] == "gpus" ? "--gpus" : "mpirun --mpi"), p[2], med, w[key, 1], \
-        w[key, c], sp, m[key] / med, win[key]
+        w[key, c], runs, sp, m[key] / med, win[key]
     }
     printf "\nwinners: %s\n", nw == 1 ? "the same in every run" : nw " different"
   }'
