@@ -328,6 +328,11 @@ struct ks_kernel {
   int const_bytes;               /* the driver's, once loaded */
   ks_kernel_resources ptxas_res; /* valid when ptxas_done */
   int ptxas_done;
+  /* A cubin made elsewhere for this kernel, tried first by the load in
+   * progress (ks_jit_kernel_load_cubin; the caller's memory), under
+   * load_lock. */
+  const void *given_cubin;
+  size_t given_cubin_len;
   /* Constant copies (info.plan.const_copies): the .const symbols' addresses,
    * set at load; launch_lock keeps copy and launch together, and the
    * event, recorded after each launch on cmem_stream, orders a launch on

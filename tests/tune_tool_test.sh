@@ -3,7 +3,8 @@
 # processes open which GPUs (the mock's KSPEC_MOCK_LOG), what the workers
 # load, and the refusals before anything is measured.
 #
-#   sh tune_tool_test.sh path/to/kspec path/to/libkspec_cuda_mock.so
+#   sh tune_tool_test.sh path/to/kspec path/to/libkspec_cuda_mock.so \
+#      path/to/kspec_ptxas_mock
 #
 # - a sweep over N GPUs opens each once, in N worker processes: no other
 #   process (a probe of the GPUs) opens any;
@@ -11,18 +12,23 @@
 #   line, no store written;
 # - GPUs that cannot run sm_90 code (an sm_80): the sweep is compiled again
 #   for them and runs;
-# - --gpus all: the GPUs counted first, each measures.
+# - --gpus all: the GPUs counted first, each measures;
+# - the workers load the cubins the parent's figures made (the mock's
+#   ptxas: KSPEC_PTXAS), running no ptxas of their own for the variants;
+#   cubins the driver refuses: the PTX loaded instead.
 # (The mock runs no kernel: every variant's check fails, which is enough
 # to see who measured what.)
 set -u
 KSPEC=${1:?usage: tune_tool_test.sh KSPEC MOCK_LIB}
-KSPEC_LIBCUDA=${2:?usage: tune_tool_test.sh KSPEC MOCK_LIB}
+KSPEC_LIBCUDA=${2:?usage: tune_tool_test.sh KSPEC MOCK_LIB MOCK_PTXAS}
+MOCK_PTXAS=${3:?usage: tune_tool_test.sh KSPEC MOCK_LIB MOCK_PTXAS}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kspec_tune_tool.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 KSPEC_MOCK_LOG=$TMP/log
 KSPEC_MOCK_DEVICES=4
 export KSPEC_LIBCUDA KSPEC_MOCK_LOG KSPEC_MOCK_DEVICES
-unset KSPEC_CACHE KSPEC_CACHE_MAX KSPEC_MOCK_SM KSPEC_MOCK_OTHER
+unset KSPEC_CACHE KSPEC_CACHE_MAX KSPEC_MOCK_SM KSPEC_MOCK_OTHER \
+  KSPEC_MOCK_PTXAS_SM KSPEC_MOCK_PTXAS_FAIL
 SWEEP="tune conv1d -D FILTER_LEN=8 --sweep maxntid=64,128,256 --size 4096"
 failures=0
 
@@ -106,6 +112,30 @@ no_store
 # shellcheck disable=SC2086
 KSPEC_MOCK_DEVICES=3 run 0 $SWEEP --gpus all
 grep -q '^gpus: 0 (.*) 1 (.*) 2 (' "$TMP/out" || bad "$last: not 3 GPUs"
+
+# Cubins: the parent's figures run (the mock's ptxas) makes one per variant
+# (3 and the baseline), the workers load them; each worker makes only its
+# checker's (2). Without the mock's ptxas the figures run the real one,
+# whose cubins the mock cannot load; so the figures' cubins are the mock's.
+KSPEC_PTXAS=$MOCK_PTXAS
+KSPEC_MOCK_PTXAS_LOG=$TMP/ptxas
+export KSPEC_PTXAS KSPEC_MOCK_PTXAS_LOG
+rm -f "$KSPEC_MOCK_PTXAS_LOG"
+# shellcheck disable=SC2086
+run 0 $SWEEP --gpus 0,1
+made=$(wc -l <"$KSPEC_MOCK_PTXAS_LOG")
+cubins=$(grep -c '^load .* cubin' "$KSPEC_MOCK_LOG")
+[ "$made" -eq 6 ] && [ "$cubins" -eq 6 ] ||
+  bad "$last: $made cubins made, $cubins loaded; want 6 and 6"
+# cubins the mocked sm_90 refuses (made for sm_80): the PTX instead
+rm -f "$KSPEC_MOCK_PTXAS_LOG"
+# shellcheck disable=SC2086
+KSPEC_MOCK_PTXAS_SM=80 run 0 $SWEEP --gpus 0,1
+cubins=$(grep -c '^load .* cubin' "$KSPEC_MOCK_LOG")
+ptx=$(grep -c '^load .* ptx' "$KSPEC_MOCK_LOG")
+[ "$cubins" -eq 0 ] && [ "$ptx" -ge 6 ] ||
+  bad "$last: $cubins cubins and $ptx PTX loaded; want none and 6"
+grep -q '^measured 4, reused 0' "$TMP/out" || bad "$last: not measured"
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]

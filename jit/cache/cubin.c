@@ -23,7 +23,9 @@
  * its checks but that the driver refuses is removed and the PTX loaded
  * instead (counted, never an error). Processes sharing a cache
  * (ks_ctx_share) ask each other for a cubin the disk cache does not have
- * before making one; only the key's owner writes the disk entry.
+ * before making one; only the key's owner writes the disk entry. A cubin
+ * made elsewhere for the kernel (a tuner's parent, whose figures' ptxas
+ * run makes it: ks_jit_kernel_load_cubin) is loaded first, and stored.
  */
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -175,9 +177,48 @@ static ks_status make_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
   return KS_OK;
 }
 
+/* A cubin made for k elsewhere (k->given_cubin: the figures' ptxas run of
+ * a tuner's parent): 1 when loaded, and stored as make_load stores its
+ * own; 0 when the driver refuses it (a ptxas newer than the driver, or
+ * another architecture: the load goes on as without it). */
+static int from_given(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
+  ks_ctx *ctx = k->ctx;
+  size_t n = k->given_cubin_len;
+  if (load_image(k, drv, k->given_cubin, n, err, cap) != KS_OK) {
+    err[0] = '\0';
+    return 0;
+  }
+  if (ks_disk_usable(ctx->disk) && n <= UINT32_MAX) {
+    uint64_t key[2];
+    ks_disk_entry e;
+    char why[512];
+    ks_jit_cubin_key(k, &ctx->dev, key);
+    cubin_entry(k, key, k->given_cubin, n, why, sizeof why, &e);
+    ks_disk_write(ctx, ctx->disk, &e);
+  }
+  return 1;
+}
+
+ks_status ks_jit_kernel_load_cubin(ks_kernel *k, const void *cubin, size_t n) {
+  pthread_mutex_lock(&k->load_lock);
+  k->given_cubin = cubin;
+  k->given_cubin_len = n;
+  pthread_mutex_unlock(&k->load_lock);
+  ks_status s = ks_kernel_load(k);
+  pthread_mutex_lock(&k->load_lock);
+  k->given_cubin = NULL; /* the caller's */
+  k->given_cubin_len = 0;
+  pthread_mutex_unlock(&k->load_lock);
+  return s;
+}
+
 ks_status ks_jit_module_load(ks_kernel *k, ks_drv *drv, char *err, size_t cap) {
   ks_ctx *ctx = k->ctx;
   int disk = ks_disk_usable(ctx->disk), owner = 1;
+  if (k->given_cubin && from_given(k, drv, err, cap)) {
+    k->info.from_cubin = 1;
+    return KS_OK;
+  }
   if (!disk && !ks_jit_share_on(ctx))
     return ks_drv_module_load(drv, k->ptx, k->name, &k->mod, err, cap);
   uint64_t key[2];

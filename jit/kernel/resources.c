@@ -498,6 +498,38 @@ static ks_status from_ptxas(ks_kernel *k, ks_kernel_resources *out,
   return KS_OK;
 }
 
+ks_status ks_jit_resources_cubin(ks_kernel *k, ks_kernel_resources *out,
+                                 void **cubin, size_t *n) {
+  char path[PATH_CAP], why[PATH_CAP + 64];
+  char *log = NULL;
+  int missing = 0;
+  *cubin = NULL;
+  *n = 0;
+  if (ks_jit_ptxas_find(path, sizeof path, why, sizeof why) != 0)
+    return from_ptxas(k, out, &missing); /* its message */
+  const char *arch = k->ctx->arch->name;
+  ks_status s = ks_jit_ptxas_cubin(path, arch, k->ptx, k->ptx_len,
+                                   PTXAS_TIMEOUT_MS, cubin, n, &log);
+  ks_kernel_resources r = {.source = KS_RES_PTXAS};
+  int parsed = s == KS_OK && ks_jit_ptxas_parse(log, k->name, &r);
+  free(log);
+  if (s != KS_OK) { /* no cubin: the figures as ever */
+    *cubin = NULL;
+    *n = 0;
+  }
+  if (!parsed)
+    return from_ptxas(k, out, &missing);
+  snprintf(r.arch, sizeof r.arch, "%s", arch);
+  pthread_mutex_lock(&k->load_lock);
+  if (!k->ptxas_done) {
+    k->ptxas_res = r;
+    k->ptxas_done = 1;
+  }
+  *out = k->ptxas_res;
+  pthread_mutex_unlock(&k->load_lock);
+  return KS_OK;
+}
+
 static ks_status resources_get(ks_kernel *k, ks_res_source want,
                                ks_kernel_resources *out) {
   if (!k || (unsigned)want > KS_RES_DRIVER)

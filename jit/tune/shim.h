@@ -83,6 +83,20 @@ ks_status ks_jit_ctx_use_device(ks_ctx *ctx, int gpu);
 int ks_jit_ctx_fits(const ks_ctx *ctx, const ks_device_info *dev, char *arch,
                     size_t acap, unsigned *ptx, char *why, size_t cap);
 
+/* ---- for tune/ (kernel/resources.c, cache/cubin.c) ----------------------- */
+
+/* ptxas's figures of k (as ks_kernel_resources_get with KS_RES_PTXAS) and,
+ * from the same run, its whole-program cubin for the context's
+ * architecture (*cubin malloc'd, *n bytes; NULL where ptxas made none).
+ * Errors: those of ks_kernel_resources_get. */
+ks_status ks_jit_resources_cubin(ks_kernel *k, ks_kernel_resources *out,
+                                 void **cubin, size_t *n);
+/* Loads k (ks_kernel_load) from cubin (n bytes, made for it elsewhere:
+ * another process's ks_jit_resources_cubin), kept in the disk cache as
+ * the load's own cubins are; where the driver refuses it, as without it.
+ * Errors: those of ks_kernel_load. */
+ks_status ks_jit_kernel_load_cubin(ks_kernel *k, const void *cubin, size_t n);
+
 /* ---- for tune/ (cache/share.c) ------------------------------------------- */
 
 /* k as bytes a worker process takes back with ks_jit_kernel_adopt

@@ -23,6 +23,10 @@ typedef struct variant {
   ks_future *future;
   ks_kernel *kernel;
   char vkey[KS_TUNE_VKEY_CAP];
+  /* Its whole-program cubin, from the figures' ptxas run (malloc'd; NULL
+   * without one), which the workers load instead of compiling the PTX. */
+  void *cubin;
+  size_t cubin_len;
   uint64_t tex; /* pointer arguments sampled in hardware, by position */
   char tex_names[KS_TUNE_MAX_DIMS][8]; /* "@N", for ks_spec_req.tex */
 } variant;

@@ -442,8 +442,10 @@ static void figures(sweep *w, size_t i) {
   ks_tune_entry *e = &w->res->entries[i];
   ks_kernel *k = w->vars[i].kernel;
   ks_kernel_resources res = {.size = sizeof res};
-  ks_status s = w->o.resources ? w->o.resources(w->o.arg, k, &res)
-                               : ks_kernel_resources_get(k, KS_RES_PTXAS, &res);
+  variant *v = &w->vars[i];
+  ks_status s = w->o.resources
+                    ? w->o.resources(w->o.arg, k, &res)
+                    : ks_jit_resources_cubin(k, &res, &v->cubin, &v->cubin_len);
   int have = s == KS_OK;
   ks_kernel_info info = {.size = sizeof info};
   ks_kernel_info_get(k, &info);
@@ -480,8 +482,9 @@ static void figures(sweep *w, size_t i) {
 
 /* The variants' figures, each by a ptxas of its own: one after the
  * other they would take longer than the measurements of a sweep over
- * several GPUs. A resources callback of the caller's is called from this
- * thread alone. */
+ * several GPUs. The same run makes the variant's whole-program cubin,
+ * which the workers load: they then run no ptxas of their own. A
+ * resources callback of the caller's is called from this thread alone. */
 typedef struct figure_queue {
   sweep *w;
   size_t all;
@@ -690,8 +693,10 @@ static ks_status tune(ks_ctx *ctx, const ks_template *t,
     out->figures_ms = ks_jit_tune_now_ms() - t0;
     s = ks_jit_tune_measure_all(&w);
   }
-  for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++)
+  for (size_t i = 0; w.vars && i < out->n + (out->baseline != NULL); i++) {
     ks_future_free(w.vars[i].future);
+    free(w.vars[i].cubin);
+  }
   free(w.vars);
   free(w.mine);
   free(w.left);

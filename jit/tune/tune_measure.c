@@ -147,30 +147,67 @@ static long pick_best(const ks_tune_result *r, double min_gain, int finalists) {
   return fast;
 }
 
-/* The worker's child measures variant idx of its copy of the sweep: with
- * the kernel it holds (forked after the compiles), or the one image holds
- * (a child forked before them). */
-static void measure_in_child(void *arg, size_t idx, const void *image,
-                             size_t len, ks_tune_entry *e) {
+/* What a worker forked before the compiles gets with a variant: the
+ * kernel's length (a uint64_t), the kernel (ks_jit_kernel_pack), then its
+ * cubin, when the figures made one. */
+static void *image_of(void *arg, size_t idx, size_t *len) {
   sweep *w = arg;
   variant *v = &w->vars[idx];
+  size_t klen = 0;
+  void *k = ks_jit_kernel_pack(v->kernel, &klen);
+  unsigned char *img = k ? malloc(8 + klen + v->cubin_len) : NULL;
+  if (img) {
+    uint64_t n = klen;
+    memcpy(img, &n, 8);
+    memcpy(img + 8, k, klen);
+    if (v->cubin_len)
+      memcpy(img + 8 + klen, v->cubin, v->cubin_len);
+    *len = 8 + klen + v->cubin_len;
+  }
+  free(k);
+  return img;
+}
+
+/* Variant idx's kernel in the worker's child: the one it holds (forked
+ * after the compiles) or the one image holds (forked before them), loaded
+ * from the variant's cubin where there is one (the parent's, inherited or
+ * in image); NULL with e settled when there is none. */
+static ks_kernel *child_kernel(sweep *w, size_t idx, const unsigned char *image,
+                               size_t len, ks_tune_entry *e) {
+  variant *v = &w->vars[idx];
+  const void *cubin = v->cubin;
+  size_t cubin_len = v->cubin_len;
+  uint64_t klen = 0;
+  if (image && len >= 8)
+    memcpy(&klen, image, 8);
+  if (image && klen <= len - 8) {
+    cubin = len > 8 + klen ? image + 8 + klen : cubin;
+    cubin_len = len > 8 + klen ? len - 8 - klen : cubin_len;
+  }
   if (!v->kernel) {
     ks_spec_req req;
     const char *tex[KS_TUNE_MAX_DIMS];
     ks_jit_tune_variant_req(w, idx, &req, tex);
-    if (ks_jit_kernel_adopt(w->ctx, w->t, &req, image, len, &v->kernel) !=
-        KS_OK) {
+    int whole = image && len >= 8 && klen <= len - 8;
+    if (ks_jit_kernel_adopt(w->ctx, w->t, &req, whole ? image + 8 : NULL,
+                            whole ? klen : 0, &v->kernel) != KS_OK) {
       ks_jit_tune_reason(e, KS_TUNE_LAUNCH_FAILURE, "%s", ks_errmsg(w->ctx));
-      return;
+      return NULL;
     }
   }
-  ks_jit_tune_measure_one(&w->o, v->kernel, e);
+  /* A load that fails here fails again in the measurement, which says so */
+  if (cubin && cubin_len)
+    ks_jit_kernel_load_cubin(v->kernel, cubin, cubin_len);
+  return v->kernel;
 }
 
-/* Variant idx's kernel for a worker forked before the compiles. */
-static void *image_of(void *arg, size_t idx, size_t *len) {
+/* The worker's child measures variant idx of its copy of the sweep. */
+static void measure_in_child(void *arg, size_t idx, const void *image,
+                             size_t len, ks_tune_entry *e) {
   sweep *w = arg;
-  return ks_jit_kernel_pack(w->vars[idx].kernel, len);
+  ks_kernel *k = child_kernel(w, idx, image, len, e);
+  if (k)
+    ks_jit_tune_measure_one(&w->o, k, e);
 }
 
 /* A worker first runs the caller's worker_init; a GPU's then points the
@@ -428,6 +465,9 @@ static void measure_here(sweep *w, ks_jit_tune_store *st) {
     ks_tune_entry *e = &r->entries[i];
     if (ks_jit_tune_alive(e) && w->mine[i] && !reuse(w, st, i)) {
       ks_tune_entry got = *e;
+      if (w->vars[i].cubin) /* else the load runs ptxas again */
+        ks_jit_kernel_load_cubin(w->vars[i].kernel, w->vars[i].cubin,
+                                 w->vars[i].cubin_len);
       ks_jit_tune_measure_one(&w->o, w->vars[i].kernel, &got);
       record(w, st, i, &got);
     }
