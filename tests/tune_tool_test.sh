@@ -114,9 +114,10 @@ KSPEC_MOCK_DEVICES=3 run 0 $SWEEP --gpus all
 grep -q '^gpus: 0 (.*) 1 (.*) 2 (' "$TMP/out" || bad "$last: not 3 GPUs"
 
 # Cubins: the parent's figures run (the mock's ptxas) makes one per variant
-# (3 and the baseline), the workers load them; each worker makes only its
-# checker's (2). Without the mock's ptxas the figures run the real one,
-# whose cubins the mock cannot load; so the figures' cubins are the mock's.
+# (3 and the baseline), the workers load them; the workers make only their
+# checker's (one or two: the second may find the first's in the disk
+# cache), and load it (2). Without the mock's ptxas the figures run the
+# real one, whose cubins the mock cannot load.
 KSPEC_PTXAS=$MOCK_PTXAS
 KSPEC_MOCK_PTXAS_LOG=$TMP/ptxas
 export KSPEC_PTXAS KSPEC_MOCK_PTXAS_LOG
@@ -125,8 +126,8 @@ rm -f "$KSPEC_MOCK_PTXAS_LOG"
 run 0 $SWEEP --gpus 0,1
 made=$(wc -l <"$KSPEC_MOCK_PTXAS_LOG")
 cubins=$(grep -c '^load .* cubin' "$KSPEC_MOCK_LOG")
-[ "$made" -eq 6 ] && [ "$cubins" -eq 6 ] ||
-  bad "$last: $made cubins made, $cubins loaded; want 6 and 6"
+[ "$made" -ge 5 ] && [ "$made" -le 6 ] && [ "$cubins" -eq 6 ] ||
+  bad "$last: $made cubins made, $cubins loaded; want 5 or 6, and 6"
 # cubins the mocked sm_90 refuses (made for sm_80): the PTX instead
 rm -f "$KSPEC_MOCK_PTXAS_LOG"
 # shellcheck disable=SC2086
