@@ -571,8 +571,8 @@ static int no_progress(void *arg, size_t done, size_t total,
 }
 
 /* Where the sweep's time went (the set-up is the tool's; the rest the
- * library's phases); the total, less the phases, is the rest: the workers'
- * exit, the store. */
+ * library's phases); the total, less the phases, is the rest: the store
+ * (the workers' exits are not waited for). */
 static void print_times(FILE *f, const tool *o, const ks_tune_result *r) {
   fprintf(f,
           "time: set-up %.2f s, compiles %.2f s, figures %.2f s (while the "

@@ -155,4 +155,10 @@ void ks_jit_tune_workers_stop(ks_jit_tune_worker *ws, size_t n,
 void ks_jit_tune_workers_close(ks_jit_tune_worker *ws, size_t n,
                                const ks_jit_tune_worker *keep);
 
+/* Ends the children of the n workers, all at once, and waits for them on
+ * a thread of its own: a child's exit tears its CUDA context down, which
+ * takes a while, and the sweep has its results by then (ends them here,
+ * as ks_jit_tune_workers_stop, when no thread can start). */
+void ks_jit_tune_workers_release(ks_jit_tune_worker *ws, size_t n);
+
 #endif /* KS_JIT_TUNE_H */

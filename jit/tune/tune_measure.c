@@ -476,10 +476,11 @@ static void measure_here(sweep *w, ks_jit_tune_store *st) {
   }
 }
 
-/* Ends every worker of p and frees it. */
+/* Ends every worker of p, not waiting for their exits (their contexts'
+ * teardown), and frees it. */
 static void stop_pool(pool *p) {
   if (p)
-    ks_jit_tune_workers_stop(p->ws, p->n, NULL);
+    ks_jit_tune_workers_release(p->ws, p->n);
   free(p);
 }
 

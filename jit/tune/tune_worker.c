@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -347,4 +348,44 @@ void ks_jit_tune_workers_stop(ks_jit_tune_worker *ws, size_t n,
   for (size_t k = 0; k < n; k++)
     if (&ws[k] != keep && ws[k].pid > 0)
       reap(&ws[k], NULL, 0);
+}
+
+/* The children a sweep let go, waited for on a thread of their own. */
+typedef struct reaping {
+  size_t n;
+  pid_t pids[];
+} reaping;
+
+static void *reap_all(void *arg) {
+  reaping *r = arg;
+  for (size_t k = 0; k < r->n; k++)
+    while (waitpid(r->pids[k], NULL, 0) < 0 && errno == EINTR)
+      ;
+  free(r);
+  return NULL;
+}
+
+void ks_jit_tune_workers_release(ks_jit_tune_worker *ws, size_t n) {
+  ks_jit_tune_workers_close(ws, n, NULL);
+  reaping *r = malloc(sizeof *r + (n ? n : 1) * sizeof r->pids[0]);
+  size_t k = 0;
+  for (size_t i = 0; r && i < n; i++)
+    if (ws[i].pid > 0)
+      r->pids[k++] = ws[i].pid;
+  pthread_attr_t at;
+  pthread_t th;
+  int started = 0;
+  if (r && k && pthread_attr_init(&at) == 0) {
+    r->n = k;
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    started = pthread_create(&th, &at, reap_all, r) == 0;
+    pthread_attr_destroy(&at);
+  }
+  if (!started) {
+    free(r);
+    ks_jit_tune_workers_stop(ws, n, NULL); /* waited for here */
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    ws[i].pid = -1; /* the thread's now */
 }
