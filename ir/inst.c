@@ -70,9 +70,30 @@ int ks_ir_int_binop(LLVMOpcode op) {
   }
 }
 
+int ks_ir_outlined(LLVMModuleRef m, LLVMValueRef f) {
+  size_t len = 0;
+  const char *name = LLVMGetValueName2(f, &len);
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "kspec.outlined");
+  LLVMValueRef ops[64];
+  if (n == 0 || n > 64 || len < 5 || memcmp(name, "__nv_", 5) != 0 ||
+      !LLVMIsDeclaration(f))
+    return 0;
+  LLVMGetNamedMetadataOperands(m, "kspec.outlined", ops);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef s = NULL;
+    unsigned sl = 0;
+    LLVMGetMDNodeOperands(ops[i], &s);
+    const char *t = s ? LLVMGetMDString(s, &sl) : NULL;
+    if (t && sl == len && memcmp(t, name, len) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int ks_ir_pure_call(LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
-  if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
+  if (!f || !LLVMIsAFunction(f) ||
+      !(LLVMGetIntrinsicID(f) || ks_ir_outlined(LLVMGetGlobalParent(f), f)))
     return 0;
   const char *name = ks_ir_callee_name(call);
   if (!strncmp(name, "llvm.lifetime.", 14) || !strncmp(name, "llvm.dbg.", 9) ||

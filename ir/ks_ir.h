@@ -104,8 +104,13 @@ int ks_ir_value_in(const LLVMValueRef *a, size_t n, LLVMValueRef v);
 /* Is op one of LLVM's integer binary operators: add, sub, mul, the
  * divisions and remainders, the shifts, and, or, xor? */
 int ks_ir_int_binop(LLVMOpcode op);
-/* Is call an intrinsic that writes no memory a kernel shares (lifetime,
- * dbg, assume, or memory(...) without a mod bit)? */
+/* Is f a declaration of a libdevice function that m calls out of line,
+ * its PTX spliced in after codegen (passes/math_outline.c lists them in
+ * m's named metadata kspec.outlined)? */
+int ks_ir_outlined(LLVMModuleRef m, LLVMValueRef f);
+/* Is call an intrinsic, or a libdevice function called out of line
+ * (ks_ir_outlined), that writes no memory a kernel shares (lifetime, dbg,
+ * assume, or memory(...) without a mod bit)? */
 int ks_ir_pure_call(LLVMValueRef call);
 /* The barriers of LLVM 19's NVVM intrinsics, by the threads they wait for:
  * the block or a named barrier's threads (__syncthreads: barrier0 and its

@@ -586,8 +586,9 @@ static ks_status check_callee(screen *sc, LLVMValueRef call,
                   cl, cname, (int)len, name);
   static const char *const runtime[] = {"vprintf", "malloc", "free",
                                         "__assertfail"};
-  if (listed(name, len, runtime, sizeof runtime / sizeof *runtime, 0))
-    return KS_OK;
+  if (listed(name, len, runtime, sizeof runtime / sizeof *runtime, 0) ||
+      ks_ir_outlined(LLVMGetGlobalParent(callee), callee))
+    return KS_OK; /* the runtime, or PTX spliced in after codegen */
   return reject(sc,
                 "'%.*s' calls external function '%.*s', which nothing "
                 "provides (neither the module nor libdevice)",

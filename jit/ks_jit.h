@@ -143,6 +143,13 @@ int ks_jit_child_run(ks_jit_child_fn fn, void *arg, const ks_jit_limits *lim,
 /* In the child: appends n bytes to the answer. */
 void ks_jit_child_write(const void *p, size_t n);
 
+/* ptxinline.c: in *ptx (*len bytes, replaced), the calls of the n
+ * functions names that *ptx defines as straight PTX (no call, no stack
+ * frame, 32- and 64-bit scalars) replaced by their bodies, each in a block
+ * of its own with its registers and labels renamed; other calls stay. */
+ks_status ks_jit_ptx_inline(char **ptx, size_t *len, const char *const *names,
+                            size_t n);
+
 /* Emits m as PTX with tm in a child process. diag is the sink of m's
  * context (ks_ir_context_create); tname and kname name the template and
  * kernel in messages. On success *ptx is malloc'd and NUL-terminated,
@@ -260,12 +267,26 @@ ks_status ks_jit_arg_of(const ks_template *t, const ks_ir_kernel *k,
 /* A prepared template (below) that the math stage ran on ahead of bind
  * for one kernel and floating-point modes (ks_pipeline_math_ahead); a
  * prepared template keeps up to KS_JIT_AHEAD. */
-enum { KS_JIT_AHEAD = 8 };
+enum { KS_JIT_AHEAD = 8, KS_JIT_BLOBS = 4 };
+/* The PTX of a set of libdevice functions called out of line (mathptx.c):
+ * the set ("__nv_expf,__nv_tanhf") and the text, both malloc'd. */
+typedef struct ks_jit_blob {
+  char *names, *ptx;
+} ks_jit_blob;
 typedef struct ks_jit_ahead {
-  LLVMModuleRef m;
+  LLVMModuleRef m; /* the library's functions inlined */
+  /* where ks_math_split could split m's copy (else NULL): its kernel,
+   * which calls them out of line, and their bodies, with the PTX compiled
+   * from those for the sets of functions specializations called, the most
+   * recently made last */
+  LLVMModuleRef out, bodies;
+  ks_jit_blob blobs[KS_JIT_BLOBS];
+  unsigned nblobs;
   char *kernel; /* the kernel's symbol (malloc'd) */
   unsigned fp;  /* KS_FP_* */
 } ks_jit_ahead;
+/* Disposes of what a holds and clears it. */
+void ks_jit_ahead_free(ks_jit_ahead *a);
 
 /* A template parsed into an LLVM context of its own, the stages before
  * bind run on it (ks_pipeline_prepare) for one target: what every

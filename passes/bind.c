@@ -286,7 +286,7 @@ static void set_string_attr(LLVMValueRef fn, const char *key,
       LLVMCreateStringAttribute(c, key, klen, value, (unsigned)strlen(value)));
 }
 
-static void retarget(LLVMModuleRef m, const ks_spec *s) {
+void ks_bind_retarget(LLVMModuleRef m, const ks_spec *s) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
        fn = LLVMGetNextFunction(fn)) {
     if (LLVMIsDeclaration(fn))
@@ -383,7 +383,7 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
   if (ks_bind_drop_other_kernels(m, fn))
     return ks_diag_fail(d, KS_ENOMEM, "bind: out of memory");
   bind_block(fn, s);
-  retarget(m, s);
+  ks_bind_retarget(m, s);
   reflect_arch(m, s);
   /* The markings have been read; their strings must not reach the PTX. */
   LLVMValueRef ga = LLVMGetNamedGlobal(m, "llvm.global.annotations");

@@ -161,8 +161,9 @@ static int call_effect(LLVMValueRef call) {
       strcmp(name, "llvm.assume") == 0 ||
       strcmp(name, "llvm.experimental.noalias.scope.decl") == 0)
     return 0;
-  if (!name_starts(name, "llvm."))
-    return -1;
+  if (!name_starts(name, "llvm.") &&
+      !ks_ir_outlined(LLVMGetGlobalParent(callee), callee))
+    return -1; /* a libdevice function called out of line: as an intrinsic */
   unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
   unsigned conv = LLVMGetEnumAttributeKindForName("convergent", 10);
   LLVMAttributeRef a =

@@ -162,6 +162,30 @@ int ks_math_ahead_worth(LLVMModuleRef m);
  * pipeline reaches it: it then applies the request's modes to what bind
  * and tex made since, and does nothing else. */
 void ks_math_mark_ahead(LLVMModuleRef m, const char *explain);
+/* Is f a definition of libdevice's (an __nv_* or __internal_* function)? */
+int ks_math_libdevice_fn(LLVMValueRef f);
+
+/* ---- math_outline.c ----------------------------------------------------- */
+
+/* Splits c->m, a module the math stage ran on ahead of bind without
+ * inlining the library (ks_stage_ctx.inline_later), in two: c->m's calls
+ * into the library call declarations instead, listed in its named metadata
+ * kspec.outlined and marked with the memory effects of their bodies, and
+ * the library's code and globals leave it; *bodies gets a new module (the
+ * caller's) of those functions, internal, with the library's helpers
+ * inlined into them. 1 when split; 0 when c->m is not to be split (left
+ * as it was: math_outline.c says which modules); -1 when out of memory. */
+int ks_math_split(ks_stage_ctx *c, LLVMModuleRef *bodies);
+/* Would a call of m's kernel (s->kernel) to a function ks_math_split left
+ * out of line have an argument made constant by s's bind, or one already
+ * (or may it: a request with bakes, a call from another function)? Such a
+ * request specializes the inlined form, whose calls LLVM can fold. */
+int ks_math_outline_folds(LLVMModuleRef m, const ks_spec *s);
+/* In b, a copy of ks_math_split's *bodies: only the n functions named
+ * (the ones a specialization calls) and the globals they use are left. */
+void ks_math_bodies_keep(LLVMModuleRef b, const char *const *names, size_t n);
+/* Every function b defines gets linkage l. */
+void ks_math_bodies_linkage(LLVMModuleRef b, LLVMLinkage l);
 
 /* ---- bind.c ------------------------------------------------------------ */
 
@@ -172,6 +196,9 @@ int ks_pass_bind(LLVMModuleRef m, const ks_spec *s, ks_diag *d);
 /* Deletes m's kernels but keep, as bind does (those something else refers
  * to stay); 1: out of memory. */
 int ks_bind_drop_other_kernels(LLVMModuleRef m, LLVMValueRef keep);
+/* Every function m defines gets s's target (cpu and features), as bind
+ * gives it. */
+void ks_bind_retarget(LLVMModuleRef m, const ks_spec *s);
 
 /* ---- tex.c ------------------------------------------------------------- */
 
@@ -477,6 +504,8 @@ struct ks_stage_ctx {
   int keep_names;          /* an IR dump was asked for: new values named */
   int tcoarsen;            /* the tcoarsen stage will run */
   int const_promote;       /* the const_promote stage will run */
+  int inline_later;        /* the math stage leaves the library's functions
+                              out of line (ks_pipeline_math_ahead) */
   uint64_t print;          /* the kernel's fingerprint after the last stage */
   int print_valid;         /* when that stage was optional (pipeline.c) */
 };
@@ -499,7 +528,7 @@ const char *ks_pipeline_stage_name(size_t i);
 int ks_pipeline_stage_optional(size_t i);
 /* Version of the pipeline, part of every cache key; bump on any change that
  * can alter generated code. */
-#define KS_PIPELINE_VERSION 57
+#define KS_PIPELINE_VERSION 58
 
 /* Runs every stage on *m (the kernel's whole module) with tm's target. When
  * the regpressure stage finds that full unrolling went over the register
@@ -527,12 +556,23 @@ int ks_pipeline_run_prepared(LLVMModuleRef *m, LLVMTargetMachineRef tm,
  * what the stage does to a template that links libdevice
  * (ks_math_ahead_worth) depends on nothing else, so that copies of m, run
  * through ks_pipeline_run_prepared, get the same kernel as copies of the
- * prepared template, sooner. Its time counts as d's math stage's; a
- * failure leaves m to be disposed of (the stage then fails again where it
- * runs in the pipeline, with its message). */
+ * prepared template, sooner. Where ks_math_split can split it, *out gets
+ * a second such module whose kernel calls the library's functions out of
+ * line instead, and *bodies those functions (both new, the caller's; NULL
+ * otherwise): ks_pipeline_math_bodies compiles the latter for codegen.
+ * Its time counts as d's math stage's; a failure leaves m to be disposed
+ * of (the stage then fails again where it runs in the pipeline, with its
+ * message). */
 int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                           const ks_spec *s, ks_diag *d);
+                           const ks_spec *s, ks_diag *d, LLVMModuleRef *out,
+                           LLVMModuleRef *bodies);
 /* Is stage `name` one of those ks_pipeline_prepare runs? */
 int ks_pipeline_prepared_stage(const char *name);
+/* Readies b (ks_math_bodies_keep's) for codegen with tm, for requests like
+ * s: retargeted as bind retargets, the LLVM passes a kernel's code gets
+ * after bind, and the lower stage; b's functions stay internal. 1 on
+ * failure, d saying why. */
+int ks_pipeline_math_bodies(LLVMModuleRef b, LLVMTargetMachineRef tm,
+                            const ks_spec *s, ks_diag *d);
 
 #endif /* KS_PASSES_H */

@@ -184,7 +184,7 @@ static void fast_forms(LLVMModuleRef m) {
 
 /* ---- libdevice's functions ---------------------------------------------- */
 
-static int is_libdevice_fn(LLVMValueRef f) {
+int ks_math_libdevice_fn(LLVMValueRef f) {
   size_t len = 0;
   const char *name = LLVMGetValueName2(f, &len);
   return !LLVMIsDeclaration(f) && (strncmp(name, "__nv_", 5) == 0 ||
@@ -199,7 +199,7 @@ static int is_libdevice_fn(LLVMValueRef f) {
  * computes other bits than nvcc's build of the same call. */
 static void contract_libdevice(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    if (is_libdevice_fn(f))
+    if (ks_math_libdevice_fn(f))
       for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
            bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -296,7 +296,7 @@ static void drop_unused(LLVMModuleRef m) {
     LLVMValueRef next;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
       next = LLVMGetNextFunction(f);
-      if (is_libdevice_fn(f) && !LLVMGetFirstUse(f) &&
+      if (ks_math_libdevice_fn(f) && !LLVMGetFirstUse(f) &&
           LLVMGetLinkage(f) == LLVMInternalLinkage) {
         LLVMDeleteFunction(f);
         again = 1;
@@ -427,5 +427,7 @@ int ks_pass_math(ks_stage_ctx *c) {
   linked_text(m, text, sizeof text);
   if (text[0])
     ks_diag_explain(c->diag, c->name, "libdevice functions linked: %s", text);
+  if (c->inline_later)
+    return 0; /* ks_pipeline_math_ahead splits the module first */
   return ks_pipeline_llvm(c, "always-inline");
 }

@@ -744,21 +744,62 @@ int ks_pipeline_run_prepared(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
   return rc;
 }
 
+/* The math stage ahead of bind leaves the library's functions out of line
+ * (inline_later); m then gets them inlined, as the stage in the pipeline
+ * would, and a copy taken before is split (ks_math_split) into *out and
+ * *bodies where it can be. */
 int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                           const ks_spec *s, ks_diag *d) {
+                           const ks_spec *s, ks_diag *d, LLVMModuleRef *out,
+                           LLVMModuleRef *bodies) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  *out = *bodies = NULL;
   if (!fn || LLVMIsDeclaration(fn) || ks_bind_drop_other_kernels(m, fn))
     return 1; /* bind says why */
   ks_diag ad = {0};
   ks_stage_ctx c = context(m, tm, s, &ad);
   size_t i = stage_index("math");
+  c.inline_later = 1;
   int bad = run_stage(&c, i, verify_stages());
+  double t0 = now_ms();
+  LLVMModuleRef o = bad ? NULL : LLVMCloneModule(m);
+  c.name = stages[i].name;
+  bad = bad || ks_pipeline_llvm(&c, "always-inline");
   if (!bad)
     ks_math_mark_ahead(m, ad.explain ? ad.explain : "");
+  ks_stage_ctx oc = c;
+  oc.m = o;
+  if (!bad && o && ks_math_split(&oc, bodies) == 1) {
+    ks_math_mark_ahead(o, ad.explain ? ad.explain : "");
+    *out = o;
+  } else if (o) {
+    LLVMDisposeModule(o);
+  }
+  ad.stage_ms[i] += now_ms() - t0;
   d->stage_ms[i] += ad.stage_ms[i];
   free(ad.explain);
   free(ad.dump);
   return bad;
+}
+
+/* The library's functions as the pipeline would leave them in a kernel:
+ * canonicalize's and the optimize stage's LLVM passes, then the lower
+ * stage. External meanwhile, so that the passes' globaldce keeps them. */
+int ks_pipeline_math_bodies(LLVMModuleRef b, LLVMTargetMachineRef tm,
+                            const ks_spec *s, ks_diag *d) {
+  ks_stage_ctx c = context(b, tm, s, d);
+  c.name = "math";
+  ks_math_bodies_linkage(b, LLVMExternalLinkage);
+  ks_bind_retarget(b, s);
+  int bad = ks_pipeline_llvm_unnamed(&c, "function(sroa,early-cse<memssa>,"
+                                         "instcombine<no-verify-fixpoint>,"
+                                         "simplifycfg)") ||
+            ks_pipeline_llvm_unnamed(&c, module_loops(b) == NO_LOOP
+                                             ? OPTIMIZE_FLAT
+                                             : OPTIMIZE_PASSES);
+  c.name = "lower";
+  bad = bad || (!s->codegen_lowers && ks_pass_lower(&c));
+  ks_math_bodies_linkage(b, LLVMInternalLinkage);
+  return bad || (verify_stages() && verify(b, "math", d));
 }
 
 int ks_pipeline_prepared_stage(const char *name) {

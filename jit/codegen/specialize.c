@@ -89,62 +89,70 @@ static ks_status check_memory(const ks_ctx *ctx, const ks_template *t,
   return KS_OK;
 }
 
-/* The copy of tp's prepared template that the math stage ran on ahead of
- * bind for r's kernel and floating-point modes: made (with what it costs
- * counted as d's math stage's) where tp has none, the oldest going when
- * KS_JIT_AHEAD are kept; NULL when it cannot be made. */
-static LLVMModuleRef ahead_for(ks_jit_tpl *tp, const ks_request *r,
+/* The entry of tp's copies of its prepared template that the math stage
+ * ran on ahead of bind for r's kernel and floating-point modes: made (with
+ * what it costs counted as d's math stage's) where tp has none, the oldest
+ * going when KS_JIT_AHEAD are kept; NULL when it cannot be made. */
+static ks_jit_ahead *ahead_for(ks_jit_tpl *tp, const ks_request *r,
                                LLVMTargetMachineRef tm, ks_diag *d) {
   unsigned fp = r->spec.fp;
   for (unsigned i = 0; i < tp->nahead; i++)
     if (tp->ahead[i].fp == fp &&
         strcmp(tp->ahead[i].kernel, r->spec.kernel) == 0)
-      return tp->ahead[i].m;
-  char *kernel = strdup(r->spec.kernel);
-  LLVMModuleRef a = kernel ? LLVMCloneModule(tp->prepared) : NULL;
-  if (!a || ks_pipeline_math_ahead(a, tm, &r->spec, d)) {
-    if (a)
-      LLVMDisposeModule(a);
-    free(kernel);
+      return &tp->ahead[i];
+  ks_jit_ahead a = {.kernel = strdup(r->spec.kernel), .fp = fp};
+  a.m = a.kernel ? LLVMCloneModule(tp->prepared) : NULL;
+  if (!a.m || ks_pipeline_math_ahead(a.m, tm, &r->spec, d, &a.out, &a.bodies)) {
+    ks_jit_ahead_free(&a);
     return NULL; /* the pipeline's own math stage says why */
   }
   if (tp->nahead == KS_JIT_AHEAD) {
-    LLVMDisposeModule(tp->ahead[0].m);
-    free(tp->ahead[0].kernel);
+    ks_jit_ahead_free(&tp->ahead[0]);
     memmove(tp->ahead, tp->ahead + 1, --tp->nahead * sizeof *tp->ahead);
   }
-  tp->ahead[tp->nahead++] = (ks_jit_ahead){a, kernel, fp};
-  return a;
+  tp->ahead[tp->nahead] = a;
+  return &tp->ahead[tp->nahead++];
 }
 
 /* What a specialization of r copies: tp's prepared template or, where it
- * links libdevice, the copy the math stage ran on ahead of bind
- * (ahead_for). Not with a dump of a stage: the IR after bind or tex is
- * then the one the pipeline makes, the library's functions still out of
- * line. */
+ * links libdevice, a copy the math stage ran on ahead of bind (ahead_for):
+ * the one whose kernel calls the library's functions out of line, into
+ * *out, unless r's bind makes an argument of such a call constant; else
+ * the one with them inlined. Not with a dump of a stage: the IR after bind
+ * or tex is then the one the pipeline makes, the library's functions still
+ * out of line. */
 static LLVMModuleRef origin(ks_jit_tpl *tp, const ks_request *r,
-                            LLVMTargetMachineRef tm, ks_diag *d) {
-  LLVMModuleRef a = NULL;
+                            LLVMTargetMachineRef tm, ks_diag *d,
+                            ks_jit_ahead **out) {
+  ks_jit_ahead *a = NULL;
+  *out = NULL;
   if (!r->spec.dump_stage && ks_math_ahead_worth(tp->prepared))
     a = ahead_for(tp, r, tm, d);
-  return a ? a : tp->prepared;
+  if (a && a->out && !ks_math_outline_folds(a->out, &r->spec)) {
+    *out = a;
+    return a->out;
+  }
+  return a ? a->m : tp->prepared;
 }
 
 /* The module to specialize, in *m: a copy of the prepared template
  * (ks_pipeline_prepare) from tp (origin), preparing it first in a context
- * fresh from the pool; *prepared is 1 then. With a dump of a stage that
+ * fresh from the pool; *prepared is 1 then; *out is the ahead copy it
+ * came from when that calls libdevice out of line. With a dump of a stage that
  * preparing runs, the template parsed afresh instead (*prepared 0), for
  * the whole pipeline. d gets the preparing stages' times and failure. */
 static ks_status start(const ks_template *t, const ks_request *r,
                        LLVMTargetMachineRef tm, ks_jit_tpl *tp,
-                       LLVMModuleRef *m, int *prepared, ks_diag *d) {
+                       LLVMModuleRef *m, int *prepared, ks_jit_ahead **out,
+                       ks_diag *d) {
   size_t cap = 0;
   char *err = ks_jit_errbuf(&cap);
   int whole = ks_pipeline_prepared_stage(r->spec.dump_stage);
   *m = NULL;
+  *out = NULL;
   *prepared = !whole;
   if (tp->prepared && !whole) {
-    *m = LLVMCloneModule(origin(tp, r, tm, d));
+    *m = LLVMCloneModule(origin(tp, r, tm, d, out));
     return *m ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
   }
   LLVMModuleRef p = NULL;
@@ -164,7 +172,7 @@ static ks_status start(const ks_template *t, const ks_request *r,
     return KS_EPASS; /* d says why */
   }
   tp->prepared = p;
-  *m = LLVMCloneModule(origin(tp, r, tm, d));
+  *m = LLVMCloneModule(origin(tp, r, tm, d, out));
   return *m ? KS_OK : ks_jit_fail(KS_ENOMEM, "specialize: out of memory");
 }
 
@@ -177,13 +185,14 @@ ks_status ks_jit_compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
   LLVMModuleRef m = NULL;
   ks_jit_tm jtm = {0};
   ks_jit_tpl tp = {0};
+  ks_jit_ahead *out = NULL; /* in tp: the kernel calls libdevice out of line */
   int prepared = 0, emitted = 0;
   *sync_loop = 0;
   ks_status s = ks_jit_tm_get(ctx->arch, ctx->ptx_isa, &jtm);
   if (s == KS_OK)
     s = ks_jit_tpl_get(t, ctx->arch, ctx->ptx_isa, &tp);
   if (s == KS_OK)
-    s = start(t, r, jtm.tm, &tp, &m, &prepared, &d);
+    s = start(t, r, jtm.tm, &tp, &m, &prepared, &out, &d);
   if (s == KS_OK && ks_bake_global_init(m, &r->spec, &d))
     s = KS_EPARAM; /* before any pass: whatever is switched off */
   if (s == KS_OK &&
@@ -225,6 +234,9 @@ ks_status ks_jit_compile(ks_ctx *ctx, const ks_template *t, const ks_request *r,
                                        &k->ptx, &k->ptx_len)
                 : emit_ptx(jtm.tm, m, diag, k);
     emitted = !isolate && s == KS_OK;
+    if (s == KS_OK && out)
+      s = ks_jit_math_ptx(ctx, t, out, jtm.tm, r, m, diag, &k->ptx,
+                          &k->ptx_len);
     if (s == KS_OK)
       s = ks_jit_ptx_red(&k->ptx, &k->ptx_len);
     if (s == KS_OK && r->smem_spill)

@@ -26,6 +26,19 @@ static inline int ks_req_integral(ks_type ty) {
   return ty != KS_TYPE_F16 && ty != KS_TYPE_F32 && ty != KS_TYPE_F64;
 }
 
+/* ---- mathptx.c ---------------------------------------------------------- */
+
+/* mathptx.c: the PTX *ptx of a specialization m of a's kernel out, with
+ * the libdevice functions m calls out of line (passes/math_outline.c)
+ * defined in it, in place of their declarations: their PTX compiled from
+ * a->bodies for the set m calls, where a has none yet (kept in a->blobs);
+ * diag is m's context's diagnostic sink. *ptx is replaced (freed and malloc'd
+ * again). */
+ks_status ks_jit_math_ptx(ks_ctx *ctx, const ks_template *t, ks_jit_ahead *a,
+                          LLVMTargetMachineRef tm, const ks_request *r,
+                          LLVMModuleRef m, const char *diag, char **ptx,
+                          size_t *len);
+
 /* ---- request.c ---------------------------------------------------------- */
 
 /* Checks req against t and ctx's target into *r: names, values, bounds,

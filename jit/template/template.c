@@ -283,10 +283,8 @@ static ks_jit_tpl tpl_pool[TPL_POOL]; /* oldest first */
 static size_t tpl_n;
 
 static void tpl_dispose(ks_jit_tpl *t) {
-  for (unsigned i = 0; i < t->nahead; i++) {
-    LLVMDisposeModule(t->ahead[i].m);
-    free(t->ahead[i].kernel);
-  }
+  for (unsigned i = 0; i < t->nahead; i++)
+    ks_jit_ahead_free(&t->ahead[i]);
   if (t->prepared)
     LLVMDisposeModule(t->prepared);
   if (t->c)
