@@ -62,6 +62,9 @@ ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel);
  * directives, malloc'd into *out (*out_len bytes). */
 ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
                              unsigned n, char **out, size_t *out_len);
+/* The same with `.minnctapersm n`. */
+ks_status ks_jit_ptx_minctasm(const char *ptx, size_t len, const char *kernel,
+                              unsigned n, char **out, size_t *out_len);
 /* `red` for each `atom.global` of the PTX text *ptx (*len bytes, replaced
  * when something changed) whose old value its function never reads, where
  * red has the operation (not exch, cas, acquire orderings or vectors). */

@@ -27,20 +27,22 @@ static const char *entry_of(const char *text, const char *kernel) {
   return NULL;
 }
 
-ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
-                             unsigned n, char **out, size_t *out_len) {
+/* ".NAME n" on a line of its own before the body of kernel's entry. */
+static ks_status directive(const char *ptx, size_t len, const char *kernel,
+                           const char *name, unsigned n, char **out,
+                           size_t *out_len) {
   const char *entry = entry_of(ptx, kernel);
   const char *body = entry ? line_with(ptx, entry, "{\n") : NULL;
   *out = NULL;
   if (!body)
-    return ks_jit_fail(KS_ECODEGEN, "maxnreg: no body of the entry '%s'",
+    return ks_jit_fail(KS_ECODEGEN, "%s: no body of the entry '%s'", name,
                        kernel);
-  char line[32];
+  char line[48];
   size_t head = (size_t)(body - ptx);
-  size_t nl = (size_t)snprintf(line, sizeof line, ".maxnreg %u\n", n);
+  size_t nl = (size_t)snprintf(line, sizeof line, ".%s %u\n", name, n);
   char *w = malloc(len + nl + 1);
   if (!w)
-    return ks_jit_fail(KS_ENOMEM, "maxnreg: out of memory");
+    return ks_jit_fail(KS_ENOMEM, "%s: out of memory", name);
   memcpy(w, ptx, head);
   memcpy(w + head, line, nl);
   memcpy(w + head + nl, body, len - head);
@@ -48,6 +50,16 @@ ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
   *out = w;
   *out_len = len + nl;
   return KS_OK;
+}
+
+ks_status ks_jit_ptx_maxnreg(const char *ptx, size_t len, const char *kernel,
+                             unsigned n, char **out, size_t *out_len) {
+  return directive(ptx, len, kernel, "maxnreg", n, out, out_len);
+}
+
+ks_status ks_jit_ptx_minctasm(const char *ptx, size_t len, const char *kernel,
+                              unsigned n, char **out, size_t *out_len) {
+  return directive(ptx, len, kernel, "minnctapersm", n, out, out_len);
 }
 
 ks_status ks_jit_ptx_smem_spill(char **ptx, size_t *len, const char *kernel) {
