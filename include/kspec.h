@@ -1160,9 +1160,10 @@ typedef struct ks_tune_opts {
    * variant's kernel is handed to its worker with it), so the callbacks
    * see this process's state as it was when ks_tune was called; each
    * says what its GPU is (the store's device and driver, unless given
-   * here: ks_tune_result.device). GPUs of different models are KS_EINVAL,
-   * a GPU that cannot run the context's code KS_EARCH, before anything is
-   * measured. Each idle
+   * here: ks_tune_result.device). Measuring starts at the first hello,
+   * the other GPUs joining as theirs come. GPUs of different models are
+   * KS_EINVAL, a GPU that cannot run the context's code KS_EARCH, a
+   * missing one KS_EINVAL: the sweep ends, with nothing stored. Each idle
    * worker takes the next variant of one queue, so a slower GPU takes
    * fewer; compiles are shared (they do not depend on the GPU). With more
    * than one GPU, timings of different GPUs are not compared: the
@@ -1172,9 +1173,8 @@ typedef struct ks_tune_opts {
    * picks the winner. A GPU whose worker
    * faults or hangs gets a fresh worker; one whose worker cannot start
    * again is dropped and the others go on. NULL/0: one worker (isolate)
-   * on the context's device, or none. A GPU named twice, or one whose
-   * worker cannot start at the beginning (the driver has no such device:
-   * its message), is KS_EINVAL before anything is measured. */
+   * on the context's device, or none. A GPU named twice is KS_EINVAL
+   * before anything runs. */
   const int *gpus;
   size_t ngpus;
   /* Non-NULL: this process measures its share of a sweep spread over

@@ -775,6 +775,55 @@ static void gpu_fault_and_hang(void **state) {
   ks_ctx_destroy(ctx);
 }
 
+/* A GPU that opens late: the others measure meanwhile (here GPU 0 all of
+ * it), and the store is written once it has said hello; one that then
+ * turns out another model ends the sweep with nothing stored, though GPU
+ * 0 measured. */
+static void gpu_opens_late(void **state) {
+  fixture *fx = *state;
+  ks_ctx *ctx = mock_ctx();
+  ks_template *t = NULL;
+  assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+  fake f = {0};
+  char store[300];
+  snprintf(store, sizeof store, "%s/late", fx->dir);
+  ks_tune_opts o = fake_opts(&f, store);
+  o.device = NULL;
+  o.driver_version = 0;
+  int gpus[] = {0, 1};
+  o.gpus = gpus;
+  o.ngpus = 2;
+  int64_t maxntid[] = {32, 64, 96, 128};
+  for (int i = 0; i < 4; i++)
+    add_variant(&f, (unsigned)maxntid[i], 1.0 + i, DO_OK);
+  ks_tune_dim dims[] = {{"maxntid", maxntid, 4}};
+  ks_tune_space sp = {
+      .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
+  ks_tune_result r = {.size = sizeof r};
+  setenv("KSPEC_MOCK_SLOW", "1:700", 1);
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_OK);
+  for (size_t i = 0; i < r.n; i++) {
+    assert_int_equal(r.entries[i].cls, KS_TUNE_MEASURED);
+    assert_int_equal(r.entries[i].gpu, 0);
+  }
+  assert_true(r.start_ms < 600); /* not waiting for GPU 1 to start */
+  assert_int_equal(access(r.store, R_OK), 0);
+  ks_tune_result_free(&r);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", store);
+  assert_int_equal(system(cmd), 0);
+  setenv("KSPEC_MOCK_OTHER", "1", 1);
+  assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_EINVAL);
+  unsetenv("KSPEC_MOCK_OTHER");
+  unsetenv("KSPEC_MOCK_SLOW");
+  TU_ASSERT_CONTAINS(ks_errmsg(ctx), "tune one model at a time");
+  assert_true(r.measured > 0);               /* GPU 0 measured meanwhile */
+  assert_int_equal(access(store, F_OK), -1); /* nothing stored, no dir */
+  ks_tune_result_free(&r);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+}
+
 /* GPUs named twice or missing, of two models, or unable to run the
  * context's code: one message, nothing measured, no store written. */
 static void bad_gpus(void **state) {
@@ -940,6 +989,7 @@ int main(void) {
       cmocka_unit_test(bad_spaces),
       cmocka_unit_test(gpus_share_a_sweep),
       cmocka_unit_test(gpu_fault_and_hang),
+      cmocka_unit_test(gpu_opens_late),
       cmocka_unit_test(bad_gpus),
       cmocka_unit_test(tex_dim),
   };

@@ -52,6 +52,15 @@ typedef struct ks_jit_tune_store ks_jit_tune_store;
 ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
                                  const ks_tune_space *sp, const ks_tune_opts *o,
                                  ks_jit_tune_store **out);
+/* The same, held: no directory made and nothing written (puts are kept
+ * in memory) until ks_jit_tune_store_commit, which makes the directory
+ * and writes the file (KS_OK, or KS_EIO when the directory cannot be
+ * made); a held store closed uncommitted leaves no trace. */
+ks_status ks_jit_tune_store_open_held(ks_ctx *ctx, const ks_template *t,
+                                      const ks_tune_space *sp,
+                                      const ks_tune_opts *o,
+                                      ks_jit_tune_store **out);
+ks_status ks_jit_tune_store_commit(ks_jit_tune_store *st);
 const char *ks_jit_tune_store_path(const ks_jit_tune_store *st);
 /* The problem's key, as a store of it is keyed (KS_TUNE_KEY_CAP bytes). */
 void ks_jit_tune_store_key(ks_ctx *ctx, const ks_template *t,
@@ -83,6 +92,7 @@ typedef struct ks_jit_tune_worker {
   int fd;
   int gpu;
   int busy;
+  int greeting; /* spawned, its hello not read yet */
   int bare;
   size_t idx;
   double deadline, timeout_ms;
@@ -121,8 +131,9 @@ int ks_jit_tune_worker_start(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap);
 /* The two halves of ks_jit_tune_worker_start, so that several children
  * initialize (open their GPUs) at once, and while the parent works on:
- * spawn forks (0, or -1 with why), hello waits for the child's hello
- * (0, or -1 with why: the child is then ended). */
+ * spawn forks (0, or -1 with why) and leaves w greeting, hello waits for
+ * the child's hello (until w->deadline when set, else timeout_ms; 0, or
+ * -1 with why: the child is then ended). */
 int ks_jit_tune_worker_spawn(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap);
 int ks_jit_tune_worker_hello(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
@@ -137,9 +148,12 @@ int ks_jit_tune_worker_send(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
 /* Waits until one of the n workers' variants is settled: answered, or
  * its child died or ran past the deadline (then classified, and the
  * child ended and reaped). Fills e (its gpu the worker's) and returns the
- * worker's index; -1 when none is busy. */
-long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n,
-                             ks_tune_entry *e);
+ * worker's index; -1 when none is busy or greeting. A greeting worker
+ * (spawned, deadline set: 0 waits no longer) whose hello came, or is
+ * late, is returned with *greets set, its hello for
+ * ks_jit_tune_worker_hello to read. */
+long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n, ks_tune_entry *e,
+                             int *greets);
 /* Runs variant idx in w (started when none runs) and waits for it. */
 void ks_jit_tune_worker_run(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                             size_t idx, ks_tune_entry *e);

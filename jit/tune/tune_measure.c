@@ -269,6 +269,8 @@ typedef struct ks_jit_tune_pool {
   ks_jit_tune_job job;
   int fds[KS_TUNE_MAX_GPUS];                     /* job.others */
   char lost[sizeof((ks_tune_entry *)0)->reason]; /* why the last GPU went */
+  long first; /* the first worker whose hello came: its GPU the reference */
+  char failed[512]; /* why a late hello ended the sweep */
 } pool;
 
 /* The sockets of the workers other than k, which k's child closes. */
@@ -304,7 +306,7 @@ static size_t queued(const ks_tune_result *r, size_t q) {
 static ks_jit_tune_worker *idle_worker(pool *p) {
   for (size_t k = 0; k < p->n; k++) {
     ks_jit_tune_worker *wk = &p->ws[k];
-    if (wk->busy || wk->gpu == KS_TUNE_GPU_LOST)
+    if (wk->busy || wk->greeting || wk->gpu == KS_TUNE_GPU_LOST)
       continue;
     if (wk->pid > 0)
       return wk;
@@ -350,14 +352,118 @@ static int report(sweep *w, size_t i, size_t *done) {
          w->o.progress(w->o.arg, *done, r->n, &r->entries[i]) != 0;
 }
 
+/* GPU k's device against the first ready one's and against the context's
+ * code: KS_OK, or the failure. r gets the GPUs' model, driver and
+ * target. */
+static ks_status check_device(sweep *w, pool *p, size_t k) {
+  const ks_device_info *d = &p->ws[k].dev, *first = &p->ws[p->first].dev;
+  ks_tune_result *r = w->res;
+  char why[256];
+  if (!d->name[0])
+    return KS_OK; /* a context without a driver: nothing was asked */
+  if (strcmp(d->name, first->name) != 0)
+    return ks_jit_fail(KS_EINVAL,
+                       "tune: GPU %d is %s, GPU %d is %s: tune one model "
+                       "at a time",
+                       p->ws[p->first].gpu, first->name, p->ws[k].gpu, d->name);
+  if ((long)k == p->first) {
+    snprintf(r->device, sizeof r->device, "%s", d->name);
+    r->driver_version = d->driver_version;
+  }
+  if (!ks_jit_ctx_fits(w->ctx, d, r->arch, sizeof r->arch, &r->ptx_isa, why,
+                       sizeof why))
+    return ks_jit_fail(KS_EARCH,
+                       "tune: GPU %d: %s; a context for it compiles for %s, "
+                       "PTX ISA %u.%u",
+                       p->ws[k].gpu, why, r->arch, r->ptx_isa / 10,
+                       r->ptx_isa % 10);
+  return KS_OK;
+}
+
+/* Worker k's hello (come, or late): KS_OK with its GPU checked, or the
+ * failure: the driver has no such device, another model, a GPU that
+ * cannot run the context's code. */
+static ks_status greet(sweep *w, pool *p, size_t k) {
+  char why[160];
+  if (ks_jit_tune_worker_hello(&p->ws[k], &p->job, why, sizeof why) != 0)
+    return ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", p->ws[k].gpu, why);
+  if (p->first < 0)
+    p->first = (long)k;
+  return check_device(w, p, k);
+}
+
+/* Any worker still to say hello? */
+static int greeting(const pool *p) {
+  for (size_t k = 0; k < p->n; k++)
+    if (p->ws[k].greeting)
+      return 1;
+  return 0;
+}
+
+/* The store is keyed by the GPUs' model and driver unless the options
+ * name them. */
+static void device_key(sweep *w) {
+  if (w->o.ngpus && !w->o.device && w->res->device[0]) {
+    w->o.device = w->res->device;
+    w->o.driver_version = w->res->driver_version;
+  }
+}
+
+/* Waits for every spawned worker's hello, in order: for a team (whose
+ * plan says whether this process can measure) and a single GPU. */
+static ks_status pool_ready(sweep *w, pool *p) {
+  ks_status s = KS_OK;
+  for (size_t k = 0; k < p->n && s == KS_OK; k++)
+    if (p->ws[k].greeting)
+      s = greet(w, p, k);
+  device_key(w);
+  return s;
+}
+
+/* Several GPUs: waits for the first hello only, so that measuring starts
+ * on the GPU that opened first while the others still open theirs (a
+ * host's GPUs open one after the other, in part). The others' hellos come
+ * during run_queue, whose store stays held until all have come. */
+static ks_status pool_first(sweep *w, pool *p) {
+  double by = ks_jit_tune_now_ms() + w->o.timeout_ms;
+  for (size_t k = 0; k < p->n; k++)
+    if (p->ws[k].greeting)
+      p->ws[k].deadline = by;
+  ks_status s = KS_OK;
+  while (s == KS_OK && p->first < 0) {
+    ks_tune_entry none;
+    int hello = 0;
+    long k = ks_jit_tune_worker_wait(p->ws, p->n, &none, &hello);
+    if (k < 0 || !hello)
+      return ks_jit_fail(KS_EINVAL, "tune: no worker said hello");
+    s = greet(w, p, (size_t)k);
+  }
+  device_key(w);
+  return s;
+}
+
+/* A late hello in run_queue: 0 when it is good (the store committed once
+ * every worker has said hello); else -1, with every worker ended and the
+ * failure kept in p->failed. */
+static int late_hello(sweep *w, ks_jit_tune_store *st, pool *p, size_t k) {
+  ks_status s = greet(w, p, k);
+  if (s == KS_OK && !greeting(p))
+    s = ks_jit_tune_store_commit(st);
+  if (s == KS_OK)
+    return 0;
+  snprintf(p->failed, sizeof p->failed, "%s", ks_errmsg(NULL));
+  ks_jit_tune_workers_close(p->ws, p->n, NULL);
+  return -1;
+}
+
 /* Hands the queue out to the idle workers, one variant each, until it is
  * empty, then waits for the last answers. A worker that answers gets its
  * next variant before the answer is recorded (the store written, the
  * progress called): the GPU measures while this process writes. */
-static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
+static ks_status run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
   ks_tune_result *r = w->res;
   size_t all = r->n + (r->baseline != NULL), q = 0, done = 0, at = 0;
-  int stop = 0, have = 0;
+  int stop = 0, have = 0, hello = 0;
   ks_tune_entry got;
   for (;;) {
     ks_jit_tune_worker *wk;
@@ -377,7 +483,11 @@ static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
       have = 0;
       continue;
     }
-    long k = ks_jit_tune_worker_wait(p->ws, p->n, &got);
+    long k = ks_jit_tune_worker_wait(p->ws, p->n, &got, &hello);
+    if (k >= 0 && hello && late_hello(w, st, p, (size_t)k) != 0)
+      return ks_jit_fail(KS_EINVAL, "%s", p->failed);
+    if (k >= 0 && hello)
+      continue;
     if (k < 0) {
       /* nothing in flight: the variants left have no GPU (or stop) */
       while (!stop && q < all) {
@@ -385,7 +495,7 @@ static void run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
         needs_worker(w, st, p, i);
         stop = report(w, i, &done);
       }
-      return;
+      return KS_OK;
     }
     at = p->ws[k].idx;
     have = 1;
@@ -498,6 +608,7 @@ ks_status ks_jit_tune_pool_spawn(sweep *w) {
                              .sweep = w,
                              .timeout_ms = w->o.timeout_ms};
   p->n = w->o.ngpus ? w->o.ngpus : 1;
+  p->first = -1;
   for (size_t k = 0; k < p->n; k++)
     p->ws[k] = (ks_jit_tune_worker){
         .pid = -1, .fd = -1, .gpu = w->o.ngpus ? w->o.gpus[k] : -1};
@@ -510,54 +621,6 @@ ks_status ks_jit_tune_pool_spawn(sweep *w) {
   }
   w->pool = p;
   return KS_OK;
-}
-
-/* GPU k's device against the first's and against the context's code:
- * KS_OK, or the failure. r gets the GPUs' model, driver and target. */
-static ks_status check_device(sweep *w, pool *p, size_t k) {
-  const ks_device_info *d = &p->ws[k].dev, *first = &p->ws[0].dev;
-  ks_tune_result *r = w->res;
-  char why[256];
-  if (!d->name[0])
-    return KS_OK; /* a context without a driver: nothing was asked */
-  if (strcmp(d->name, first->name) != 0)
-    return ks_jit_fail(KS_EINVAL,
-                       "tune: GPU %d is %s, GPU %d is %s: tune one model "
-                       "at a time",
-                       p->ws[0].gpu, first->name, p->ws[k].gpu, d->name);
-  if (k == 0) {
-    snprintf(r->device, sizeof r->device, "%s", d->name);
-    r->driver_version = d->driver_version;
-  }
-  if (!ks_jit_ctx_fits(w->ctx, d, r->arch, sizeof r->arch, &r->ptx_isa, why,
-                       sizeof why))
-    return ks_jit_fail(KS_EARCH,
-                       "tune: GPU %d: %s; a context for it compiles for %s, "
-                       "PTX ISA %u.%u",
-                       p->ws[k].gpu, why, r->arch, r->ptx_isa / 10,
-                       r->ptx_isa % 10);
-  return KS_OK;
-}
-
-/* Waits for every spawned worker's hello: a GPU whose worker cannot start
- * (the driver has no such device), GPUs of different models and a GPU
- * that cannot run the context's code end the sweep before anything is
- * measured. The store is keyed by the GPUs' model and driver unless the
- * options name them. */
-static ks_status pool_ready(sweep *w, pool *p) {
-  ks_status s = KS_OK;
-  for (size_t k = 0; k < w->o.ngpus && s == KS_OK; k++) {
-    char why[160];
-    if (ks_jit_tune_worker_hello(&p->ws[k], &p->job, why, sizeof why) != 0)
-      s = ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", w->o.gpus[k], why);
-    else
-      s = check_device(w, p, k);
-  }
-  if (s == KS_OK && w->o.ngpus && !w->o.device && w->res->device[0]) {
-    w->o.device = w->res->device;
-    w->o.driver_version = w->res->driver_version;
-  }
-  return s;
 }
 
 /* A sweep spread over processes: this one's share of what is left after
@@ -618,11 +681,11 @@ static ks_status gather(sweep *w, ks_jit_tune_store *st, int lead) {
 }
 
 /* Measures this process's variants: in process, or in workers. */
-static void measure_mine(sweep *w, ks_jit_tune_store *st, pool *p) {
+static ks_status measure_mine(sweep *w, ks_jit_tune_store *st, pool *p) {
   if (p)
-    run_queue(w, st, p);
-  else
-    measure_here(w, st);
+    return run_queue(w, st, p);
+  measure_here(w, st);
+  return KS_OK;
 }
 
 ks_status ks_jit_tune_measure_all(sweep *w) {
@@ -632,11 +695,16 @@ ks_status ks_jit_tune_measure_all(sweep *w) {
   pool *p = w->pool;
   w->pool = NULL;
   double t0 = ks_jit_tune_now_ms();
-  ks_status s = p ? pool_ready(w, p) : KS_OK;
+  /* several GPUs, one process: measuring starts at the first hello */
+  int stream = p && !w->o.team && p->n > 1;
+  ks_status s = !p ? KS_OK : stream ? pool_first(w, p) : pool_ready(w, p);
   r->start_ms = ks_jit_tune_now_ms() - t0;
-  /* the store after the hellos: its key is the GPUs' model and driver */
+  /* the store after a hello: its key is the GPUs' model and driver; held
+   * (nothing written) until every GPU has said hello */
   if (s == KS_OK)
-    s = ks_jit_tune_store_open(w->ctx, w->t, w->space, &w->o, &st);
+    s = (stream && greeting(p)
+             ? ks_jit_tune_store_open_held
+             : ks_jit_tune_store_open)(w->ctx, w->t, w->space, &w->o, &st);
   if (st)
     snprintf(r->store, sizeof r->store, "%s", ks_jit_tune_store_path(st));
   /* every process of a team takes part in its plan, one that cannot
@@ -652,8 +720,8 @@ ks_status ks_jit_tune_measure_all(sweep *w) {
   if (!lead)
     st = NULL; /* the lead writes the one store */
   t0 = ks_jit_tune_now_ms();
-  measure_mine(w, st, p);
-  if (w->o.team)
+  s = measure_mine(w, st, p);
+  if (s == KS_OK && w->o.team)
     s = gather(w, st, lead);
   r->measure_ms = ks_jit_tune_now_ms() - t0;
   t0 = ks_jit_tune_now_ms();

@@ -49,6 +49,10 @@ struct ks_jit_tune_store {
   stored *items;
   size_t n, cap;
   int unsynced; /* saved since the last fsync */
+  /* Opened held (ks_jit_tune_store_open_held): puts are kept in memory,
+   * the directory is made and the file written at the commit. */
+  int held;
+  char dir[900];
 };
 
 static uint64_t fnv64(const char *s) {
@@ -287,6 +291,7 @@ static ks_status open_store(ks_ctx *ctx, const ks_template *t,
   ks_jit_tune_store *st = calloc(1, sizeof *st);
   if (!st)
     return ks_jit_fail(KS_ENOMEM, "tune: store");
+  snprintf(st->dir, sizeof st->dir, "%s", dir);
   key_text(ctx, t, sp, o, st->key, sizeof st->key);
   snprintf(st->path, sizeof st->path, "%s/%016llx.tune", dir,
            (unsigned long long)fnv64(st->key));
@@ -299,6 +304,16 @@ ks_status ks_jit_tune_store_open(ks_ctx *ctx, const ks_template *t,
                                  const ks_tune_space *sp, const ks_tune_opts *o,
                                  ks_jit_tune_store **out) {
   return open_store(ctx, t, sp, o, 1, out);
+}
+
+ks_status ks_jit_tune_store_open_held(ks_ctx *ctx, const ks_template *t,
+                                      const ks_tune_space *sp,
+                                      const ks_tune_opts *o,
+                                      ks_jit_tune_store **out) {
+  ks_status s = open_store(ctx, t, sp, o, 0, out);
+  if (*out)
+    (*out)->held = 1;
+  return s;
 }
 
 const char *ks_jit_tune_store_path(const ks_jit_tune_store *st) {
@@ -365,13 +380,25 @@ void ks_jit_tune_store_put(ks_jit_tune_store *st, const char *vkey,
   if (best)
     snprintf(st->best, sizeof st->best, "%s", best);
   /* a failed write loses only the resume point */
+  if (!st->held)
+    st->unsynced |= save(st, 0) == 0;
+}
+
+ks_status ks_jit_tune_store_commit(ks_jit_tune_store *st) {
+  if (!st || !st->held)
+    return KS_OK;
+  if (mkdir(st->dir, 0700) != 0 && errno != EEXIST)
+    return ks_jit_fail(KS_EIO, "tune: cannot create %s: %s", st->dir,
+                       strerror(errno));
+  st->held = 0;
   st->unsynced |= save(st, 0) == 0;
+  return KS_OK;
 }
 
 void ks_jit_tune_store_close(ks_jit_tune_store *st) {
   if (!st)
     return;
-  if (st->unsynced)
+  if (st->unsynced && !st->held) /* a held store never gets a file */
     save(st, 1);
   free(st->items);
   free(st);

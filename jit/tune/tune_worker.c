@@ -182,13 +182,18 @@ int ks_jit_tune_worker_spawn(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
   w->pid = pid;
   w->fd = sv[0];
   w->busy = 0;
+  w->greeting = 1;
+  w->deadline = 0; /* the hello's: set when it is waited for */
   return 0;
 }
 
 int ks_jit_tune_worker_hello(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
                              char *why, size_t cap) {
   hello h;
-  int r = read_by(w->fd, &h, sizeof h, now_ms() + job->timeout_ms);
+  double by =
+      w->greeting && w->deadline > 0 ? w->deadline : now_ms() + job->timeout_ms;
+  int r = read_by(w->fd, &h, sizeof h, by);
+  w->greeting = 0;
   if (r == 0 && h.status == KS_OK) {
     w->dev = h.dev;
     return 0;
@@ -270,17 +275,20 @@ static int take(ks_jit_tune_worker *w) {
   return w->have == sizeof w->got ? 0 : 1;
 }
 
-long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n,
-                             ks_tune_entry *e) {
+long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n, ks_tune_entry *e,
+                             int *greets) {
   enum { MAX_POLL = 64 };
+  *greets = 0;
   for (;;) {
     struct pollfd pfd[MAX_POLL];
     size_t at[MAX_POLL], np = 0;
     double soon = -1, now = now_ms();
     for (size_t i = 0; i < n && np < MAX_POLL; i++) {
-      if (!ws[i].busy)
+      if (!ws[i].busy && !(ws[i].greeting && ws[i].deadline > 0))
         continue;
       if (ws[i].deadline <= now) {
+        if (ws[i].greeting)
+          return *greets = 1, (long)i; /* its hello times out */
         settle_one(&ws[i], -2, e);
         return (long)i;
       }
@@ -297,6 +305,8 @@ long ks_jit_tune_worker_wait(ks_jit_tune_worker *ws, size_t n,
     for (size_t j = 0; r > 0 && j < np; j++) {
       if (!pfd[j].revents)
         continue;
+      if (ws[at[j]].greeting)
+        return *greets = 1, (long)at[j]; /* for ks_jit_tune_worker_hello */
       int got = take(&ws[at[j]]);
       if (got <= 0) {
         settle_one(&ws[at[j]], got, e);
@@ -319,7 +329,8 @@ void ks_jit_tune_worker_run(ks_jit_tune_worker *w, const ks_jit_tune_job *job,
     settle_one(w, -1, e);
     return;
   }
-  while (ks_jit_tune_worker_wait(w, 1, e) < 0 && w->busy)
+  int greets;
+  while (ks_jit_tune_worker_wait(w, 1, e, &greets) < 0 && w->busy)
     ;
 }
 
@@ -336,6 +347,7 @@ void ks_jit_tune_workers_close(ks_jit_tune_worker *ws, size_t n,
     if (w->busy)
       kill(w->pid, SIGKILL); /* a variant it measures is left unsettled */
     w->busy = 0;
+    w->greeting = 0;
     if (w->fd >= 0)
       close(w->fd); /* ends the child's loop: all of them end at once */
     w->fd = -1;

@@ -10,7 +10,9 @@
  * machine whose driver sees no device, KSPEC_MOCK_DEVICES=4 one with four
  * alike, ordinals 0..3, of which a process uses one at a time;
  * KSPEC_MOCK_SM=80 an sm_80 device, without clusters;
- * KSPEC_MOCK_OTHER=N device N of another model; KSPEC_MOCK_LOG=FILE
+ * KSPEC_MOCK_OTHER=N device N of another model; KSPEC_MOCK_SLOW=N:MS
+ * device N's primary context takes MS ms to retain (a GPU that opens
+ * late); KSPEC_MOCK_LOG=FILE
  * appends "retain PID DEVICE" for every primary context retained, "load
  * PID ptx|cubin" for every module loaded, so that a test sees which
  * processes opened which GPUs and what they loaded). What it does:
@@ -505,6 +507,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   char d[16];
   snprintf(d, sizeof d, "%d", dev);
   mock_log("retain", d);
+  const char *slow = getenv("KSPEC_MOCK_SLOW");
+  int slow_dev = -1, slow_ms = 0;
+  if (slow && sscanf(slow, "%d:%d", &slow_dev, &slow_ms) == 2 &&
+      slow_dev == dev && slow_ms > 0)
+    usleep((useconds_t)slow_ms * 1000);
   atomic_fetch_add(&ctx_refs, 1);
   atomic_fetch_add(&n_retains, 1);
   primary.device = dev; /* one device per process */
