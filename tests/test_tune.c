@@ -800,13 +800,16 @@ static void gpu_opens_late(void **state) {
   ks_tune_space sp = {
       .fixed = &fixed_fl32, .nfixed = 1, .dims = dims, .ndims = 1};
   ks_tune_result r = {.size = sizeof r};
-  setenv("KSPEC_MOCK_SLOW", "1:700", 1);
+  setenv("KSPEC_MOCK_SLOW", "1:1500", 1);
   assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_OK);
+  /* (on a host so loaded that the compiles outlast GPU 1's opening, GPU
+   * 1 is there from the start) */
+  int late = r.compile_ms + r.figures_ms < 1000;
   for (size_t i = 0; i < r.n; i++) {
     assert_int_equal(r.entries[i].cls, KS_TUNE_MEASURED);
-    assert_int_equal(r.entries[i].gpu, 0);
+    assert_true(r.entries[i].gpu == 0 || !late);
   }
-  assert_true(r.start_ms < 600); /* not waiting for GPU 1 to start */
+  assert_true(r.start_ms < 1000); /* not waiting for GPU 1 to start */
   assert_int_equal(access(r.store, R_OK), 0);
   ks_tune_result_free(&r);
   char cmd[400];
@@ -855,7 +858,8 @@ static void bad_gpus(void **state) {
   assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_EINVAL);
   TU_ASSERT_CONTAINS(ks_errmsg(ctx), "tune: GPU 7: ");
   TU_ASSERT_CONTAINS(ks_errmsg(ctx), "no CUDA device 7");
-  assert_int_equal(r.measured, 0);
+  /* GPU 0 may have measured before GPU 7's hello came: nothing stored */
+  assert_int_equal(access(store, F_OK), -1);
   ks_tune_result_free(&r);
   int two[] = {0, 1, 2};
   o.gpus = two;
