@@ -333,6 +333,9 @@ ks_status ks_drv_device_info(ks_drv *d, ks_device_info *out, char *err,
   if (!st)
     st = ks_drv_check(d, d->cu.cuDeviceTotalMem(&out->total_mem, d->dev),
                       "cuDeviceTotalMem", KS_EDRIVER, err, cap);
+  if (!st)
+    st = ks_drv_check(d, d->cu.cuDeviceGetCount(&out->device_count),
+                      "cuDeviceGetCount", KS_EDRIVER, err, cap);
   out->name[sizeof out->name - 1] = '\0';
   if (!st)
     launch_features(d, out);

@@ -227,6 +227,8 @@ typedef struct ks_device_info {
   /* The driver's compute mode: 0 default (any process may open the GPU),
    * 2 prohibited, 3 exclusive to one process (CUcomputemode). */
   int compute_mode;
+  /* The CUDA devices the driver sees (ordinals 0 .. device_count - 1). */
+  int device_count;
 } ks_device_info;
 
 /* Errors: KS_ENODRIVER, KS_ENODEVICE, KS_EDRIVER. */
@@ -1161,9 +1163,11 @@ typedef struct ks_tune_opts {
    * see this process's state as it was when ks_tune was called; each
    * says what its GPU is (the store's device and driver, unless given
    * here: ks_tune_result.device). Measuring starts at the first hello,
-   * the other GPUs joining as theirs come. GPUs of different models are
-   * KS_EINVAL, a GPU that cannot run the context's code KS_EARCH, a
-   * missing one KS_EINVAL: the sweep ends, with nothing stored. Each idle
+   * the other GPUs joining as theirs come; one still opening when every
+   * variant is measured is let go. A GPU the driver does not have is
+   * KS_EINVAL at the first hello; GPUs of different models KS_EINVAL, a
+   * GPU that cannot run the context's code KS_EARCH, when its hello
+   * comes: the sweep ends, with nothing stored. Each idle
    * worker takes the next variant of one queue, so a slower GPU takes
    * fewer; compiles are shared (they do not depend on the GPU). With more
    * than one GPU, timings of different GPUs are not compared: the

@@ -83,7 +83,7 @@ opened 1 1 "0 "
 # A GPU the driver does not have: refused with its message, nothing stored.
 # shellcheck disable=SC2086
 run 1 $SWEEP --gpus 0,7
-grep -q '^kspec: tune: GPU 7: .*no CUDA device 7' "$TMP/err" ||
+grep -q '^kspec: tune: GPU 7: .*the driver sees 4' "$TMP/err" ||
   bad "$last: no message naming GPU 7"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || bad "$last: more than one line"
 no_store

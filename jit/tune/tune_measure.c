@@ -10,6 +10,7 @@
  *   measured again on one GPU, which picks the winner.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,14 @@ static ks_status greet(sweep *w, pool *p, size_t k) {
     return ks_jit_fail(KS_EINVAL, "tune: GPU %d: %s", p->ws[k].gpu, why);
   if (p->first < 0)
     p->first = (long)k;
+  /* the first hello says how many GPUs the driver sees: one it does not
+   * have is refused now, not when (or whether) its own hello comes */
+  int count = p->ws[k].dev.device_count;
+  for (size_t j = 0; count > 0 && j < p->n; j++)
+    if (p->ws[j].gpu >= count)
+      return ks_jit_fail(KS_EINVAL,
+                         "tune: GPU %d: no such device (the driver sees %d)",
+                         p->ws[j].gpu, count);
   return check_device(w, p, k);
 }
 
@@ -398,6 +407,27 @@ static int greeting(const pool *p) {
     if (p->ws[k].greeting)
       return 1;
   return 0;
+}
+
+static int any_busy(const pool *p) {
+  for (size_t k = 0; k < p->n; k++)
+    if (p->ws[k].busy)
+      return 1;
+  return 0;
+}
+
+/* Ends the workers still opening their GPUs when the queue is done: they
+ * measured nothing (their GPUs are out of the finalists' choice too). */
+static void let_go(pool *p) {
+  for (size_t k = 0; k < p->n; k++) {
+    ks_jit_tune_worker *wk = &p->ws[k];
+    if (!wk->greeting)
+      continue;
+    kill(wk->pid, SIGKILL); /* opening a GPU: nothing to finish */
+    ks_jit_tune_workers_close(wk, 1, NULL);
+    snprintf(p->lost, sizeof p->lost, "GPU %d opened after the sweep", wk->gpu);
+    wk->gpu = KS_TUNE_GPU_LOST;
+  }
 }
 
 /* The store is keyed by the GPUs' model and driver unless the options
@@ -482,6 +512,12 @@ static ks_status run_queue(sweep *w, ks_jit_tune_store *st, pool *p) {
       stop |= report(w, at, &done);
       have = 0;
       continue;
+    }
+    if (greeting(p) && !any_busy(p) && (stop || q >= all)) {
+      /* done before some GPUs opened: they measured nothing, let go */
+      let_go(p);
+      if (ks_jit_tune_store_commit(st) != KS_OK)
+        return ks_jit_fail(KS_EIO, "%s", ks_errmsg(NULL));
     }
     long k = ks_jit_tune_worker_wait(p->ws, p->n, &got, &hello);
     if (k >= 0 && hello && late_hello(w, st, p, (size_t)k) != 0)
