@@ -277,7 +277,10 @@ typedef struct ks_jit_blob {
   char *names, *ptx;
 } ks_jit_blob;
 typedef struct ks_jit_ahead {
-  LLVMModuleRef m; /* the library's functions inlined */
+  /* the library's functions inlined where inlined is 1; 0: not yet
+   * (ks_pipeline_math_inline), -1: that failed, m not to be used */
+  LLVMModuleRef m;
+  int inlined;
   /* where ks_math_split could split m's copy (else NULL): its kernel,
    * which calls them out of line, and their bodies, with the PTX compiled
    * from those for the sets of functions specializations called, the most

@@ -559,13 +559,19 @@ int ks_pipeline_run_prepared(LLVMModuleRef *m, LLVMTargetMachineRef tm,
  * prepared template, sooner. Where ks_math_split can split it, *out gets
  * a second such module whose kernel calls the library's functions out of
  * line instead, and *bodies those functions (both new, the caller's; NULL
- * otherwise): ks_pipeline_math_bodies compiles the latter for codegen.
- * Its time counts as d's math stage's; a failure leaves m to be disposed
- * of (the stage then fails again where it runs in the pipeline, with its
- * message). */
+ * otherwise): ks_pipeline_math_bodies compiles the latter for codegen;
+ * m's functions are then still to be inlined (ks_pipeline_math_inline)
+ * before a copy of m is specialized. Its time counts as d's math stage's;
+ * a failure leaves m to be disposed of (the stage then fails again where
+ * it runs in the pipeline, with its message). */
 int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
                            const ks_spec *s, ks_diag *d, LLVMModuleRef *out,
                            LLVMModuleRef *bodies);
+/* The library's functions inlined into m, as ks_pipeline_math_ahead left
+ * it when it split a copy; its time counts as d's math stage's. 1 on
+ * failure (m is then to be disposed of), d saying why. */
+int ks_pipeline_math_inline(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                            const ks_spec *s, ks_diag *d);
 /* Is stage `name` one of those ks_pipeline_prepare runs? */
 int ks_pipeline_prepared_stage(const char *name);
 /* Readies b (ks_math_bodies_keep's) for codegen with tm, for requests like

@@ -745,9 +745,10 @@ int ks_pipeline_run_prepared(LLVMModuleRef *mp, LLVMTargetMachineRef tm,
 }
 
 /* The math stage ahead of bind leaves the library's functions out of line
- * (inline_later); m then gets them inlined, as the stage in the pipeline
- * would, and a copy taken before is split (ks_math_split) into *out and
- * *bodies where it can be. */
+ * (inline_later), and a copy of m is split (ks_math_split) into *out and
+ * *bodies where it can be; m gets the functions inlined, as the stage in
+ * the pipeline would, now where the split failed, else when a request
+ * needs it (ks_pipeline_math_inline): most never do. */
 int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
                            const ks_spec *s, ks_diag *d, LLVMModuleRef *out,
                            LLVMModuleRef *bodies) {
@@ -763,7 +764,6 @@ int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
   double t0 = now_ms();
   LLVMModuleRef o = bad ? NULL : LLVMCloneModule(m);
   c.name = stages[i].name;
-  bad = bad || ks_pipeline_llvm(&c, "always-inline");
   if (!bad)
     ks_math_mark_ahead(m, ad.explain ? ad.explain : "");
   ks_stage_ctx oc = c;
@@ -771,13 +771,26 @@ int ks_pipeline_math_ahead(LLVMModuleRef m, LLVMTargetMachineRef tm,
   if (!bad && o && ks_math_split(&oc, bodies) == 1) {
     ks_math_mark_ahead(o, ad.explain ? ad.explain : "");
     *out = o;
-  } else if (o) {
-    LLVMDisposeModule(o);
+  } else {
+    if (o)
+      LLVMDisposeModule(o);
+    bad = bad || ks_pipeline_llvm(&c, "always-inline");
   }
   ad.stage_ms[i] += now_ms() - t0;
   d->stage_ms[i] += ad.stage_ms[i];
   free(ad.explain);
   free(ad.dump);
+  return bad;
+}
+
+int ks_pipeline_math_inline(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                            const ks_spec *s, ks_diag *d) {
+  ks_stage_ctx c = context(m, tm, s, d);
+  size_t i = stage_index("math");
+  double t0 = now_ms();
+  c.name = stages[i].name;
+  int bad = ks_pipeline_llvm(&c, "always-inline");
+  d->stage_ms[i] += now_ms() - t0;
   return bad;
 }
 

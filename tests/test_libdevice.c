@@ -543,6 +543,68 @@ static void math_ahead(void **state) {
   unsetenv("KSPEC_LIBDEVICE");
 }
 
+/* k3 calls expf of a loaded value and of 2s. */
+static const char fold_ir[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                              "define void @k3(ptr %p, float %s) {\n"
+                              "  %v = load float, ptr %p, align 4\n"
+                              "  %a = fmul float %s, 2.0\n"
+                              "  %e = call float @__nv_expf(float %a)\n"
+                              "  %f = call float @__nv_expf(float %v)\n"
+                              "  %r = fadd float %e, %f\n"
+                              "  store float %r, ptr %p, align 4\n"
+                              "  ret void\n"
+                              "}\n"
+                              "declare float @__nv_expf(float)\n"
+                              "!nvvm.annotations = !{!0}\n"
+                              "!0 = !{ptr @k3, !\"kernel\", i32 1}\n";
+
+/* One request of fold_ir's k3 (s bound or not, a stage's IR or not) in a
+ * context of its own: its PTX, malloc'd. */
+static char *fold_one(int bind, const char *dump) {
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *ctx = NULL;
+  ks_template *t = NULL;
+  ks_kernel *k = NULL;
+  assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+  assert_int_equal(
+      ks_template_load_mem(ctx, "fold", fold_ir, strlen(fold_ir), &t), KS_OK);
+  ks_binding b = {.name = "s", .kind = KS_VALUE_REAL, .v.f = 2.5};
+  ks_spec_req req = {.dump_stage = dump, .bindings = &b, .nbindings = bind};
+  if (ks_specialize(ctx, t, &req, &k) != KS_OK)
+    fail_msg("k3 bind %d: %s", bind, ks_errmsg(ctx));
+  const char *p = NULL;
+  size_t n = 0;
+  assert_int_equal(ks_kernel_ptx(k, &p, &n), KS_OK);
+  char *ptx = strdup(p);
+  assert_non_null(ptx);
+  ks_template_destroy(t);
+  ks_ctx_destroy(ctx);
+  return ptx;
+}
+
+/* A call whose argument bind makes constant keeps the inlined form, which
+ * the copy run ahead makes when a request first needs it; requests that
+ * bind nothing call out of line, before and after. */
+static void math_fold(void **state) {
+  (void)state;
+  setenv("KSPEC_LIBDEVICE", KS_TEST_BINARY_DIR "/libdevice_mini.bc", 1);
+  ks_ctx_opts o = {.arch = "sm_90", .no_driver = 1, .no_disk_cache = 1};
+  ks_ctx *keep = NULL; /* holds the pools from one request to the next */
+  assert_int_equal(ks_ctx_create(&o, &keep), KS_OK);
+  for (int round = 0; round < 2; round++) {
+    char *out = fold_one(0, NULL);
+    TU_ASSERT_CONTAINS(out, "// __nv_expf inlined\n");
+    TU_ASSERT_NOT_CONTAINS(out, "call.uni");
+    char *in = fold_one(1, NULL), *dump = fold_one(1, "lower");
+    assert_string_equal(in, dump);
+    TU_ASSERT_NOT_CONTAINS(in, "__nv_");
+    TU_ASSERT_CONTAINS(in, "ex2.approx.f32");
+    free(out), free(in), free(dump);
+  }
+  ks_ctx_destroy(keep);
+  unsetenv("KSPEC_LIBDEVICE");
+}
+
 /* ---- the functions' PTX inlined at their calls (ptxinline.c) -------------
  */
 
@@ -634,7 +696,7 @@ int main(void) {
       cmocka_unit_test(search_order),     cmocka_unit_test(bad_files),
       cmocka_unit_test(missing_function), cmocka_unit_test(real_library_ptxas),
       cmocka_unit_test(fp_modes),         cmocka_unit_test(math_ahead),
-      cmocka_unit_test(ptx_inline),
+      cmocka_unit_test(math_fold),        cmocka_unit_test(ptx_inline),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,7 @@ static ks_jit_ahead *ahead_for(ks_jit_tpl *tp, const ks_request *r,
     ks_jit_ahead_free(&a);
     return NULL; /* the pipeline's own math stage says why */
   }
+  a.inlined = a.out == NULL; /* else when a request needs it (origin) */
   if (tp->nahead == KS_JIT_AHEAD) {
     ks_jit_ahead_free(&tp->ahead[0]);
     memmove(tp->ahead, tp->ahead + 1, --tp->nahead * sizeof *tp->ahead);
@@ -118,9 +119,9 @@ static ks_jit_ahead *ahead_for(ks_jit_tpl *tp, const ks_request *r,
  * links libdevice, a copy the math stage ran on ahead of bind (ahead_for):
  * the one whose kernel calls the library's functions out of line, into
  * *out, unless r's bind makes an argument of such a call constant; else
- * the one with them inlined. Not with a dump of a stage: the IR after bind
- * or tex is then the one the pipeline makes, the library's functions still
- * out of line. */
+ * the one with them inlined (inlined now, the first time). Not with a dump of a
+ * stage: the IR after bind or tex is then the one the pipeline makes, the
+ * library's functions still out of line. */
 static LLVMModuleRef origin(ks_jit_tpl *tp, const ks_request *r,
                             LLVMTargetMachineRef tm, ks_diag *d,
                             ks_jit_ahead **out) {
@@ -132,7 +133,15 @@ static LLVMModuleRef origin(ks_jit_tpl *tp, const ks_request *r,
     *out = a;
     return a->out;
   }
-  return a ? a->m : tp->prepared;
+  if (a && !a->inlined) {
+    ks_diag id = {0}; /* a failure: the pipeline's own math stage says why */
+    a->inlined = ks_pipeline_math_inline(a->m, tm, &r->spec, &id) ? -1 : 1;
+    for (size_t i = 0; i < sizeof id.stage_ms / sizeof *id.stage_ms; i++)
+      d->stage_ms[i] += id.stage_ms[i];
+    free(id.explain);
+    free(id.dump);
+  }
+  return a && a->inlined == 1 ? a->m : tp->prepared;
 }
 
 /* The module to specialize, in *m: a copy of the prepared template
