@@ -1118,10 +1118,11 @@ typedef struct ks_tune_opts {
   double stable;     /* relative; 0: 0.01 */
   /* The noise rule: a variant beats another when its median is lower by
    * more than the noise, the larger of the two interquartile ranges and
-   * min_gain times the other's median (0: 0.01). The winner is the first
-   * variant, in the space's order, that the fastest does not beat (the
-   * fastest itself when it beats every earlier one), so that ties the
-   * measurements cannot order give the same winner in every run. */
+   * min_gain times the other's median (0: 0.01). The variants the fastest
+   * does not beat by twice the noise are its ties, and the winner is the
+   * first of them in the space's order (the fastest itself when it beats
+   * every earlier one by that much), so that variants the measurements
+   * cannot order give the same winner from run to run. */
   double min_gain;
   /* Non-zero: measure and check run in a child process (fork, once per
    * worker; a socket pair carries one request and one answer per
@@ -1171,8 +1172,8 @@ typedef struct ks_tune_opts {
    * worker takes the next variant of one queue, so a slower GPU takes
    * fewer; compiles are shared (they do not depend on the GPU). With more
    * than one GPU, timings of different GPUs are not compared: the
-   * finalists (the best and the variants the noise rule cannot tell from
-   * it, at least the runner-up, at most 8) are measured again (timed;
+   * finalists (the fastest and its ties, see min_gain: at least the
+   * runner-up, at most 8) are measured again (timed;
    * check is not called again) on the first GPU still running, which
    * picks the winner. A GPU whose worker
    * faults or hangs gets a fresh worker; one whose worker cannot start

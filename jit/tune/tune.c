@@ -8,7 +8,7 @@
  *        time until the median is stable (in-process, or in a worker per
  *        GPU that takes the next variant of one queue when idle)
  *     -> store after each (tune_store.c) -> the noise rule picks the best
- *     -> several GPUs: the finalists (the best and those within its noise)
+ *     -> several GPUs: the finalists (the fastest and its ties)
  *        measured again on one GPU, which picks the winner
  *
  * Pruning uses only compile-time figures, before any measurement:

@@ -6,7 +6,7 @@
  *   GPU that faults or hangs loses its worker, not the sweep; or, with a
  *   team (several processes), this process's share, the lead gathering
  *   the others' entries into the one store. With several GPUs or
- *   processes the finalists (the best and those within its noise) are
+ *   processes the finalists (the fastest and its ties) are
  *   measured again on one GPU, which picks the winner.
  */
 #include <math.h>
@@ -128,13 +128,25 @@ static int eligible(const ks_tune_entry *e, int finalists) {
   return e->cls == KS_TUNE_MEASURED && (!finalists || e->finalist);
 }
 
+/* Is e a tie of the fastest, fast: within twice the noise rule's margin?
+ * Twice, because which of two near-equal variants is within one margin
+ * of the fastest changes from run to run with the fastest itself (on four
+ * H100s at bcaf351, maxntid 640 and 672 took turns). */
+static int tied(const ks_tune_entry *fast, const ks_tune_entry *e,
+                double min_gain) {
+  enum { TIE = 2 };
+  double noise =
+      fmax(fmax(fast->q3 - fast->q1, e->q3 - e->q1), min_gain * e->median);
+  return !(fast->median < e->median - TIE * noise);
+}
+
 /* The winner among the measured variants (only the finalists when
- * finalists is set): of the fastest median and the variants the noise
- * rule cannot tell from it, the first in the space's order. Variants the
- * measurements cannot order (maxntid 500, 504 and 508 of one kernel) then
- * give the same winner in every run, whichever of them measured a hair
- * faster this time; a chain of "beats the best so far" did not, its
- * winner depending on which tie came first and how the noise fell. */
+ * finalists is set): of the fastest median and its ties (tied), the first
+ * in the space's order. Variants the measurements cannot order (maxntid
+ * 500, 504 and 508 of one kernel) then give the same winner from run to
+ * run, whichever of them measured a hair faster this time; a chain of
+ * "beats the best so far" did not, its winner depending on which tie came
+ * first and how the noise fell. */
 static long pick_best(const ks_tune_result *r, double min_gain, int finalists) {
   long fast = -1;
   for (size_t i = 0; i < r->n; i++)
@@ -143,7 +155,7 @@ static long pick_best(const ks_tune_result *r, double min_gain, int finalists) {
       fast = (long)i;
   for (size_t i = 0; fast >= 0 && i < (size_t)fast; i++)
     if (eligible(&r->entries[i], finalists) &&
-        !ks_jit_tune_beats(&r->entries[fast], &r->entries[i], min_gain))
+        tied(&r->entries[fast], &r->entries[i], min_gain))
       return (long)i;
   return fast;
 }
@@ -544,8 +556,8 @@ static int by_median(const void *a, const void *b) {
   return x->median < y->median ? -1 : x->median > y->median;
 }
 
-/* The finalists: the best and the variants the noise rule cannot tell
- * from it (at least the runner-up, at most KS_TUNE_FINALISTS), marked. */
+/* The finalists: the fastest and its ties (tied: the best among them),
+ * at least the runner-up, at most KS_TUNE_FINALISTS, marked. */
 static size_t mark_finalists(sweep *w) {
   ks_tune_result *r = w->res;
   long best = pick_best(r, w->o.min_gain, 0);
@@ -559,8 +571,7 @@ static size_t mark_finalists(sweep *w) {
   if (m)
     qsort(m, n, sizeof *m, by_median);
   for (size_t j = 0; j < n && keep < KS_TUNE_FINALISTS; j++)
-    if (j < 2 || m[j] == &r->entries[best] ||
-        !ks_jit_tune_beats(&r->entries[best], m[j], w->o.min_gain))
+    if (j < 2 || m[j] == &r->entries[best] || tied(m[0], m[j], w->o.min_gain))
       m[j]->finalist = 1, keep++;
   free(m);
   return keep;
