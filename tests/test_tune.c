@@ -769,7 +769,9 @@ static void gpu_fault_and_hang(void **state) {
   for (int i = 2; i < 6; i += i == 3 ? 2 : 1)
     assert_int_equal(r.entries[i].cls, KS_TUNE_MEASURED);
   assert_int_equal(r.best, 5);
-  assert_int_equal(r.entries[5].gpu, 2); /* the finalists' GPU: the first */
+  /* the finalists' GPU, the first; unless one GPU measured all three,
+   * whose timings then compare as they are */
+  assert_true(r.entries[5].gpu == 2 || r.finalists == 0);
   (void)fx;
   ks_tune_result_free(&r);
   ks_template_destroy(t);
@@ -805,10 +807,11 @@ static void gpu_opens_late(void **state) {
   assert_int_equal(ks_tune(ctx, t, &sp, &o, &r), KS_OK);
   for (size_t i = 0; i < r.n; i++) {
     assert_int_equal(r.entries[i].cls, KS_TUNE_MEASURED);
-    assert_int_equal(r.entries[i].gpu, 0); /* finalists too: GPU 1 is gone */
+    assert_int_equal(r.entries[i].gpu, 0);
   }
   assert_true(r.start_ms < 2000);     /* not waiting for GPU 1 to open */
   assert_true(r.finalists_ms < 2000); /* nor at the end */
+  assert_int_equal(r.finalists, 0);   /* GPU 0's timings compare as they are */
   assert_int_equal(access(r.store, R_OK), 0);
   ks_tune_result_free(&r);
   char cmd[400];

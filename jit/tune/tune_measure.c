@@ -577,6 +577,21 @@ static size_t mark_finalists(sweep *w) {
   return keep;
 }
 
+/* Did one GPU measure every measured variant (the others opening late,
+ * or lost)? Its timings then compare as they are. */
+static int one_gpu(const ks_tune_result *r) {
+  int gpu = KS_TUNE_GPU_LOST;
+  for (size_t i = 0; i < r->n; i++) {
+    const ks_tune_entry *e = &r->entries[i];
+    if (e->cls != KS_TUNE_MEASURED)
+      continue;
+    if (gpu != KS_TUNE_GPU_LOST && e->gpu != gpu)
+      return 0;
+    gpu = e->gpu;
+  }
+  return 1;
+}
+
 /* Timings from different GPUs are not compared: the finalists are
  * measured again, one after the other, on the first GPU still running,
  * and the winner is picked among them. */
@@ -772,7 +787,8 @@ ks_status ks_jit_tune_measure_all(sweep *w) {
     s = gather(w, st, lead);
   r->measure_ms = ks_jit_tune_now_ms() - t0;
   t0 = ks_jit_tune_now_ms();
-  if (s == KS_OK && lead && (w->o.ngpus > 1 || spread > 1))
+  /* (a team's GPU ordinals name GPUs of several nodes: always again) */
+  if (s == KS_OK && lead && (spread > 1 || (w->o.ngpus > 1 && !one_gpu(r))))
     remeasure(w, st, p);
   r->finalists_ms = ks_jit_tune_now_ms() - t0;
   stop_pool(p);
