@@ -15,7 +15,10 @@
  *
  * so each key is built once per communicator, by the first rank to need
  * it. A failed build is PUT without a blob: the waiters build it
- * themselves (and get its error). When the owner is the asker itself, the
+ * themselves (and get its error). A build not PUT within half the timeout
+ * (its builder died or is stuck) is given to the next asker or the first
+ * waiter, so that the waiters do not time out on the owner, which is
+ * alive, and stop asking it. When the owner is the asker itself, the
  * same record is consulted in memory, without messages.
  *
  * Only the service thread receives on the (duplicated) communicator, by
@@ -25,7 +28,12 @@
  * asker waits for its answer at most the timeout, then builds the kernel
  * itself, says so once (the context's warning) and never asks that owner
  * again. An attribute on MPI_COMM_SELF stops the service thread at the
- * beginning of MPI_Finalize; ks_ctx_destroy stops it otherwise.
+ * beginning of MPI_Finalize; ks_ctx_destroy stops it otherwise. A rank
+ * that stops says BYE to the others (one small message each, not waited
+ * for): they stop asking it at once, build what it would have answered or
+ * built, and say nothing, as a rank that is done with its kernels (or
+ * exits) before the others is no fault. Without it they waited the
+ * timeout on it, and named it.
  */
 #include <math.h>
 #include <pthread.h>
@@ -38,7 +46,7 @@
 
 #include "jit/mpi/kspec_mpi_int.h"
 
-enum { TAG_GET = 7101, TAG_ANS, TAG_PUT, BUCKETS = 256 };
+enum { TAG_GET = 7101, TAG_ANS, TAG_PUT, TAG_BYE, BUCKETS = 256 };
 
 /* What every message starts with. code: ANS KS_SHARE_HIT or _BUILD; PUT
  * 1 with a blob, 0 without (the build failed). */
@@ -48,10 +56,12 @@ typedef struct head {
 } head;
 
 /* The owner's record of one key. waiters: ranks to answer when it is put
- * (the owner's own threads wait on the condition variable instead). */
+ * (the owner's own threads wait on the condition variable instead); since:
+ * when builder was told to build it (now_ms). */
 typedef struct item {
   head h; /* kind and key */
   int ready, builder;
+  double since;
   unsigned char *blob;
   size_t len;
   int *waiters;
@@ -89,6 +99,7 @@ typedef struct share {
   outgoing *out;
   unsigned char *dead; /* ranks that did not answer in time */
   int warned;
+  double scanned; /* when stale builds were last looked for (now_ms) */
   int keyval; /* MPI_COMM_SELF's attribute: MPI_Finalize stops us */
 } share;
 
@@ -174,8 +185,40 @@ static item *record(share *s, const head *h, int builder) {
   if (!*p && (*p = calloc(1, sizeof **p)) != NULL) {
     (*p)->h = *h;
     (*p)->builder = builder;
+    (*p)->since = now_ms();
   }
   return *p;
+}
+
+/* A build told more than half the timeout ago is stale: its builder died
+ * or is stuck (stopped, swapped out). Its waiters would time out on this
+ * rank, the owner, which answers, and never ask it again: the next asker
+ * (or the first waiter) builds it instead, with half the timeout left. */
+static int stale(const share *s, const item *it) {
+  return !it->ready && now_ms() - it->since > s->timeout_ms / 2;
+}
+
+static void rebuild_by(share *s, item *it, int src) {
+  it->builder = src;
+  it->since = now_ms();
+  answer(s, src, it, KS_SHARE_BUILD);
+}
+
+/* Gives each stale build that has waiters to its first waiter; looked for
+ * every tenth of the timeout. */
+static void reassign_stale(share *s) {
+  double now = now_ms();
+  if (now - s->scanned < s->timeout_ms / 10)
+    return;
+  s->scanned = now;
+  for (size_t b = 0; b < BUCKETS; b++)
+    for (item *it = s->items[b]; it; it = it->next)
+      if (it->nwait && stale(s, it)) {
+        int src = it->waiters[0];
+        memmove(it->waiters, it->waiters + 1,
+                --it->nwait * sizeof *it->waiters);
+        rebuild_by(s, it, src);
+      }
 }
 
 static void forget(share *s, item *it) {
@@ -194,6 +237,8 @@ static void on_get(share *s, int src, const head *h) {
       answer(s, src, *slot(s, h->kind, h->key), KS_SHARE_BUILD);
   } else if (it->ready) {
     answer(s, src, it, KS_SHARE_HIT);
+  } else if (stale(s, it)) {
+    rebuild_by(s, it, src);
   } else if (it->nwait < it->capwait ||
              (it->waiters =
                   realloc(it->waiters, (it->capwait = it->capwait * 2 + 4) *
@@ -242,8 +287,38 @@ static void on_answer(share *s, const head *h, const unsigned char *blob,
 
 /* ---- the service thread ------------------------------------------------ */
 
+/* Rank src's context is gone (it said BYE as it stopped): it answers no
+ * more, builds nothing more. Its answers waited for are builds here, its
+ * builds go to their first waiter, and it is not asked again: without a
+ * warning, as leaving is no fault. */
+static void on_bye(share *s, int src) {
+  s->dead[src] = 1;
+  for (pending *p = s->pend; p; p = p->next)
+    if (!p->done && owner_of(s, p->h.kind, p->h.key) == src) {
+      p->code = KS_SHARE_BUILD;
+      p->done = 1;
+    }
+  for (size_t b = 0; b < BUCKETS; b++)
+    for (item *it = s->items[b]; it; it = it->next)
+      if (!it->ready && it->builder == src && it->nwait) {
+        int to = it->waiters[0];
+        memmove(it->waiters, it->waiters + 1,
+                --it->nwait * sizeof *it->waiters);
+        rebuild_by(s, it, to);
+      } else if (!it->ready && it->builder == src) {
+        it->since = now_ms() - s->timeout_ms; /* the next asker builds it */
+      }
+  pthread_cond_broadcast(&s->cv);
+}
+
 static void dispatch(share *s, int src, int tag, const unsigned char *buf,
                      size_t n) {
+  if (tag == TAG_BYE && src >= 0 && src < s->size) {
+    pthread_mutex_lock(&s->lock);
+    on_bye(s, src);
+    pthread_mutex_unlock(&s->lock);
+    return;
+  }
   head h;
   if (n < sizeof h)
     return;
@@ -286,6 +361,7 @@ static void *serve(void *arg) {
     int got = receive(s);
     pthread_mutex_lock(&s->lock);
     complete_sends(s);
+    reassign_stale(s);
     pthread_mutex_unlock(&s->lock);
     if (got) {
       idle = 50;
@@ -301,6 +377,12 @@ static void *serve(void *arg) {
 static void stop(share *s) {
   pthread_mutex_lock(&s->lock);
   int was = s->stopped;
+  if (!was) { /* before post() refuses: every other rank stops asking */
+    head bye = {0};
+    for (int r = 0; r < s->size; r++)
+      if (r != s->rank)
+        post(s, r, TAG_BYE, &bye, NULL, 0);
+  }
   s->stopped = 1;
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->lock);
@@ -360,7 +442,7 @@ typedef struct local_wait {
 static int item_settled(void *arg) {
   local_wait *lw = arg;
   item *it = *slot(lw->s, lw->h.kind, lw->h.key);
-  return !it || it->ready;
+  return !it || it->ready || lw->s->dead[it->builder];
 }
 
 static int answered(void *arg) { return ((pending *)arg)->done; }

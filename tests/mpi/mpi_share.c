@@ -19,11 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kspec_mpi.h"
 
-enum { KEYS = 12 };
+/* KEYS kernels in the keys tests; STUCK_KEYS in the stuck test, so many
+ * that the stopped rank owns some whatever the keys' hashes (which depend
+ * on the library's build): 12 over 4 ranks missed it 3% of builds. */
+enum { KEYS = 12, STUCK_KEYS = 48 };
 
 static uint64_t fnv(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull;
@@ -32,7 +36,7 @@ static uint64_t fnv(const char *s, size_t n) {
   return h;
 }
 
-/* Kernel i of the 12: conv1d with FILTER_LEN i + 1. */
+/* Kernel i: conv1d with FILTER_LEN i + 1. */
 static int specialize(ks_ctx *ctx, ks_template *t, int i, uint64_t *hash) {
   ks_binding b = {.name = "FILTER_LEN", .kind = KS_VALUE_INT, .v.i = i + 1};
   ks_spec_req req = {.bindings = &b, .nbindings = 1};
@@ -67,11 +71,12 @@ static ks_ctx *context(const char *dir) {
   return ctx;
 }
 
-/* The 12 kernels in this rank's order (a rotation and a stride). */
-static int ask_all(ks_ctx *ctx, ks_template *t, int rank, uint64_t hash[KEYS]) {
-  int stride = rank % 2 ? 5 : 7; /* both prime to 12 */
-  for (int j = 0; j < KEYS; j++) {
-    int i = (rank + j * stride) % KEYS;
+/* The n kernels in this rank's order (a rotation and a stride). */
+static int ask_all(ks_ctx *ctx, ks_template *t, int rank, int n,
+                   uint64_t *hash) {
+  int stride = rank % 2 ? 5 : 7; /* both prime to 12 and 48 */
+  for (int j = 0; j < n; j++) {
+    int i = (rank + j * stride) % n;
     if (specialize(ctx, t, i, &hash[i]) != 0)
       return -1;
   }
@@ -83,7 +88,7 @@ static int keys(int rank, int size, const char *dir) {
   ks_template *t = NULL;
   uint64_t hash[KEYS] = {0}, all_hash[KEYS] = {0};
   int bad = !ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK ||
-            ask_all(ctx, t, rank, hash) != 0;
+            ask_all(ctx, t, rank, KEYS, hash) != 0;
   ks_cache_counters c = {.size = sizeof c};
   if (ctx)
     ks_cache_stats(ctx, &c);
@@ -153,7 +158,7 @@ static void wait_stopped(const char *done_dir) {
 static int stuck(int rank, const char *done_dir) {
   ks_ctx *ctx = context(NULL);
   ks_template *t = NULL;
-  uint64_t hash[KEYS];
+  uint64_t hash[STUCK_KEYS];
   if (!ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK)
     return 1;
   MPI_Barrier(MPI_COMM_WORLD); /* every service thread runs */
@@ -169,7 +174,7 @@ static int stuck(int rank, const char *done_dir) {
     raise(SIGSTOP); /* the whole process, service thread included */
   }
   wait_stopped(done_dir);
-  int bad = ask_all(ctx, t, rank, hash);
+  int bad = ask_all(ctx, t, rank, STUCK_KEYS, hash);
   char said[512];
   snprintf(said, sizeof said, "%s", ks_ctx_warning(ctx));
   ks_template_destroy(t);
@@ -182,6 +187,45 @@ static int stuck(int rank, const char *done_dir) {
     fclose(f);
   }
   return bad;
+}
+
+/* Rank 0 leaves (destroys its context) before anyone asks for anything;
+ * the others then specialize every kernel, rank 0 owning some: its BYE
+ * tells them not to ask it, so nobody waits the timeout (the test sets
+ * 30 s) or warns. */
+static int early(int rank) {
+  ks_ctx *ctx = context(NULL);
+  ks_template *t = NULL;
+  uint64_t hash[STUCK_KEYS];
+  if (!ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK)
+    return 1;
+  MPI_Barrier(MPI_COMM_WORLD); /* every service thread runs */
+  if (rank == 0) {
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+  MPI_Barrier(MPI_COMM_WORLD); /* rank 0's BYE is sent */
+  int bad = 0;
+  if (rank != 0) {
+    usleep(200000); /* and received: the service threads poll */
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    bad = ask_all(ctx, t, rank, STUCK_KEYS, hash) != 0;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double s = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+    const char *w = ks_ctx_warning(ctx);
+    printf("early: rank %d: %d kernels in %.1f s%s%s\n", rank, STUCK_KEYS, s,
+           w && *w ? "; warned: " : "", w && *w ? w : "");
+    bad |= s > 20 || (w && *w);
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+  int any = 0;
+  MPI_Reduce(&bad, &any, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("%s\n", any ? "FAIL: a rank waited for rank 0, which had left"
+                        : "ok");
+  return any;
 }
 
 int main(int argc, char **argv) {
@@ -209,6 +253,8 @@ int main(int argc, char **argv) {
     rc = keys(rank, size, argc > 2 ? argv[2] : NULL);
   else if (strcmp(mode, "stuck") == 0 && argc > 2)
     rc = stuck(rank, argv[2]);
+  else if (strcmp(mode, "early") == 0)
+    rc = early(rank);
   else
     rc = 2;
   MPI_Finalize();

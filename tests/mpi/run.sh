@@ -7,7 +7,8 @@
 #
 # MODE: keys (every rank asks for the same 12 kernels), disk (the same
 # with one disk cache directory for all), single (MPI without threads:
-# refused), stuck (rank 1 stops for good: the others finish alone), split
+# refused), stuck (rank 1 stops for good: the others finish alone), early
+# (rank 0 leaves first: the others do not wait for it), split
 # and disagree (mpi_tune's), tool (`kspec tune --mpi` with one rank),
 # toolgpus (`kspec tune --mpi --gpus` over two ranks, each probing its
 # own GPU; a GPU that does not exist stops every rank).
@@ -31,7 +32,7 @@ run() {
 }
 
 case $MODE in
-keys | single) run "$NP" "$PROG" "$MODE" ;;
+keys | single | early) run "$NP" "$PROG" "$MODE" ;;
 disk) mkdir -p "$TMP/shared" && run "$NP" "$PROG" keys "$TMP/shared" ;;
 split | disagree) run "$NP" "$PROG" "$MODE" "$TMP" ;;
 stuck)
