@@ -42,8 +42,10 @@
  * IR needs against the budget of the launch bounds. When full unrolling
  * went over twice the budget, the stages from loops on run again on a copy
  * of the module taken before loops, with smaller unroll counts
- * (retry_unroll); switching regpressure off (--no-pass regpressure) keeps
- * full unrolling. After codegen, jit/codegen/guard.c checks a block
+ * (retry_unroll), as they do when full unrolling made the kernel larger
+ * than a cap (cap_unroll, right after the unroll stage); switching
+ * regpressure off (--no-pass regpressure) keeps full unrolling. After
+ * codegen, jit/codegen/guard.c checks a block
  * synchronous kernel against its generic form with ptxas's real figures
  * and runs the pipeline again with its loops that hold a barrier left
  * rolled (ks_spec.unroll_sync) or none unrolled (ks_spec.unroll) where
@@ -585,6 +587,8 @@ static void adopt(ks_stage_ctx *c, LLVMModuleRef best, ks_diag *bd,
    * are the stages that changed the kernel (all come after loops) */
   d->plan = bd->plan;
   d->changed = bd->changed | 1u << stage_index("regpressure");
+  if (budget == 0) /* before regpressure ran: the size cap, which says why */
+    return;
   if (count == 1)
     ks_diag_explain(
         d, "regpressure",
@@ -639,6 +643,52 @@ static void retry_unroll(ks_stage_ctx *c, LLVMModuleRef saved, size_t loops,
                     full, budget);
 }
 
+/* Instructions of the kernel's function. */
+static unsigned kernel_size(LLVMModuleRef m, const ks_spec *s) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, s->kernel);
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = fn ? LLVMGetFirstBasicBlock(fn) : NULL; bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      n++;
+  return n;
+}
+
+/* The size cap of full unrolling. The loops stage asks LLVM to unroll
+ * every loop in full, and LLVM 19 does so for any trip count up to a
+ * million, whatever the size: two nested loops whose bounds a request
+ * bound (a tile loop of 64 around 256 bodies) became 16384 copies, 312k
+ * lines of PTX that ptxas did not finish in two minutes. The corpus's
+ * largest full unroll (nbody_step's 256 bodies) is about 9k
+ * instructions. Over the cap, the stages from loops run again with unroll
+ * counts 8, 4, 2 and 1, and the first under the cap is kept. */
+enum { UNROLL_CAP = 40000 };
+
+/* 1 when a trial replaced c->m (run through regpressure), else 0. */
+static int cap_unroll(ks_stage_ctx *c, LLVMModuleRef saved, size_t loops,
+                      size_t explain_at, int check, unsigned size) {
+  static const unsigned counts[] = {8, 4, 2, 1};
+  for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+    ks_diag td = {0};
+    LLVMModuleRef t = trial(c, saved, counts[k], loops, check, &td);
+    if (!t)
+      break;
+    unsigned got = kernel_size(t, c->spec);
+    if (got > UNROLL_CAP && counts[k] > 1) {
+      forget(t, c->tm, &td);
+      continue;
+    }
+    adopt(c, t, &td, counts[k], explain_at);
+    ks_diag_explain(c->diag, "regpressure",
+                    "full unrolling made %u instructions, over the cap of "
+                    "%u: unroll count %u instead (%u)",
+                    size, (unsigned)UNROLL_CAP, counts[k], got);
+    return 1;
+  }
+  return 0;
+}
+
 /* The explanation's last line: which optional stages changed the kernel,
  * so that a specialization that only folded constants shows at a glance. */
 static void summarize(ks_diag *d) {
@@ -671,12 +721,25 @@ static int run_from(ks_stage_ctx *c, size_t first) {
   LLVMModuleRef saved = NULL;
   size_t explain_at = 0;
   int rc = 0;
+  size_t unroll = stage_index("unroll");
   for (size_t i = first; i < NSTAGES && !rc; i++) {
     if (i == loops && control && has_loops(c->m, c->spec)) {
       saved = LLVMCloneModule(c->m);
       explain_at = d->explain_len;
     }
     rc = run_stage(c, i, check);
+    unsigned size = !rc && i == unroll && saved ? kernel_size(c->m, c->spec) : 0;
+    if (size > UNROLL_CAP) {
+      double t0 = now_ms();
+      int took = cap_unroll(c, saved, loops, explain_at, check, size);
+      d->stage_ms[i] += now_ms() - t0;
+      if (took) {
+        LLVMDisposeModule(saved); /* counts chosen: no register retry */
+        saved = NULL;
+        i = rp; /* the trial ran the stages through regpressure */
+        continue;
+      }
+    }
     if (!rc && i == rp && saved && d->est_regs > 2 * d->reg_budget) {
       double t0 = now_ms();
       retry_unroll(c, saved, loops, explain_at, check);
