@@ -714,6 +714,40 @@ static void cubin_fallbacks(void **state) {
   }
 }
 
+/* A context made for an older architecture than the device's (sm_80 on
+ * the mocked sm_90): its PTX is compiled for the device, as the driver
+ * would, and the cubin loads, then comes from the disk cache. */
+static void cubin_for_device(void **state) {
+  (void)state;
+  char dir[] = "/tmp/kspec_stress_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  for (int again = 0; again < 2; again++) {
+    unsigned long made = cubins_made();
+    ks_ctx_opts o = {.cache_dir = dir, .arch = "sm_80"};
+    ks_ctx *ctx = NULL;
+    ks_template *t = NULL;
+    assert_int_equal(ks_ctx_create(&o, &ctx), KS_OK);
+    assert_string_equal(ks_ctx_arch(ctx), "sm_80");
+    assert_int_equal(ks_template_load(ctx, "conv1d", &t), KS_OK);
+    assert_int_equal(load_conv(ctx, t, 5), again);
+    ks_cache_counters c = counters(ctx);
+    assert_int_equal(c.cubin_dropped, 0);
+    assert_int_equal(cubins_made() - made, !again);
+    if (!again) { /* ptxas_mock's log: the last cubin's -arch */
+      FILE *f = fopen(ptxas_log, "r");
+      char line[64] = "", last[64] = "";
+      assert_non_null(f);
+      while (fgets(line, sizeof line, f))
+        memcpy(last, line, sizeof last);
+      fclose(f);
+      assert_string_equal(last, "sm_90\n");
+    }
+    ks_template_destroy(t);
+    ks_ctx_destroy(ctx);
+  }
+  nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void) {
   /* the mock, whatever the environment says: kspec opens it on first use,
    * and this handle keeps the same instance (and its counters) alive */
@@ -735,6 +769,7 @@ int main(void) {
       cmocka_unit_test(stress_sync),
       cmocka_unit_test(stress_async),
       cmocka_unit_test(cubin_fallbacks),
+      cmocka_unit_test(cubin_for_device),
       cmocka_unit_test(grid_coarsened_launch),
       cmocka_unit_test(const_copy_launch),
       cmocka_unit_test(contexts_come_and_go),

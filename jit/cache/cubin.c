@@ -147,10 +147,18 @@ static ks_status make_load(ks_kernel *k, ks_drv *drv, const uint64_t key[2],
   size_t n = 0;
   char *log = NULL;
   ks_status s = KS_ELOAD;
+  /* for the device's architecture: PTX for an older target (a context
+   * made for sm_80 on an H100) is compiled for the device, as the driver
+   * compiles it; sm_80 SASS would not run on sm_90 */
+  char arch[16];
+  if (ctx->dev.sm == (int)ctx->arch->sm)
+    snprintf(arch, sizeof arch, "%s", ctx->arch->name); /* sm_90a stays */
+  else
+    snprintf(arch, sizeof arch, "sm_%d", ctx->dev.sm);
   if (!atomic_load(&ctx->ptxas_refused) &&
       ks_jit_ptxas_find(ptxas, sizeof ptxas, why, sizeof why) == 0) {
-    s = ks_jit_ptxas_cubin(ptxas, ctx->arch->name, k->ptx, k->ptx_len,
-                           CUBIN_PTXAS_MS, &cubin, &n, &log);
+    s = ks_jit_ptxas_cubin(ptxas, arch, k->ptx, k->ptx_len, CUBIN_PTXAS_MS,
+                           &cubin, &n, &log);
     free(log);
     ks_jit_clear(); /* ptxas's message: the driver's JIT log says more */
   }
