@@ -442,7 +442,7 @@ typedef struct local_wait {
 static int item_settled(void *arg) {
   local_wait *lw = arg;
   item *it = *slot(lw->s, lw->h.kind, lw->h.key);
-  return !it || it->ready || lw->s->dead[it->builder];
+  return !it || it->ready || (it->builder >= 0 && lw->s->dead[it->builder]);
 }
 
 static int answered(void *arg) { return ((pending *)arg)->done; }
