@@ -407,9 +407,10 @@ int ks_pass_loops(ks_stage_ctx *c) {
  * full; LLVM's loop-unroll (the optimize stage) unrolls it at run time, by
  * 4 on NVPTX, where it can compute the trip count cheaply. Where its bound
  * is a run-time value (scan_coop's `i = lo + tid; i < hi; i += 256`, hi a
- * min of arguments), often not, in the generic kernel too, which NVVM
- * unrolls by 4 (nvcc's build ran 0.89x kspec's): such a loop is marked as
- * below as well, with the block fixed. And where bound values made
+ * min of arguments), often not, in the generic kernel too, where NVVM
+ * unrolls it by 4: such a loop is marked as below as well, with the block
+ * fixed (on the H100 it changed no time: scan_coop's 1.12x against nvcc's
+ * build is elsewhere; BENCHMARKS.md). And where bound values made
  * the trip count bounded (fir_filter's `k < 63 && k <= i`: umin(62, smax(0,
  * i)) + 1; a warp's `c = lane; c < 2048; c += 32`: (2047 - lane) / 32 + 1),
  * SCEV's cost model, written for CPUs where a division or a min is dear,
@@ -570,8 +571,7 @@ static unsigned runtime_count(ks_ranges *R, ks_cfg *g, unsigned e,
    * constant (trips 0: scan_coop's `i < hi`, hi from the arguments) tells
    * nothing: LLVM declines to compute such a trip count too (its
    * expansion, a division of a min, is over SCEV's budget), in the
-   * generic kernel as well, where NVVM unrolls the loop by 4 (nvcc's
-   * build ran 0.89x kspec's). */
+   * generic kernel as well, where NVVM unrolls the loop by 4. */
   *bounded = bounded_test(LLVMGetCondition(br), 3);
   if (*bounded && trips < RUNTIME_MIN_TRIPS)
     return 0;
