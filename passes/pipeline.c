@@ -728,7 +728,8 @@ static int run_from(ks_stage_ctx *c, size_t first) {
       explain_at = d->explain_len;
     }
     rc = run_stage(c, i, check);
-    unsigned size = !rc && i == unroll && saved ? kernel_size(c->m, c->spec) : 0;
+    unsigned size =
+        !rc && i == unroll && saved ? kernel_size(c->m, c->spec) : 0;
     if (size > UNROLL_CAP) {
       double t0 = now_ms();
       int took = cap_unroll(c, saved, loops, explain_at, check, size);

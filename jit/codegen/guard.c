@@ -463,9 +463,7 @@ static void run_guard(guard *g) {
   char why[PATH_CAP + 64], a[96], b[96];
   ks_kernel *k = g->k;
   ks_drv *drv = NULL;
-  g->how = (how){.ctx = g->ctx,
-                 .name = k->name,
-                 .threads = g->threads};
+  g->how = (how){.ctx = g->ctx, .name = k->name, .threads = g->threads};
   if (ks_jit_ptxas_find(g->how.ptxas, sizeof g->how.ptxas, why, sizeof why) &&
       ks_jit_driver(g->ctx, &drv) != KS_OK) {
     say(k, "not checked: %s, and no driver", why);

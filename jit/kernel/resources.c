@@ -233,8 +233,9 @@ static ks_status run(const char *ptxas, const char *arch, const char *ptx,
     return ks_jit_fail(KS_EIO, "ptxas: cannot write a temporary PTX file: %s",
                        strerror(errno));
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv[] = {(char *)ptxas,           archopt,      "-v", "-o",
-                  (char *)(out ? out : "/dev/null"), (char *)file, NULL};
+  char *argv[] = {
+      (char *)ptxas, archopt, "-v", "-o", (char *)(out ? out : "/dev/null"),
+      (char *)file,  NULL};
   int e = spawn(argv, &pid, &fd);
   if (e) {
     unlink(file);
@@ -310,8 +311,7 @@ ks_status ks_jit_ptxas_cubin(const char *ptxas, const char *arch,
                        strerror(errno));
   ks_status s = run(ptxas, arch, ptx, len, timeout_ms, out, log);
   if (s == KS_OK && read_file(out, cubin, n) != 0)
-    s = ks_jit_fail(KS_EIO, "ptxas: cannot read the cubin it wrote (%s)",
-                    out);
+    s = ks_jit_fail(KS_EIO, "ptxas: cannot read the cubin it wrote (%s)", out);
   unlink(out);
   return s;
 }

@@ -100,7 +100,7 @@ typedef struct share {
   unsigned char *dead; /* ranks that did not answer in time */
   int warned;
   double scanned; /* when stale builds were last looked for (now_ms) */
-  int keyval; /* MPI_COMM_SELF's attribute: MPI_Finalize stops us */
+  int keyval;     /* MPI_COMM_SELF's attribute: MPI_Finalize stops us */
 } share;
 
 static double now_ms(void) {

@@ -1159,7 +1159,6 @@ done:
 /* ---- modules -------------------------------------------------------------
  */
 
-
 /* A new module from PTX text (or a mock cubin). */
 static CUresult load(CUmodule *module, const void *image, jit_logs *l) {
   CUresult r = need_ctx();

@@ -75,13 +75,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   const char *sm = getenv("KSPEC_MOCK_PTXAS_SM");
-  kspec_mock_cubin_header h = {
-      .sm = (uint32_t)atoi(sm && *sm ? sm : arch + 3),
-      .ptx_len = (uint32_t)n};
+  kspec_mock_cubin_header h = {.sm = (uint32_t)atoi(sm && *sm ? sm : arch + 3),
+                               .ptx_len = (uint32_t)n};
   memcpy(h.magic, KSPEC_MOCK_CUBIN_MAGIC, sizeof h.magic);
   FILE *f = fopen(out, "wb");
-  int ok = f && fwrite(&h, sizeof h, 1, f) == 1 &&
-           fwrite(ptx, 1, n, f) == n && fputc('\0', f) == 0;
+  int ok = f && fwrite(&h, sizeof h, 1, f) == 1 && fwrite(ptx, 1, n, f) == n &&
+           fputc('\0', f) == 0;
   ok = f && fclose(f) == 0 && ok;
   free(ptx);
   if (!ok) {
