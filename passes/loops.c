@@ -554,6 +554,21 @@ static int stepped_test(ks_ranges *R, LLVMValueRef v, LLVMBasicBlockRef h,
   return any;
 }
 
+/* The blocks of back edge e's loop into body (g->n bytes): those its
+ * header dominates from which its latch is reached. 0 when the header has
+ * another latch (body then not filled). */
+static int loop_body(ks_cfg *g, unsigned e, unsigned char *body) {
+  unsigned latch = g->back[e].from, header = g->back[e].to;
+  for (unsigned k = 0; k < g->nback; k++)
+    if (k != e && g->back[k].to == header)
+      return 0; /* several latches */
+  ks_cfg_reaching(g, latch, body);
+  body[latch] = 1;
+  for (unsigned b = 0; b < g->n; b++)
+    body[b] = body[b] && ks_cfg_dominates(g, header, b);
+  return 1;
+}
+
 /* The run-time unroll count for back edge e of g (0: none); *bounded: the
  * latch tests a constant. body is g->n bytes of scratch: the loop's
  * blocks. */
@@ -575,13 +590,8 @@ static unsigned runtime_count(ks_ranges *R, ks_cfg *g, unsigned e,
   *bounded = bounded_test(LLVMGetCondition(br), 3);
   if (*bounded && trips < RUNTIME_MIN_TRIPS)
     return 0;
-  for (unsigned k = 0; k < g->nback; k++)
-    if (k != e && g->back[k].to == header)
-      return 0; /* several latches */
-  ks_cfg_reaching(g, latch, body);
-  body[latch] = 1;
-  for (unsigned b = 0; b < g->n; b++)
-    body[b] = body[b] && ks_cfg_dominates(g, header, b);
+  if (!loop_body(g, e, body))
+    return 0;
   for (unsigned k = 0; k < g->nback; k++)
     if (k != e && body[g->back[k].from])
       return 0; /* a loop inside: not small */
@@ -651,8 +661,7 @@ int ks_loops_runtime(LLVMModuleRef m, const ks_spec *s, ks_diag *d) {
                     "loop %.*s: its trip count %s, LLVM left it rolled: "
                     "unrolled by %u at run time",
                     len ? (int)len : 9, len ? name : "(unnamed)",
-                    bounded ? "bounded but not constant" : "not constant",
-                    n);
+                    bounded ? "bounded but not constant" : "not constant", n);
     marked++;
   }
   free(body);
@@ -943,13 +952,8 @@ static void count_test(const exit_test *t, LLVMBasicBlockRef h,
 static ks_wide counted_loop(ks_ranges *R, ks_cfg *g, unsigned e,
                             unsigned char *body) {
   unsigned latch = g->back[e].from, header = g->back[e].to;
-  for (unsigned k = 0; k < g->nback; k++)
-    if (k != e && g->back[k].to == header)
-      return 0; /* several latches */
-  ks_cfg_reaching(g, latch, body);
-  body[latch] = 1;
-  for (unsigned b = 0; b < g->n; b++)
-    body[b] = body[b] && ks_cfg_dominates(g, header, b);
+  if (!loop_body(g, e, body))
+    return 0;
   LLVMBasicBlockRef h = g->bb[header], l = g->bb[latch];
   exit_test t;
   for (int at = 0; at < 2; at++) {

@@ -155,13 +155,24 @@ static void wait_stopped(const char *done_dir) {
   }
 }
 
+/* A context sharing over MPI_COMM_WORLD, no disk cache, with conv1d
+ * loaded, once every rank's service thread runs: 0, or 1 (nothing made).
+ * Collective. */
+static int ready(ks_ctx **ctx, ks_template **t) {
+  *ctx = context(NULL);
+  int bad = !*ctx || ks_template_load(*ctx, "conv1d", t) != KS_OK;
+  if (bad && *ctx)
+    ks_ctx_destroy(*ctx);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return bad;
+}
+
 static int stuck(int rank, const char *done_dir) {
-  ks_ctx *ctx = context(NULL);
+  ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   uint64_t hash[STUCK_KEYS];
-  if (!ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK)
+  if (ready(&ctx, &t))
     return 1;
-  MPI_Barrier(MPI_COMM_WORLD); /* every service thread runs */
   if (rank == 1) {
     specialize(ctx, t, 0, &hash[0]);
     char path[512];
@@ -194,12 +205,11 @@ static int stuck(int rank, const char *done_dir) {
  * tells them not to ask it, so nobody waits the timeout (the test sets
  * 30 s) or warns. */
 static int early(int rank) {
-  ks_ctx *ctx = context(NULL);
+  ks_ctx *ctx = NULL;
   ks_template *t = NULL;
   uint64_t hash[STUCK_KEYS];
-  if (!ctx || ks_template_load(ctx, "conv1d", &t) != KS_OK)
+  if (ready(&ctx, &t))
     return 1;
-  MPI_Barrier(MPI_COMM_WORLD); /* every service thread runs */
   if (rank == 0) {
     ks_template_destroy(t);
     ks_ctx_destroy(ctx);
@@ -223,8 +233,8 @@ static int early(int rank) {
   int any = 0;
   MPI_Reduce(&bad, &any, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("%s\n", any ? "FAIL: a rank waited for rank 0, which had left"
-                        : "ok");
+    printf("%s\n",
+           any ? "FAIL: a rank waited for rank 0, which had left" : "ok");
   return any;
 }
 
